@@ -1,0 +1,77 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Settings every Swift target shares: Swift 6 language mode comes with the tools version.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "switchboard",
+    products: [
+        .executable(name: "switchboard", targets: ["switchboard"]),
+        .library(name: "SwitchboardHost", targets: ["SwitchboardHost"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        // C: jansson from the system, and the few libc calls Swift cannot make (variadic prctl, syscall).
+        .systemLibrary(
+            name: "CJansson",
+            pkgConfig: "jansson",
+            providers: [.apt(["libjansson-dev"])]
+        ),
+        .target(name: "CSystemShims"),
+
+        // JSON on jansson: owned and borrowed values, parse and dump, Codable, a dynamic value type.
+        .target(name: "Jansson", dependencies: ["CJansson"], swiftSettings: swiftSettings),
+        .testTarget(name: "JanssonTests", dependencies: ["Jansson"], swiftSettings: swiftSettings),
+
+        // JSON-RPC 2.0: messages, errors, framing, dispatch, the connection.
+        .target(
+            name: "JSONRPC",
+            dependencies: ["Jansson", "CJansson", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "Jansson"], swiftSettings: swiftSettings),
+
+        // The host: built-in methods, discovery, lifecycle, the stdio runner.
+        .target(
+            name: "SwitchboardHost",
+            dependencies: [
+                "JSONRPC", "Jansson", "CSystemShims",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings,
+            plugins: ["EmbedSchemas"]
+        ),
+        .testTarget(
+            name: "SwitchboardHostTests",
+            dependencies: ["SwitchboardHost", "JSONRPC", "Jansson", "switchboard"],
+            swiftSettings: swiftSettings
+        ),
+
+        // The executable.
+        .executableTarget(
+            name: "switchboard",
+            dependencies: [
+                "SwitchboardHost", "JSONRPC", "Jansson",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // Build-time: Schemas/*.json embedded into the host, so the binary works from any directory.
+        .executableTarget(name: "schema-embedder", path: "Sources/BuildTools/SchemaEmbedder", swiftSettings: swiftSettings),
+        .plugin(
+            name: "EmbedSchemas",
+            capability: .buildTool(),
+            dependencies: ["schema-embedder"],
+            path: "Sources/BuildTools/EmbedSchemasPlugin"
+        ),
+    ]
+)

@@ -1,0 +1,58 @@
+import CJansson
+
+/// Parses JSON text with jansson.
+///
+/// Accepts any JSON value at the top level, keeps `\u0000` inside strings, rejects invalid UTF-8 and
+/// trailing garbage, and keeps object members in the order received.
+public enum JSONParser {
+    /// Parses one complete JSON text.
+    public static func parse(_ bytes: UnsafeRawBufferPointer) throws(JSONParseError) -> JanssonValue {
+        var error = json_error_t()
+        let flags = Int(JSON_DECODE_ANY | JSON_ALLOW_NUL)
+        let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self) ?? UnsafePointer(bitPattern: 1)!
+        guard let root = json_loadb(base, bytes.count, flags, &error) else {
+            throw JSONParseError(error)
+        }
+        return JanssonValue(taking: root)
+    }
+
+    public static func parse(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> JanssonValue {
+        let result = bytes.withContiguousStorageIfAvailable { buffer in
+            Result { () throws(JSONParseError) in try parse(UnsafeRawBufferPointer(buffer)) }
+        } ?? Array(bytes).withUnsafeBytes { buffer in
+            Result { () throws(JSONParseError) in try parse(buffer) }
+        }
+        return try result.get()
+    }
+
+    public static func parse(_ text: String) throws(JSONParseError) -> JanssonValue {
+        try parse(Array(text.utf8))
+    }
+}
+
+/// Why a text is not JSON, and where.
+public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// jansson's description, e.g. `'[' or '{' expected near 'x'`.
+    public var reason: String
+    public var line: Int
+    public var column: Int
+    /// Byte offset into the text.
+    public var offset: Int
+
+    public init(reason: String, line: Int, column: Int, offset: Int) {
+        self.reason = reason
+        self.line = line
+        self.column = column
+        self.offset = offset
+    }
+
+    init(_ error: json_error_t) {
+        var error = error
+        let reason = withUnsafeBytes(of: &error.text) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        self.init(reason: reason, line: Int(error.line), column: Int(error.column), offset: Int(error.position))
+    }
+
+    public var description: String { "\(reason) at line \(line), column \(column)" }
+}
