@@ -23,7 +23,13 @@ extension JSONValue {
 
     /// Parses JSON text into a Swift value.
     public init(parsing text: String) throws(JSONParseError) {
-        self.init(try JSONParser.parse(text).view)
+        try self.init(parsing: Array(text.utf8))
+    }
+
+    /// Parses JSON bytes into a Swift value.
+    public init(parsing bytes: some Collection<UInt8>) throws(JSONParseError) {
+        let document = try JSONParser.parse(bytes)
+        self = withExtendedLifetime(document) { JSONValue(document.view) }
     }
 
     /// Builds the jansson value and returns a new reference to it. Non-finite doubles, which JSON
@@ -53,7 +59,8 @@ extension JSONValue {
 
     /// Compact (or indented) JSON text, written by jansson.
     public func jsonText(pretty: Bool = false) -> String {
-        JSONWriter.string(of: makeJansson().view, pretty: pretty)
+        let document = makeJansson()
+        return withExtendedLifetime(document) { JSONWriter.string(of: document.view, pretty: pretty) }
     }
 }
 

@@ -22,6 +22,9 @@ public final class JanssonValue {
 
     public var view: JSONView { JSONView(pointer) }
 
+    /// A new reference to this value, for handing to a jansson call that takes one over (`*_new`).
+    public func retained() -> UnsafeMutablePointer<json_t> { json_incref(pointer)! }
+
     // MARK: Building
 
     public static var null: JanssonValue { JanssonValue(taking: json_null()) }

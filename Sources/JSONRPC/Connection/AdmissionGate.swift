@@ -1,0 +1,74 @@
+/// Bounds how many requests run at once.
+///
+/// Past the bound, new work waits in a short queue, so the input thread can still read and act on
+/// `$/cancelRequest`; once that queue is full too, ``submit(_:)`` blocks the input thread, which stops
+/// reading: backpressure, with nothing dropped.
+final class AdmissionGate: @unchecked Sendable {
+    private let lock = ConditionLock()
+    private let maxRunning: Int
+    private let maxWaiting: Int
+    private var running = 0
+    private var waiting: [@Sendable () -> Void] = []
+    private var waitingHead = 0
+
+    init(maxRunning: Int, maxWaiting: Int) {
+        self.maxRunning = max(1, maxRunning)
+        self.maxWaiting = max(1, maxWaiting)
+    }
+
+    /// Runs `start` now if a slot is free, else queues it; blocks while the queue is full.
+    /// Call from the input thread only. Every started work must call ``release()`` when done.
+    func submit(_ start: @escaping @Sendable () -> Void) {
+        let runNow: Bool = lock.withLock {
+            if running < maxRunning {
+                running += 1
+                return true
+            }
+            while waiting.count - waitingHead >= maxWaiting { lock.wait() }
+            if running < maxRunning {
+                running += 1
+                return true
+            }
+            waiting.append(start)
+            return false
+        }
+        if runNow { start() }
+    }
+
+    /// Frees the slot of finished work, starting the next queued one in it.
+    func release() {
+        let next: (@Sendable () -> Void)? = lock.withLock {
+            defer { lock.broadcast() }
+            guard waitingHead < waiting.count else {
+                running -= 1
+                return nil
+            }
+            let next = waiting[waitingHead]
+            waitingHead += 1
+            if waitingHead > 64, waitingHead * 2 > waiting.count {
+                waiting.removeFirst(waitingHead)
+                waitingHead = 0
+            }
+            return next
+        }
+        next?()
+    }
+
+    /// Blocks until no work runs or waits; with a deadline (monotonic nanoseconds), false on time-out.
+    @discardableResult
+    func waitUntilIdle(deadline: UInt64? = nil) -> Bool {
+        lock.withLock {
+            while running > 0 || waitingHead < waiting.count {
+                if let deadline {
+                    if monotonicNanoseconds() >= deadline { return false }
+                    lock.wait(until: deadline)
+                } else {
+                    lock.wait()
+                }
+            }
+            return true
+        }
+    }
+
+    var runningCount: Int { lock.withLock { running } }
+}

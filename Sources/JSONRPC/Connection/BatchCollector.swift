@@ -1,0 +1,41 @@
+import CJansson
+import Jansson
+import Synchronization
+
+/// Gathers the responses of one batch, in the batch's order, so they go out together as one array.
+final class BatchCollector: Sendable {
+    /// Response objects handed over by whoever produced them; owned by the collector from then on.
+    private struct Slots: @unchecked Sendable {
+        var responses: [UnsafeMutablePointer<json_t>?]
+        var remaining: Int
+    }
+
+    private let slots: Mutex<Slots>
+
+    init(size: Int) {
+        slots = Mutex(Slots(responses: Array(repeating: nil, count: size), remaining: size))
+    }
+
+    /// Stores the response for slot `index`; returns the finished array when it was the last one.
+    func add(_ response: JanssonValue, at index: Int) -> JanssonValue? {
+        let complete: [UnsafeMutablePointer<json_t>?]? = slots.withLock { slots in
+            slots.responses[index] = response.retained()
+            slots.remaining -= 1
+            return slots.remaining == 0 ? slots.responses : nil
+        }
+        guard let complete else { return nil }
+        let array = JanssonValue.array()
+        for response in complete.compactMap({ $0 }) { array.append(taking: response) }
+        return array
+    }
+}
+
+/// Where the answer to a request goes.
+enum ReplyTarget: Sendable {
+    /// A frame of its own.
+    case single
+    /// Slot `index` of a batch's array.
+    case batch(BatchCollector, index: Int)
+    /// Nowhere: the request was a notification.
+    case none
+}

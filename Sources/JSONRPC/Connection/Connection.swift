@@ -1,0 +1,164 @@
+import CJansson
+import Jansson
+import Logging
+import Synchronization
+
+/// One JSON-RPC peer: the state shared by the input thread, the request tasks and anyone who sends
+/// the peer a notification.
+///
+/// Bytes from the peer go through a ``MessageReader`` (one per connection, on one thread); frames to
+/// the peer go to a ``FrameSink``. The same type serves the host's stdio and, later, plugin pipes.
+public final class Connection: Sendable {
+    public let dispatcher: Dispatcher
+    public let limits: ConnectionLimits
+    public let logger: Logger
+    let sink: any FrameSink
+    let inFlight = InFlightTable()
+    let gate: AdmissionGate
+    private let framingCode: Atomic<UInt8>
+    private let lifecycle = Mutex(Lifecycle())
+    private let outgoing = Mutex(OutgoingRequests())
+
+    struct Lifecycle {
+        var shutdownRequested = false
+        var exitCode: Int32?
+    }
+
+    struct OutgoingRequests {
+        var nextID: Int64 = 1
+        var waiting: [Int64: CheckedContinuation<JSONValue, any Error>] = [:]
+        var closed = false
+    }
+
+    public init(dispatcher: Dispatcher, limits: ConnectionLimits = ConnectionLimits(), framing: Framing? = nil,
+                sink: any FrameSink, logger: Logger) {
+        self.dispatcher = dispatcher
+        self.limits = limits
+        self.sink = sink
+        self.logger = logger
+        self.gate = AdmissionGate(maxRunning: limits.maxInFlight, maxWaiting: limits.maxInFlight)
+        self.framingCode = Atomic(Self.code(for: framing))
+    }
+
+    // MARK: Framing
+
+    /// The framing of the stream: given, or detected from the first bytes; `nil` before either.
+    public var framing: Framing? {
+        switch framingCode.load(ordering: .relaxed) {
+        case 1: .ndjson
+        case 2: .lsp
+        default: nil
+        }
+    }
+
+    func recordFraming(_ framing: Framing) {
+        framingCode.store(Self.code(for: framing), ordering: .relaxed)
+    }
+
+    private static func code(for framing: Framing?) -> UInt8 {
+        switch framing {
+        case .ndjson: 1
+        case .lsp: 2
+        case nil: 0
+        }
+    }
+
+    /// Frames a message in the stream's framing (NDJSON until one is known).
+    func frame(_ message: JanssonValue, writer: JSONWriter, into output: inout [UInt8]) {
+        writer.withBytes(of: message.view) { (framing ?? .ndjson).appendFrame(body: $0, to: &output) }
+    }
+
+    /// Sends a message from any task or thread.
+    func send(_ message: JanssonValue) {
+        var output: [UInt8] = []
+        frame(message, writer: JSONWriter(initialCapacity: 1024), into: &output)
+        sink.enqueue(output)
+    }
+
+    // MARK: Notifications to the peer
+
+    /// Sends a notification to the peer; the general path for everything the host pushes on its own
+    /// (progress, chat messages, change events).
+    public func notify(method: String, params: JSONValue?) {
+        send(OutgoingMessage.notification(method: method, params: params?.makeJansson()))
+    }
+
+    /// Sends a notification whose params are any `Encodable` value.
+    public func notify<P: Encodable>(method: String, encoding params: P) throws {
+        send(OutgoingMessage.notification(method: method, params: try ResultEncoding.encode(params)))
+    }
+
+    // MARK: Requests to the peer
+
+    /// Sends a request to the peer and waits for its answer; throws the peer's ``ResponseError``.
+    public func sendRequest(method: String, params: JSONValue?) async throws -> JSONValue {
+        try await withCheckedThrowingContinuation { continuation in
+            let id: Int64? = outgoing.withLock { state in
+                guard !state.closed else { return nil }
+                defer { state.nextID += 1 }
+                state.waiting[state.nextID] = continuation
+                return state.nextID
+            }
+            guard let id else {
+                continuation.resume(throwing: ResponseError.internalError("the connection is closed"))
+                return
+            }
+            send(OutgoingMessage.request(id: id, method: method, params: params?.makeJansson()))
+        }
+    }
+
+    /// Hands a response from the peer to the request waiting for it.
+    func receiveResponse(id: RequestID, result: JSONView?, error: JSONView?) {
+        guard case .integer(let number) = id, let waiter = outgoing.withLock({ $0.waiting.removeValue(forKey: number) }) else {
+            logger.debug("dropped a response to no request of ours", metadata: ["id": "\(id)"])
+            return
+        }
+        if let result {
+            waiter.resume(returning: JSONValue(result))
+        } else {
+            let code = error?["code"]?.int64.map { ErrorCode(rawValue: Int($0)) } ?? .internalError
+            let message = error?["message"]?.string ?? "error without a message"
+            waiter.resume(throwing: ResponseError(code: code, message: message, data: error?["data"].map(JSONValue.init)))
+        }
+    }
+
+    /// Fails every request still waiting for the peer; later ones fail at once.
+    func closeOutgoing() {
+        let waiters = outgoing.withLock { state in
+            state.closed = true
+            defer { state.waiting = [:] }
+            return Array(state.waiting.values)
+        }
+        waiters.forEach { $0.resume(throwing: ResponseError.internalError("the connection closed before it answered")) }
+    }
+
+    // MARK: Lifecycle
+
+    /// LSP `shutdown`: later requests are refused with `-32600`.
+    public func beginShutdown() { lifecycle.withLock { $0.shutdownRequested = true } }
+
+    public var isShuttingDown: Bool { lifecycle.withLock { $0.shutdownRequested } }
+
+    /// LSP `exit`: stop reading; the exit code is 0 after `shutdown`, 1 without.
+    public func requestExit() {
+        lifecycle.withLock { $0.exitCode = $0.shutdownRequested ? 0 : 1 }
+    }
+
+    /// Set once `exit` was received.
+    public var requestedExitCode: Int32? { lifecycle.withLock { $0.exitCode } }
+
+    /// How many requests run or wait for a slot.
+    public var inFlightCount: Int { inFlight.count }
+
+    /// Cancels every request in flight (used when draining runs out of time).
+    public func cancelAll() { inFlight.cancelAll() }
+
+    /// Waits until no request runs or waits; `false` if `deadline` (monotonic ns) passed first.
+    @discardableResult
+    public func waitUntilIdle(deadline: UInt64? = nil) -> Bool {
+        gate.waitUntilIdle(deadline: deadline)
+    }
+
+    /// Blocks until everything sent has been written.
+    public func flush() { sink.flush() }
+}

@@ -1,0 +1,19 @@
+/// The limits a connection enforces and advertises (in `initialize`); each breach is answered with a
+/// JSON-RPC error and the stream stays in sync.
+public struct ConnectionLimits: Sendable, Equatable {
+    /// The largest message body accepted, in bytes.
+    public var maxMessageBytes: Int
+    /// The most requests one batch may hold.
+    public var maxBatchLength: Int
+    /// The deepest nesting of arrays and objects accepted in a message.
+    public var maxNestingDepth: Int
+    /// How many task-run requests may run at once; past it the connection stops reading input.
+    public var maxInFlight: Int
+
+    public init(maxMessageBytes: Int = 16 << 20, maxBatchLength: Int = 1000, maxNestingDepth: Int = 128, maxInFlight: Int = 64) {
+        self.maxMessageBytes = maxMessageBytes
+        self.maxBatchLength = maxBatchLength
+        self.maxNestingDepth = maxNestingDepth
+        self.maxInFlight = maxInFlight
+    }
+}

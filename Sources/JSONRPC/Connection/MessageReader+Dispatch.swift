@@ -1,0 +1,124 @@
+import CJansson
+import Jansson
+import Logging
+
+extension MessageReader {
+    /// Runs one request or notification: cheap methods here and now, the others as tasks.
+    func dispatch(id: RequestID?, idView: JSONView?, method: String, params: JSONView?, target: ReplyTarget) {
+        if BuiltinNotifications.cancelNames.contains(method) {
+            cancel(params)
+            if let idView { reply(OutgoingMessage.response(id: idView, result: .null), target: target) }
+            return
+        }
+        if connection.isShuttingDown, id != nil, method != BuiltinNotifications.exit {
+            replyError(.invalidRequest("the server is shutting down and takes no more requests"), id: idView, target: target)
+            return
+        }
+        guard let entry = connection.dispatcher.entry(named: method) else {
+            if let idView {
+                replyError(.methodNotFound(method), id: idView, target: target)
+            } else {
+                connection.logger.debug("ignored notification \(method): no such method")
+            }
+            return
+        }
+        let context = RequestContext(id: id, method: method, progressToken: Self.progressToken(in: params), connection: connection)
+        switch entry.body {
+        case .immediate(let run):
+            do {
+                let result = try run(params, context)
+                if let idView { reply(OutgoingMessage.response(id: idView, result: result), target: target) }
+            } catch {
+                answerFailure(error, id: idView, method: method, target: target)
+            }
+        case .task(let prepare):
+            do {
+                startTask(try prepare(params), context: context, target: idView == nil ? .none : target)
+            } catch {
+                answerFailure(error, id: idView, method: method, target: target)
+            }
+        }
+    }
+
+    private func answerFailure(_ error: any Error, id: JSONView?, method: String, target: ReplyTarget) {
+        let responseError = ResponseError(error)
+        if let id {
+            replyError(responseError, id: id, target: target)
+        } else {
+            connection.logger.warning("notification \(method) failed: \(responseError.message)")
+        }
+    }
+
+    /// Starts `work` in a task of its own once the admission gate gives it a slot.
+    private func startTask(_ work: @escaping MethodEntry.PendingWork, context: RequestContext, target: ReplyTarget) {
+        let connection = self.connection
+        let request = context.id.map(InFlightRequest.init(id:))
+        if let request { connection.inFlight.insert(request) }
+        connection.gate.submit {
+            let task = Task.detached {
+                let outcome: Result<JanssonValue, ResponseError>
+                if request?.isCancelled == true {
+                    outcome = .failure(.cancelled)
+                } else {
+                    do {
+                        let result = try await work(context)
+                        outcome = Task.isCancelled ? .failure(.cancelled) : .success(result)
+                    } catch {
+                        outcome = .failure(Task.isCancelled ? .cancelled : ResponseError(error))
+                    }
+                }
+                if let request { connection.inFlight.remove(request) }
+                connection.deliver(outcome, for: context, target: target)
+                connection.gate.release()
+            }
+            request?.attach(task)
+        }
+    }
+
+    /// `$/cancelRequest {"id": X}` (LSP) or `notifications/cancelled {"requestId": X}` (MCP).
+    private func cancel(_ params: JSONView?) {
+        guard let idView = params?["id"] ?? params?["requestId"], let id = RequestID(idView) else {
+            connection.logger.debug("ignored a cancellation that names no request id")
+            return
+        }
+        if !connection.inFlight.cancel(id) {
+            connection.logger.debug("ignored a cancellation of \(id): not in flight")
+        }
+    }
+
+    /// `params._meta.progressToken`, when it is a string or an integer.
+    static func progressToken(in params: JSONView?) -> JSONValue? {
+        guard let token = params?["_meta"]?["progressToken"], token.kind == .string || token.kind == .integer else { return nil }
+        return JSONValue(token)
+    }
+}
+
+extension Connection {
+    /// Sends the outcome of a task-run request where it belongs.
+    func deliver(_ outcome: Result<JanssonValue, ResponseError>, for context: RequestContext, target: ReplyTarget) {
+        guard let id = context.id else {
+            if case .failure(let error) = outcome, error.code != .requestCancelled {
+                logger.warning("notification \(context.method) failed: \(error.message)")
+            }
+            return
+        }
+        let message: JanssonValue
+        switch outcome {
+        case .success(let result): message = OutgoingMessage.response(id: id, result: result)
+        case .failure(let error):
+            if error.code == .internalError { logger.error("\(context.method) failed: \(error.message)") }
+            message = OutgoingMessage.errorResponse(id: id, error: error)
+        }
+        switch target {
+        case .single: send(message)
+        case .batch(let collector, let index): if let array = collector.add(message, at: index) { send(array) }
+        case .none: break
+        }
+    }
+}
+
+/// Notifications the connection handles itself, before method lookup.
+enum BuiltinNotifications {
+    static let cancelNames: Set<String> = ["$/cancelRequest", "notifications/cancelled"]
+    static let exit = "exit"
+}

@@ -1,0 +1,187 @@
+import CJansson
+import Jansson
+import Logging
+
+/// The input side of a connection: turns the peer's bytes into frames, parses and classifies each
+/// message once, and dispatches it. Owned by one thread (the input thread); not `Sendable`.
+///
+/// Replies that are ready at once (parse errors, cheap methods) are gathered while a chunk of input
+/// is processed and written together when it is done, one write per chunk.
+public final class MessageReader {
+    public let connection: Connection
+    private var framer: Framer
+    private var replies: [UInt8] = []
+    private let writer = JSONWriter(initialCapacity: 64 << 10)
+
+    public init(connection: Connection) {
+        self.connection = connection
+        self.framer = Framer(framing: connection.framing, maxMessageBytes: connection.limits.maxMessageBytes)
+    }
+
+    /// True once `exit` was received: the caller stops reading.
+    public var isStopped: Bool { connection.requestedExitCode != nil }
+
+    /// True while part of a message has arrived and the rest has not.
+    public var isMidMessage: Bool { framer.isMidMessage }
+
+    /// Processes bytes from the peer.
+    public func receive(_ chunk: UnsafeRawBufferPointer) {
+        if connection.framing == nil { detectFraming(chunk) }
+        framer.consume(chunk) { handle($0) }
+        flushReplies()
+    }
+
+    /// Processes the end of input: a last message without its newline, a truncated one.
+    public func finishInput() {
+        if connection.framing == nil {
+            var probe = framer
+            probe.finish { _ in }
+            if let framing = probe.framing { connection.recordFraming(framing) }
+        }
+        framer.finish { handle($0) }
+        flushReplies()
+    }
+
+    /// Gives up on a message whose remaining bytes stopped arriving, answering with an error.
+    public func abandonPartialMessage() {
+        framer.abandonPartialMessage { handle($0) }
+        flushReplies()
+    }
+
+    /// Replies must be framed like the stream, which the framer learns from the first bytes: a copy of
+    /// it looks ahead at the chunk (only until the framing is known), since the framer cannot be read
+    /// while it hands out events.
+    private func detectFraming(_ chunk: UnsafeRawBufferPointer) {
+        var probe = framer
+        probe.consume(chunk) { _ in }
+        if let framing = probe.framing { connection.recordFraming(framing) }
+    }
+
+    private func flushReplies() {
+        guard !replies.isEmpty else { return }
+        connection.sink.writeFromInput(replies)
+        replies.removeAll(keepingCapacity: true)
+    }
+
+    // MARK: Frames
+
+    private func handle(_ event: FramerEvent) {
+        guard !isStopped else { return }
+        switch event {
+        case .message(let bytes):
+            handleMessage(bytes)
+        case .oversized(let byteCount, let limit):
+            replyError(.invalidRequest(
+                "message of \(byteCount) bytes exceeds the limit of \(limit) bytes",
+                data: ["size": .integer(Int64(byteCount)), "limit": .integer(Int64(limit))]
+            ), id: nil, target: .single)
+        case .invalidHeader(let reason):
+            replyError(.parseError("invalid message header: \(reason)"), id: nil, target: .single)
+        case .truncated(let expected, let received):
+            replyError(.parseError(
+                "message truncated: Content-Length was \(expected) bytes but only \(received) arrived"
+            ), id: nil, target: .single)
+        }
+    }
+
+    private func handleMessage(_ bytes: UnsafeRawBufferPointer) {
+        let document: JanssonValue
+        do {
+            document = try JSONParser.parse(bytes)
+        } catch {
+            replyError(.parseError(error), id: nil, target: .single)
+            return
+        }
+        withExtendedLifetime(document) { handleDocument(document.view) }
+    }
+
+    /// Handles a parsed message; `root` is valid only during the call.
+    private func handleDocument(_ root: JSONView) {
+        let depthLimit = connection.limits.maxNestingDepth
+        if root.nestingDepth(stoppingAfter: depthLimit + 1) > depthLimit {
+            let id = root.kind == .object ? root["id"].flatMap { RequestID($0) == nil ? nil : $0 } : nil
+            replyError(.invalidRequest(
+                "message nests deeper than the limit of \(depthLimit) levels", data: ["limit": .integer(Int64(depthLimit))]
+            ), id: id, target: .single)
+            return
+        }
+        if root.kind == .array {
+            handleBatch(root)
+        } else {
+            handle(IncomingMessage(root), target: .single)
+        }
+    }
+
+    private func handleBatch(_ batch: JSONView) {
+        let count = batch.count
+        guard count > 0 else {
+            replyError(.invalidRequest("empty batch"), id: nil, target: .single)
+            return
+        }
+        let limit = connection.limits.maxBatchLength
+        guard count <= limit else {
+            replyError(.invalidRequest(
+                "batch of \(count) messages exceeds the limit of \(limit)", data: ["size": .integer(Int64(count)), "limit": .integer(Int64(limit))]
+            ), id: nil, target: .single)
+            return
+        }
+        let messages = (0..<count).map { IncomingMessage(batch[$0]!) }
+        let answered = messages.filter(\.expectsReply).count
+        guard answered > 0 else {
+            messages.forEach { handle($0, target: .none) }
+            return
+        }
+        let collector = BatchCollector(size: answered)
+        var slot = 0
+        for message in messages {
+            if message.expectsReply {
+                handle(message, target: .batch(collector, index: slot))
+                slot += 1
+            } else {
+                handle(message, target: .none)
+            }
+        }
+    }
+
+    private func handle(_ message: IncomingMessage, target: ReplyTarget) {
+        switch message {
+        case .invalid(let idView, let reason):
+            replyError(.invalidRequest(reason), id: idView, target: target)
+        case .response(let id, let result, let error):
+            connection.receiveResponse(id: id, result: result, error: error)
+        case .notification(let method, let params):
+            dispatch(id: nil, idView: nil, method: method, params: params, target: .none)
+        case .request(let id, let idView, let method, let params):
+            dispatch(id: id, idView: idView, method: method, params: params, target: target)
+        }
+    }
+
+    // MARK: Replies on the input thread
+
+    func reply(_ message: JanssonValue, target: ReplyTarget) {
+        switch target {
+        case .single:
+            connection.frame(message, writer: writer, into: &replies)
+        case .batch(let collector, let index):
+            if let array = collector.add(message, at: index) {
+                connection.frame(array, writer: writer, into: &replies)
+            }
+        case .none:
+            break
+        }
+    }
+
+    func replyError(_ error: ResponseError, id: JSONView?, target: ReplyTarget) {
+        reply(OutgoingMessage.errorResponse(id: id, error: error), target: target)
+    }
+}
+
+extension IncomingMessage {
+    /// Requests and invalid messages are answered; notifications and responses are not.
+    var expectsReply: Bool {
+        switch self {
+        case .request, .invalid: true
+        case .notification, .response: false
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import Jansson
+
+/// Collects methods from the host, the domains and plugins; ``freeze()`` turns it into the immutable
+/// ``Dispatcher`` the connection uses.
+///
+/// ```swift
+/// var registry = MethodRegistry()
+/// registry.registerImmediate(HostPing.self) { _, _ in "pong" }
+/// registry.register(InboxList.self) { params, context in try await mail.inbox(params) }
+/// let dispatcher = try registry.freeze()
+/// ```
+public struct MethodRegistry: Sendable {
+    private var entries: [MethodEntry] = []
+
+    public init() {}
+
+    /// Registers a method whose handler runs as a task of its own, so it may take its time.
+    public mutating func register<M: RPCMethod>(
+        _ method: M.Type,
+        _ handler: @escaping @Sendable (_ params: M.Params, _ context: RequestContext) async throws -> M.Result
+    ) {
+        add(MethodEntry(name: M.name, summary: M.summary, kind: .request, body: .task { params in
+            let decoded = try ParamsDecoding.decode(M.Params.self, from: params, method: M.name)
+            return { context in try ResultEncoding.encode(try await handler(decoded, context)) }
+        }))
+    }
+
+    /// Registers a cheap method that runs on the input thread with no task hop. It must never block.
+    public mutating func registerImmediate<M: RPCMethod>(
+        _ method: M.Type,
+        _ handler: @escaping @Sendable (_ params: M.Params, _ context: RequestContext) throws -> M.Result
+    ) {
+        add(MethodEntry(name: M.name, summary: M.summary, kind: .request, body: .immediate { params, context in
+            let decoded = try ParamsDecoding.decode(M.Params.self, from: params, method: M.name)
+            return try ResultEncoding.encode(try handler(decoded, context))
+        }))
+    }
+
+    /// Registers a notification handler; it runs on the input thread, so it must be quick.
+    public mutating func registerNotification<N: RPCNotification>(
+        _ notification: N.Type,
+        _ handler: @escaping @Sendable (_ params: N.Params, _ context: RequestContext) throws -> Void
+    ) {
+        add(MethodEntry(name: N.name, summary: N.summary, kind: .notification, body: .immediate { params, context in
+            try handler(try ParamsDecoding.decode(N.Params.self, from: params, method: N.name), context)
+            return JanssonValue.null
+        }))
+    }
+
+    /// Registers a method built elsewhere, e.g. one a plugin announced.
+    public mutating func add(_ entry: MethodEntry) {
+        entries.append(entry)
+    }
+
+    /// Adds every method of `group` (a domain's set of methods).
+    public mutating func add(_ group: MethodRegistry) {
+        entries.append(contentsOf: group.entries)
+    }
+
+    /// The immutable dispatcher; fails when two methods share a name.
+    public func freeze() throws(RegistryError) -> Dispatcher {
+        var table: [String: MethodEntry] = [:]
+        for entry in entries {
+            guard table[entry.name] == nil else { throw RegistryError.duplicateMethod(entry.name) }
+            guard !entry.name.isEmpty else { throw RegistryError.invalidName(entry.name) }
+            table[entry.name] = entry
+        }
+        return Dispatcher(table: table, order: entries.map(\.name))
+    }
+}
+
+public enum RegistryError: Error, Equatable, CustomStringConvertible {
+    case duplicateMethod(String)
+    case invalidName(String)
+
+    public var description: String {
+        switch self {
+        case .duplicateMethod(let name): "method \(name) is registered twice"
+        case .invalidName(let name): "\"\(name)\" is not a method name"
+        }
+    }
+}
+
+/// The frozen method table: looks methods up by name, and lists them for introspection.
+public struct Dispatcher: Sendable {
+    private let table: [String: MethodEntry]
+    private let order: [String]
+
+    init(table: [String: MethodEntry], order: [String]) {
+        self.table = table
+        self.order = order
+    }
+
+    public func entry(named name: String) -> MethodEntry? { table[name] }
+
+    /// Every method, sorted by name.
+    public var entries: [MethodEntry] { order.sorted().compactMap { table[$0] } }
+
+    /// The namespaces of all methods, sorted.
+    public var namespaces: [String] { Array(Set(table.values.map(\.namespace))).sorted() }
+}

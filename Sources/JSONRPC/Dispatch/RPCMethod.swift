@@ -1,0 +1,43 @@
+import Jansson
+
+/// A JSON-RPC method: its name, a one-line summary, and the `Codable` shapes of its params and result.
+///
+/// ```swift
+/// enum HostPing: RPCMethod {
+///     static let name = "host.ping"
+///     static let summary = "Answers \"pong\"."
+///     typealias Params = EmptyParams
+///     typealias Result = String
+/// }
+/// ```
+public protocol RPCMethod: SendableMetatype {
+    associatedtype Params: Decodable & Sendable = EmptyParams
+    associatedtype Result: Encodable & Sendable
+    /// The method name, `namespace.verb`.
+    static var name: String { get }
+    /// One line for `host.methods` and `rpc.discover`.
+    static var summary: String { get }
+}
+
+/// A notification the host accepts: a name and params, never a reply.
+public protocol RPCNotification: SendableMetatype {
+    associatedtype Params: Decodable & Sendable = EmptyParams
+    static var name: String { get }
+    static var summary: String { get }
+}
+
+/// Params of a method that takes none: accepts an absent `params`, `{}` or `[]` (members such as
+/// `_meta` are ignored).
+public struct EmptyParams: Decodable, Sendable, Equatable {
+    public init() {}
+    public init(from decoder: any Decoder) throws {}
+}
+
+/// The result `null`, for methods that answer nothing in particular (`shutdown`).
+public struct NullResult: Encodable, Sendable, Equatable {
+    public init() {}
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encodeNil()
+    }
+}

@@ -1,0 +1,16 @@
+/// What a `Framer` found in its input.
+///
+/// The buffer in `.message` is valid only during the callback that receives it: it may point into the
+/// chunk given to `Framer.consume` or into the framer's own buffer.
+public enum FramerEvent {
+    /// One complete message body (without its line end or headers).
+    case message(UnsafeRawBufferPointer)
+    /// A message body longer than the framer's `maxMessageBytes`; its bytes were skipped, not stored.
+    /// `byteCount` is the body's full length (NDJSON: the line without its line end; LSP: the Content-Length).
+    case oversized(byteCount: Int, limit: Int)
+    /// An LSP header block that could not be used; the reason is a sentence naming what was wrong.
+    /// The framer then discards input until the next "Content-Length:".
+    case invalidHeader(String)
+    /// An LSP body that ended (end of input, or abandoned) before its Content-Length bytes arrived.
+    case truncated(expected: Int, received: Int)
+}

@@ -1,0 +1,66 @@
+import Jansson
+
+/// One JSON-RPC message from the peer, classified once by which members it has.
+///
+/// Views point into the parsed document and are valid while it is alive.
+enum IncomingMessage {
+    case request(id: RequestID, idView: JSONView, method: String, params: JSONView?)
+    case notification(method: String, params: JSONView?)
+    case response(id: RequestID, result: JSONView?, error: JSONView?)
+    /// Not a valid message. `idView` is the id when it could be read, so the error can carry it.
+    case invalid(idView: JSONView?, reason: String)
+
+    /// Classifies one element: a whole message, or one member of a batch.
+    init(_ message: JSONView) {
+        guard message.kind == .object else {
+            self = .invalid(idView: nil, reason: "expected a request object, got \(message.kind.description) \(message.preview(limit: 40))")
+            return
+        }
+        let idView = message["id"]
+        var id: RequestID?
+        if let idView {
+            guard let parsed = RequestID(idView) else {
+                self = .invalid(idView: nil, reason: "\"id\" must be a string, a number or null, got \(idView.preview(limit: 40))")
+                return
+            }
+            id = parsed
+        }
+        guard let version = message["jsonrpc"] else {
+            self = .invalid(idView: idView, reason: "missing member \"jsonrpc\": \"2.0\"")
+            return
+        }
+        guard version.string == "2.0" else {
+            self = .invalid(idView: idView, reason: "\"jsonrpc\" must be \"2.0\", got \(version.preview(limit: 40))")
+            return
+        }
+        let result = message["result"]
+        let error = message["error"]
+        switch (message["method"], result, error) {
+        case (let methodView?, nil, nil):
+            guard let method = methodView.string else {
+                self = .invalid(idView: idView, reason: "\"method\" must be a string, got \(methodView.preview(limit: 40))")
+                return
+            }
+            let params = message["params"]
+            if let params, params.kind != .object, params.kind != .array {
+                self = .invalid(idView: idView, reason: "\"params\" must be an object or an array, got \(params.preview(limit: 40))")
+                return
+            }
+            if let id, let idView {
+                self = .request(id: id, idView: idView, method: method, params: params)
+            } else {
+                self = .notification(method: method, params: params)
+            }
+        case (nil, _, _) where (result == nil) != (error == nil):
+            guard let id else {
+                self = .invalid(idView: nil, reason: "a response must have an \"id\"")
+                return
+            }
+            self = .response(id: id, result: result, error: error)
+        case (nil, nil, nil):
+            self = .invalid(idView: idView, reason: "missing member \"method\"")
+        default:
+            self = .invalid(idView: idView, reason: "a message has either \"method\", \"result\" or \"error\", not several")
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import CJansson
+import Jansson
+
+/// The `error` member of a JSON-RPC response: a code, a one-sentence message and optional data.
+///
+/// Handlers throw it to answer with a specific error; anything else they throw becomes `-32603`.
+public struct ResponseError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var code: ErrorCode
+    public var message: String
+    public var data: JSONValue?
+
+    public init(code: ErrorCode, message: String, data: JSONValue? = nil) {
+        self.code = code
+        self.message = message
+        self.data = data
+    }
+
+    public var description: String { "\(message) (\(code))" }
+}
+
+extension ResponseError {
+    public static func parseError(_ error: JSONParseError) -> ResponseError {
+        ResponseError(
+            code: .parseError,
+            message: "Parse error: \(error.reason) at line \(error.line), column \(error.column)",
+            data: ["reason": .string(error.reason), "line": .integer(Int64(error.line)),
+                   "column": .integer(Int64(error.column)), "offset": .integer(Int64(error.offset))]
+        )
+    }
+
+    public static func parseError(_ reason: String) -> ResponseError {
+        ResponseError(code: .parseError, message: "Parse error: \(reason)")
+    }
+
+    public static func invalidRequest(_ reason: String, data: JSONValue? = nil) -> ResponseError {
+        ResponseError(code: .invalidRequest, message: "Invalid Request: \(reason)", data: data)
+    }
+
+    public static func methodNotFound(_ method: String) -> ResponseError {
+        ResponseError(code: .methodNotFound, message: "Method not found: \(method)", data: ["method": .string(method)])
+    }
+
+    public static func invalidParams(_ problem: JSONFieldError) -> ResponseError {
+        ResponseError(
+            code: .invalidParams,
+            message: "Invalid params: \(problem)",
+            data: ["field": .string(problem.field), "expected": .string(problem.expected), "got": .string(problem.got)]
+        )
+    }
+
+    public static func invalidParams(_ reason: String) -> ResponseError {
+        ResponseError(code: .invalidParams, message: "Invalid params: \(reason)")
+    }
+
+    public static func internalError(_ reason: String, data: JSONValue? = nil) -> ResponseError {
+        ResponseError(code: .internalError, message: "Internal error: \(reason)", data: data)
+    }
+
+    public static var cancelled: ResponseError {
+        ResponseError(code: .requestCancelled, message: "Request cancelled")
+    }
+
+    /// Maps anything a handler threw to the error the client sees.
+    public init(_ error: any Error) {
+        switch error {
+        case let error as ResponseError: self = error
+        case let error as JSONFieldError: self = .invalidParams(error)
+        case is CancellationError: self = .cancelled
+        default:
+            self = .internalError("\(error)", data: ["type": .string(String(describing: type(of: error)))])
+        }
+    }
+
+    /// The error object as a jansson value.
+    func makeJansson() -> JanssonValue {
+        let object = JanssonValue.object()
+        object.set("code", taking: json_integer(json_int_t(code.rawValue)))
+        object.set("message", taking: JanssonValue.makeString(message))
+        if let data { object.set("data", taking: data.makeJanssonPointer()) }
+        return object
+    }
+}

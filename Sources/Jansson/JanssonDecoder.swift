@@ -1,0 +1,181 @@
+import CJansson
+
+/// Decodes `Decodable` values straight from jansson values: no intermediate text, no Foundation.
+///
+/// The rules are strict, because params come from other programs and a wrong type is a bug to report:
+///
+/// - A JSON string is not a number, nor a number a string; a real (`5.0`) is not an integer. An integer
+///   is accepted where a `Double` or `Float` is expected.
+/// - Every fixed-width integer type is range-checked (`UInt8` expects `"integer 0...255"`).
+/// - An `Optional` is `nil` when its member is missing or `null`.
+/// - Members the type does not know are ignored, so `_meta` never breaks decoding.
+/// - `JSONValue` is copied from the jansson value directly, keeping member order and integer-vs-real.
+/// - A `String`-backed `CaseIterable` enum given anything else expects `one of "a", "b"`.
+///
+/// Every failure is a ``JSONFieldError`` naming the member's path. A `DecodingError` (or any other
+/// error) thrown by a custom `init(from:)` becomes one too: `field` is its coding path, `expected` the
+/// error's description, so phrase `dataCorrupted` descriptions as what was expected
+/// (`"a date such as 2024-05-01"`).
+///
+/// - Note: Containers handed to a custom `init(from:)` throw ``JSONFieldError``, not `DecodingError`.
+public struct JanssonDecoder: Sendable {
+    /// Handed to `init(from:)` as `decoder.userInfo`.
+    public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+
+    public init() {}
+
+    /// Decodes `type` from `value`, which must stay alive (its owner held) for the call.
+    public func decode<T: Decodable>(_ type: T.Type, from value: JSONView) throws(JSONFieldError) -> T {
+        let decoder = JanssonDecoderImpl(value: value, root: value, path: [], userInfo: userInfo)
+        return try decoder.unbox(T.self)
+    }
+}
+
+/// The `Decoder`: one object serves a whole decode, its coding path used as a stack.
+///
+/// Containers remember how deep the path was when they were made (`base`), plus any keys of nested
+/// containers (`extra`); decoding a child sets the path to `base + extra + key` and back. Containers
+/// therefore copy no path and allocate nothing on the way down.
+final class JanssonDecoderImpl: Decoder {
+    /// The value being decoded; `nil` when the member is missing.
+    var value: JSONView?
+    /// The value the decode started from, to report what a `DecodingError`'s path points at.
+    let root: JSONView
+    var path: [any CodingKey]
+    let sendableUserInfo: [CodingUserInfoKey: any Sendable]
+
+    init(value: JSONView?, root: JSONView, path: [any CodingKey], userInfo: [CodingUserInfoKey: any Sendable]) {
+        self.value = value
+        self.root = root
+        self.path = path
+        self.sendableUserInfo = userInfo
+    }
+
+    var codingPath: [any CodingKey] { path }
+    var userInfo: [CodingUserInfoKey: Any] { sendableUserInfo }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        guard let object = value, object.kind == .object else { throw mismatch(expected: "object") }
+        return KeyedDecodingContainer(JanssonKeyedDecodingContainer<Key>(decoder: self, object: object, base: path.count, extra: []))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        guard let array = value, array.kind == .array else { throw mismatch(expected: "array") }
+        return JanssonUnkeyedDecodingContainer(decoder: self, array: array, base: path.count, extra: [])
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        JanssonSingleValueDecodingContainer(decoder: self, value: value, base: path.count)
+    }
+
+    // MARK: Decoding children
+
+    /// Decodes the child at `key` (or, with `key` nil, the value at the container's own path).
+    func decode<T: Decodable>(
+        _ type: T.Type, from child: JSONView?, base: Int, extra: [any CodingKey], key: (any CodingKey)?
+    ) throws(JSONFieldError) -> T {
+        truncatePath(to: base)
+        path.append(contentsOf: extra)
+        if let key { path.append(key) }
+        let saved = value
+        value = child
+        defer {
+            value = saved
+            truncatePath(to: base)
+        }
+        return try unbox(T.self)
+    }
+
+    /// Decodes `T` from ``value`` at the current path, turning every error into a ``JSONFieldError``.
+    func unbox<T: Decodable>(_ type: T.Type) throws(JSONFieldError) -> T {
+        do {
+            return try T(from: self)
+        } catch {
+            throw fieldError(from: error, decoding: T.self)
+        }
+    }
+
+    private func truncatePath(to count: Int) {
+        if path.count > count { path.removeLast(path.count - count) }
+    }
+
+    // MARK: Errors
+
+    /// The error for a value of the wrong kind at the current path.
+    func mismatch(expected: String) -> JSONFieldError {
+        JSONFieldError(field: JanssonCodingPath.field(path), expected: expected, got: Self.describe(value))
+    }
+
+    /// The error for a value of the wrong kind at a container's path plus `key`.
+    func mismatch(_ found: JSONView?, base: Int, extra: [any CodingKey], key: (any CodingKey)?, expected: String) -> JSONFieldError {
+        var keys = Array(path.prefix(base)) + extra
+        if let key { keys.append(key) }
+        return JSONFieldError(field: JanssonCodingPath.field(keys), expected: expected, got: Self.describe(found))
+    }
+
+    static func describe(_ value: JSONView?) -> String {
+        value?.preview(limit: 80) ?? JSONFieldError.nothing
+    }
+
+    /// Converts what `T(from:)` threw, and names an enum's cases when the enum itself did not fit.
+    private func fieldError<T>(from error: any Error, decoding type: T.Type) -> JSONFieldError {
+        var result: JSONFieldError
+        switch error {
+        case let error as JSONFieldError:
+            result = error
+        case let error as DecodingError:
+            result = convert(error)
+        default:
+            result = JSONFieldError(field: JanssonCodingPath.field(path), expected: "\(error)", got: Self.describe(value))
+        }
+        if let cases = JanssonEnumCases.names(of: T.self), result.field == JanssonCodingPath.field(path) {
+            result.expected = "one of " + cases.joined(separator: ", ")
+        }
+        return result
+    }
+
+    private func convert(_ error: DecodingError) -> JSONFieldError {
+        func at(_ keys: [any CodingKey], expected: String) -> JSONFieldError {
+            let found = JanssonCodingPath.value(at: keys, in: root)
+            return JSONFieldError(field: JanssonCodingPath.field(keys), expected: expected, got: Self.describe(found))
+        }
+        switch error {
+        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+            return at(context.codingPath, expected: janssonExpectation(for: type))
+        case .keyNotFound(let key, let context):
+            return at(context.codingPath + [key], expected: "a value")
+        case .dataCorrupted(let context):
+            return at(context.codingPath, expected: context.debugDescription)
+        @unknown default:
+            return JSONFieldError(field: JanssonCodingPath.field(path), expected: "\(error)", got: Self.describe(value))
+        }
+    }
+}
+
+/// The raw values of a `CaseIterable` enum backed by `String` (quoted) or `Int`, for `one of …` messages.
+enum JanssonEnumCases {
+    static func names<T>(of type: T.Type) -> [String]? {
+        if let probe = Probe<T>.self as? any StringCases.Type { return probe.names }
+        if let probe = Probe<T>.self as? any IntCases.Type { return probe.names }
+        return nil
+    }
+}
+
+/// `Probe<T>` conforms to the protocols below only when `T` has the right shape, so a dynamic cast of
+/// `Probe<T>.self` asks "is `T` such an enum?" from unconstrained generic code.
+private enum Probe<T> {}
+private protocol StringCases { static var names: [String] { get } }
+private protocol IntCases { static var names: [String] { get } }
+
+extension Probe: StringCases where T: RawRepresentable & CaseIterable, T.RawValue == String {
+    static var names: [String] {
+        T.allCases.map { value in
+            let string = JanssonValue.string(value.rawValue)
+            return withExtendedLifetime(string) { JSONWriter.string(of: string.view) }
+        }
+    }
+}
+
+extension Probe: IntCases where T: RawRepresentable & CaseIterable, T.RawValue == Int {
+    static var names: [String] { T.allCases.map { String($0.rawValue) } }
+}

@@ -1,0 +1,165 @@
+import CJansson
+
+/// Encodes `Encodable` values straight into jansson values: no intermediate text, no Foundation.
+///
+/// - Members come out in the order they are encoded (for synthesized conformances, the order of the
+///   stored properties).
+/// - `encodeIfPresent(nil)` leaves the member out; `encodeNil` writes `null`.
+/// - A top-level scalar is fine: `"pong"`, `42`, `Optional<Int>.none` (`null`).
+/// - `JSONValue` is built directly, keeping its member order and integer-vs-real.
+/// - `UInt64`/`UInt` above `Int64.max` (jansson integers are signed 64-bit) and non-finite `Double`/`Float`
+///   throw `EncodingError.invalidValue`, whose description names the member's path.
+/// - A value that encodes nothing becomes `{}`.
+public struct JanssonEncoder: Sendable {
+    /// Handed to `encode(to:)` as `encoder.userInfo`.
+    public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+
+    public init() {}
+
+    public func encode<T: Encodable>(_ value: T) throws -> JanssonValue {
+        JanssonValue(taking: try encodePointer(value))
+    }
+
+    /// Encodes `value` and returns a new jansson reference, which the caller must release (or hand to a
+    /// `_new` function of jansson).
+    public func encodePointer<T: Encodable>(_ value: T) throws -> UnsafeMutablePointer<json_t> {
+        try JanssonEncoderImpl(path: [], userInfo: userInfo).encodeRoot(value)
+    }
+}
+
+/// The `Encoder`: one object serves a whole encode, its coding path used as a stack (as in the decoder).
+///
+/// `slot` holds the value of the level being encoded (a new reference). Keyed and unkeyed containers
+/// write into the jansson object or array they were made for, so nothing is copied once built.
+final class JanssonEncoderImpl: Encoder {
+    var path: [any CodingKey]
+    let sendableUserInfo: [CodingUserInfoKey: any Sendable]
+    private(set) var slot: UnsafeMutablePointer<json_t>?
+    /// How many `encodeChild` calls are under way; the level of `slot`.
+    private var level = 0
+    /// For an encoder made by `superEncoder()`: where its value goes in the parent.
+    private let target: JanssonSuperTarget?
+
+    init(path: [any CodingKey], userInfo: [CodingUserInfoKey: any Sendable], target: JanssonSuperTarget? = nil) {
+        self.path = path
+        self.sendableUserInfo = userInfo
+        self.target = target
+    }
+
+    deinit {
+        if let slot { json_decref(slot) }
+    }
+
+    var codingPath: [any CodingKey] { path }
+    var userInfo: [CodingUserInfoKey: Any] { sendableUserInfo }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        let object: UnsafeMutablePointer<json_t>
+        if let slot, sb_json_typeof(slot) == JSON_OBJECT {
+            object = slot
+        } else {
+            object = json_object()!
+            setSlot(object)
+        }
+        return KeyedEncodingContainer(JanssonKeyedEncodingContainer<Key>(encoder: self, object: object, base: path.count, extra: []))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        let array: UnsafeMutablePointer<json_t>
+        if let slot, sb_json_typeof(slot) == JSON_ARRAY {
+            array = slot
+        } else {
+            array = json_array()!
+            setSlot(array)
+        }
+        return JanssonUnkeyedEncodingContainer(encoder: self, array: array, base: path.count, extra: [])
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        JanssonSingleValueEncodingContainer(encoder: self, base: path.count)
+    }
+
+    /// Makes `value` (a new reference) the value of the current level, releasing any earlier one.
+    func setSlot(_ value: UnsafeMutablePointer<json_t>) {
+        if let slot { json_decref(slot) }
+        slot = value
+        if level == 0, let target { target.store(json_incref(value)!) }
+    }
+
+    // MARK: Encoding
+
+    func encodeRoot<T: Encodable>(_ value: T) throws -> UnsafeMutablePointer<json_t> {
+        do {
+            try value.encode(to: self)
+        } catch {
+            if let slot { json_decref(slot) }
+            slot = nil
+            throw error
+        }
+        let result = slot ?? json_object()!
+        slot = nil
+        return result
+    }
+
+    /// Encodes the child at `key` (or, with `key` nil, at the container's own path) and returns a new reference.
+    func encodeChild<T: Encodable>(
+        _ value: T, base: Int, extra: [any CodingKey], key: (any CodingKey)?
+    ) throws -> UnsafeMutablePointer<json_t> {
+        truncatePath(to: base)
+        path.append(contentsOf: extra)
+        if let key { path.append(key) }
+        let saved = slot
+        slot = nil
+        level += 1
+        defer {
+            slot = saved
+            level -= 1
+            truncatePath(to: base)
+        }
+        do {
+            try value.encode(to: self)
+        } catch {
+            if let slot { json_decref(slot) }
+            throw error
+        }
+        return slot ?? json_object()!
+    }
+
+    private func truncatePath(to count: Int) {
+        if path.count > count { path.removeLast(path.count - count) }
+    }
+
+    /// A new reference to `value`, or `EncodingError.invalidValue` at the container's path plus `key`.
+    func make<S: JanssonScalar>(_ value: S, base: Int, extra: [any CodingKey], key: (any CodingKey)?) throws -> UnsafeMutablePointer<json_t> {
+        if let made = value.makeJSON() { return made }
+        var keys = Array(path.prefix(base)) + extra
+        if let key { keys.append(key) }
+        throw Self.invalid(value, reason: value.unrepresentableReason, at: keys)
+    }
+
+    static func invalid(_ value: Any, reason: String, at keys: [any CodingKey]) -> EncodingError {
+        let field = JanssonCodingPath.field(keys)
+        let place = field.isEmpty ? "the value" : field
+        return EncodingError.invalidValue(value, EncodingError.Context(codingPath: keys, debugDescription: "\(place): \(reason)"))
+    }
+}
+
+/// Where the value of a `superEncoder()` goes: a member of an object or an element of an array, both
+/// borrowed from the tree being built.
+struct JanssonSuperTarget {
+    enum Place {
+        case member(String)
+        case element(Int)
+    }
+
+    let parent: UnsafeMutablePointer<json_t>
+    let place: Place
+
+    /// Puts `value` (a new reference, taken over) at the place.
+    func store(_ value: UnsafeMutablePointer<json_t>) {
+        switch place {
+        case .member(let name): withUTF8Pointer(name) { _ = json_object_setn_new_nocheck(parent, $0, $1, value) }
+        case .element(let index): json_array_set_new(parent, index, value)
+        }
+    }
+}

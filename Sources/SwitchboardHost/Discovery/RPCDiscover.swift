@@ -1,0 +1,33 @@
+import Jansson
+import JSONRPC
+
+/// `rpc.discover` → an OpenRPC 1.3 document of every registered method, from the schema files.
+public enum RPCDiscover: RPCMethod {
+    public static let name = "rpc.discover"
+    public static let summary = "Describes every method as an OpenRPC 1.3 document."
+    public typealias Result = JSONValue
+
+    /// Builds the document. A method with no schema file still appears, with its summary and an open
+    /// schema, so a plugin's methods are never hidden.
+    public static func document(for dispatcher: Dispatcher, catalog: SchemaCatalog) -> JSONValue {
+        let methods: [JSONValue] = dispatcher.entries.map { entry in
+            if var method = catalog.methods[entry.name]?.objectValue {
+                if method["summary"] == nil { method["summary"] = .string(entry.summary) }
+                return .object(method)
+            }
+            var method: JSONObject = ["name": .string(entry.name), "summary": .string(entry.summary), "params": []]
+            if entry.kind == .request { method["result"] = ["name": "result", "schema": [:]] }
+            return .object(method)
+        }
+        return [
+            "openrpc": "1.3.2",
+            "info": [
+                "title": .string(HostInfo.name),
+                "version": .string(HostInfo.version),
+                "description": "A scriptable JSON-RPC 2.0 host over stdio.",
+            ],
+            "methods": .array(methods),
+            "components": ["schemas": .object(catalog.components)],
+        ]
+    }
+}

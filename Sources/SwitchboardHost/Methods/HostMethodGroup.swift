@@ -1,0 +1,39 @@
+import Jansson
+import JSONRPC
+
+/// What the host's built-in methods need from the process that runs them.
+public struct HostEnvironment: Sendable {
+    /// Called with `initialize`'s `processId`: the runner exits when that process dies.
+    public var watchClientProcess: @Sendable (_ pid: Int32) -> Void
+
+    public init(watchClientProcess: @escaping @Sendable (Int32) -> Void = { _ in }) {
+        self.watchClientProcess = watchClientProcess
+    }
+}
+
+extension MethodRegistry {
+    /// The host's own methods: `host.*`, `rpc.discover` and the LSP-style lifecycle.
+    public static func hostMethods(environment: HostEnvironment = HostEnvironment(), catalog: SchemaCatalog = .embedded) -> MethodRegistry {
+        var registry = MethodRegistry()
+        registry.registerImmediate(HostPing.self) { _, _ in "pong" }
+        registry.registerImmediate(HostEcho.self) { params, _ in params }
+        registry.registerImmediate(HostMethods.self) { _, context in HostMethods.list(context.connection.dispatcher) }
+        registry.registerImmediate(HostStatus.self) { _, context in HostStatus.status(of: context.connection) }
+        registry.register(HostSleep.self) { params, context in try await HostSleep.run(params, context: context) }
+        registry.registerImmediate(RPCDiscover.self) { _, context in
+            RPCDiscover.document(for: context.connection.dispatcher, catalog: catalog)
+        }
+        registry.registerImmediate(Initialize.self) { params, context in
+            if let pid = params.processId, pid > 0, pid <= Int(Int32.max) { environment.watchClientProcess(Int32(pid)) }
+            return Initialize.result(params, connection: context.connection)
+        }
+        registry.registerNotification(Initialized.self) { _, _ in }
+        registry.registerNotification(MCPInitialized.self) { _, _ in }
+        registry.registerImmediate(Shutdown.self) { _, context in
+            context.connection.beginShutdown()
+            return NullResult()
+        }
+        registry.registerNotification(Exit.self) { _, context in context.connection.requestExit() }
+        return registry
+    }
+}

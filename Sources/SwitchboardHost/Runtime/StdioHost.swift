@@ -1,0 +1,129 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CSystemShims
+import JSONRPC
+import Logging
+
+/// Runs a JSON-RPC connection on this process's stdin and stdout until end of input, `exit`, a signal,
+/// a closed stdout or the client's death, and returns the exit code.
+///
+/// - Important: call it before starting any other thread: it blocks SIGTERM, SIGINT and SIGHUP so that
+///   one thread of its own takes them, which only holds for threads started afterwards.
+///
+/// Only frames reach stdout: the descriptor is moved aside for the connection and fd 1 is pointed at
+/// stderr, so a stray `print` anywhere in the process cannot corrupt the stream.
+public enum StdioHost {
+    public static func run(
+        options: HostOptions, logger: Logger,
+        makeRegistry: (HostEnvironment) -> MethodRegistry
+    ) throws -> Int32 {
+        sb_block_host_signals()
+        signal(SIGPIPE, SIG_IGN)
+        let stop = StopSignal()
+        watchParentProcess(stop: stop, logger: logger)
+        OSThread.detach(name: "sb-signals") { waitForSignals(stop: stop) }
+
+        let wireFD = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)
+        guard wireFD >= 0 else { throw HostError.stdoutUnavailable(errno) }
+        dup2(STDERR_FILENO, STDOUT_FILENO)
+
+        let environment = HostEnvironment(watchClientProcess: { pid in
+            ProcessWatcher.watch(pid: pid, logger: logger) { stop.stop(.clientDied) }
+        })
+        let dispatcher = try makeRegistry(environment).freeze()
+        let sink = FileDescriptorSink(fd: wireFD) { stop.stop(.outputClosed) }
+        let connection = Connection(dispatcher: dispatcher, limits: options.limits, framing: options.framing, sink: sink, logger: logger)
+        let frameTimeout = options.frameTimeoutMilliseconds
+        OSThread.detach(name: "sb-reader") {
+            readInput(into: MessageReader(connection: connection), stop: stop, frameTimeoutMilliseconds: frameTimeout)
+        }
+
+        let reason = stop.wait()
+        logger.debug("stopping: \(reason)")
+        return drain(connection, reason: reason, options: options, logger: logger)
+    }
+
+    /// Finishes (or, on a signal, gives a deadline to) in-flight requests, flushes, and picks the exit code.
+    private static func drain(_ connection: Connection, reason: StopReason, options: HostOptions, logger: Logger) -> Int32 {
+        switch reason {
+        case .endOfInput, .exitRequested:
+            connection.waitUntilIdle()
+        case .signal, .clientDied:
+            let deadline = monotonicNanoseconds() + UInt64(options.drainTimeoutMilliseconds) * 1_000_000
+            if !connection.waitUntilIdle(deadline: deadline) {
+                logger.warning("cancelling \(connection.inFlightCount) requests still running after \(options.drainTimeoutMilliseconds) ms")
+                connection.cancelAll()
+                connection.waitUntilIdle(deadline: monotonicNanoseconds() + 1_000_000_000)
+            }
+        case .outputClosed, .inputFailed:
+            connection.cancelAll()
+            return reason == .outputClosed ? 0 : 1
+        }
+        connection.flush()
+        if case .exitRequested(let code) = reason { return code }
+        return 0
+    }
+
+    /// The input thread: reads stdin, feeds the reader, and reports end of input or `exit`.
+    private static func readInput(into reader: MessageReader, stop: StopSignal, frameTimeoutMilliseconds: Int) {
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            if frameTimeoutMilliseconds > 0, reader.connection.framing == .lsp, reader.isMidMessage {
+                var poller = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+                if poll(&poller, 1, Int32(clamping: frameTimeoutMilliseconds)) == 0 {
+                    reader.abandonPartialMessage()
+                    continue
+                }
+            }
+            let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                stop.stop(.inputFailed(errno))
+                return
+            }
+            if stop.isStopping { return }
+            if count == 0 {
+                reader.finishInput()
+                stop.stop(reader.connection.requestedExitCode.map(StopReason.exitRequested) ?? .endOfInput)
+                return
+            }
+            buffer.withUnsafeBytes { reader.receive(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            if let code = reader.connection.requestedExitCode {
+                stop.stop(.exitRequested(code))
+                return
+            }
+        }
+    }
+
+    /// Takes SIGTERM, SIGINT and SIGHUP: the first drains and exits, a second exits at once.
+    private static func waitForSignals(stop: StopSignal) {
+        var received = 0
+        while true {
+            let number = sb_wait_host_signal()
+            guard number > 0 else { continue }
+            received += 1
+            if received > 1 { _exit(128 + number) }
+            stop.stop(.signal(number))
+        }
+    }
+
+    /// Asks the kernel for SIGTERM when the parent dies, and stops at once if it already has.
+    private static func watchParentProcess(stop: StopSignal, logger: Logger) {
+        let parent = getppid()
+        if sb_set_parent_death_signal(SIGTERM) != 0 {
+            logger.debug("parent-death signal unavailable (errno \(errno))")
+        }
+        if getppid() != parent { stop.stop(.signal(SIGTERM)) }
+    }
+}
+
+enum HostError: Error, CustomStringConvertible {
+    case stdoutUnavailable(Int32)
+
+    var description: String {
+        switch self {
+        case .stdoutUnavailable(let code): "cannot use stdout (errno \(code))"
+        }
+    }
+}

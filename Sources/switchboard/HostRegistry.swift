@@ -1,0 +1,11 @@
+import JSONRPC
+import SwitchboardHost
+
+/// Every method the executable serves: the host's own, then each domain's.
+enum HostRegistry {
+    static func make(environment: HostEnvironment = HostEnvironment()) -> MethodRegistry {
+        var registry = MethodRegistry()
+        registry.add(.hostMethods(environment: environment))
+        return registry
+    }
+}

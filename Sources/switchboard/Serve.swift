@@ -1,0 +1,61 @@
+import ArgumentParser
+import JSONRPC
+import SwitchboardHost
+
+/// `switchboard serve`: JSON-RPC 2.0 on stdin/stdout until end of input, `exit` or a signal.
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve JSON-RPC 2.0 on stdin/stdout (the default).",
+        discussion: """
+            Framing is detected from the first bytes: LSP-style `Content-Length:` headers, else one JSON \
+            message per line. Logs go to stderr; stdout carries frames only. On end of input the host \
+            finishes in-flight requests and exits 0; SIGTERM/SIGINT drain and exit.
+            """
+    )
+
+    @Option(help: "Force the framing: ndjson or lsp (default: detect from the first bytes).")
+    var framing: Framing?
+
+    @Option(help: "Largest message accepted, in bytes.")
+    var maxMessageBytes: Int = ConnectionLimits().maxMessageBytes
+
+    @Option(help: "Most messages in one batch.")
+    var maxBatch: Int = ConnectionLimits().maxBatchLength
+
+    @Option(help: "Deepest nesting of arrays and objects in a message.")
+    var maxDepth: Int = ConnectionLimits().maxNestingDepth
+
+    @Option(help: "Requests running at once; past it the host stops reading input.")
+    var maxInFlight: Int = ConnectionLimits().maxInFlight
+
+    @Option(help: "On SIGTERM/SIGINT, milliseconds to let in-flight requests finish before cancelling them.")
+    var drainTimeout: Int = 5_000
+
+    @Option(help: "Milliseconds an LSP message may stay half-received before it is answered as truncated (0: no limit).")
+    var frameTimeout: Int = 5_000
+
+    @OptionGroup var logging: LoggingOptions
+
+    func validate() throws {
+        for (name, value) in [("--max-message-bytes", maxMessageBytes), ("--max-batch", maxBatch),
+                              ("--max-depth", maxDepth), ("--max-in-flight", maxInFlight)] where value < 1 {
+            throw ValidationError("\(name) must be at least 1, got \(value)")
+        }
+        if drainTimeout < 0 || frameTimeout < 0 { throw ValidationError("timeouts cannot be negative") }
+    }
+
+    func run() throws {
+        let logger = try logging.makeLogger()
+        let options = HostOptions(
+            framing: framing,
+            limits: ConnectionLimits(maxMessageBytes: maxMessageBytes, maxBatchLength: maxBatch,
+                                     maxNestingDepth: maxDepth, maxInFlight: maxInFlight),
+            drainTimeoutMilliseconds: drainTimeout,
+            frameTimeoutMilliseconds: frameTimeout
+        )
+        let code = try StdioHost.run(options: options, logger: logger) { HostRegistry.make(environment: $0) }
+        throw ExitCode(code)
+    }
+}
+
+extension Framing: ExpressibleByArgument {}
