@@ -16,13 +16,10 @@ public final class Connection: Sendable {
     let inFlight = InFlightTable()
     let gate: AdmissionGate
     private let framingCode: Atomic<UInt8>
-    private let lifecycle = Mutex(Lifecycle())
+    /// Read for every message, so atomics rather than a lock.
+    private let shutdownRequested = Atomic<Bool>(false)
+    private let exitCode = Atomic<Int32>(-1)
     private let outgoing = Mutex(OutgoingRequests())
-
-    struct Lifecycle {
-        var shutdownRequested = false
-        var exitCode: Int32?
-    }
 
     struct OutgoingRequests {
         var nextID: Int64 = 1
@@ -135,17 +132,20 @@ public final class Connection: Sendable {
     // MARK: Lifecycle
 
     /// LSP `shutdown`: later requests are refused with `-32600`.
-    public func beginShutdown() { lifecycle.withLock { $0.shutdownRequested = true } }
+    public func beginShutdown() { shutdownRequested.store(true, ordering: .sequentiallyConsistent) }
 
-    public var isShuttingDown: Bool { lifecycle.withLock { $0.shutdownRequested } }
+    public var isShuttingDown: Bool { shutdownRequested.load(ordering: .relaxed) }
 
     /// LSP `exit`: stop reading; the exit code is 0 after `shutdown`, 1 without.
     public func requestExit() {
-        lifecycle.withLock { $0.exitCode = $0.shutdownRequested ? 0 : 1 }
+        exitCode.store(isShuttingDown ? 0 : 1, ordering: .sequentiallyConsistent)
     }
 
     /// Set once `exit` was received.
-    public var requestedExitCode: Int32? { lifecycle.withLock { $0.exitCode } }
+    public var requestedExitCode: Int32? {
+        let code = exitCode.load(ordering: .relaxed)
+        return code < 0 ? nil : code
+    }
 
     /// How many requests run or wait for a slot.
     public var inFlightCount: Int { inFlight.count }

@@ -5,7 +5,7 @@ import Logging
 extension MessageReader {
     /// Runs one request or notification: cheap methods here and now, the others as tasks.
     func dispatch(id: RequestID?, idView: JSONView?, method: String, params: JSONView?, target: ReplyTarget) {
-        if BuiltinNotifications.cancelNames.contains(method) {
+        if BuiltinNotifications.isCancellation(method) {
             cancel(params)
             if let idView { reply(OutgoingMessage.response(id: idView, result: .null), target: target) }
             return
@@ -119,6 +119,15 @@ extension Connection {
 
 /// Notifications the connection handles itself, before method lookup.
 enum BuiltinNotifications {
-    static let cancelNames: Set<String> = ["$/cancelRequest", "notifications/cancelled"]
     static let exit = "exit"
+
+    /// `$/cancelRequest` (LSP) or `notifications/cancelled` (MCP); the first byte rules out most
+    /// methods before any string comparison.
+    static func isCancellation(_ method: String) -> Bool {
+        switch method.utf8.first {
+        case UInt8(ascii: "$"): method == "$/cancelRequest"
+        case UInt8(ascii: "n"): method == "notifications/cancelled"
+        default: false
+        }
+    }
 }

@@ -27,7 +27,9 @@ enum ParamsDecoding {
 /// Encodes a method's result into a jansson value.
 enum ResultEncoding {
     static func encode<R: Encodable>(_ result: R) throws -> JanssonValue {
-        if let value = result as? JSONValue { return value.makeJansson() }
+        // Metatype checks are cheap where a dynamic cast is not; strings are the commonest scalar result.
+        if R.self == String.self { return JanssonValue.string(unsafeBitCast(result, to: String.self)) }
+        if R.self == JSONValue.self { return unsafeBitCast(result, to: JSONValue.self).makeJansson() }
         return try JanssonEncoder().encode(result)
     }
 }

@@ -327,19 +327,19 @@ public struct Framer {
             try invalidHeader("header block is longer than \(Self.maxHeaderBlockBytes) bytes", handle)
             return newline + 1
         }
-        let line: HeaderLine
+        let line: LSPHeaderLine
         if buffer.isEmpty {
-            line = HeaderLine(UnsafeRawBufferPointer(rebasing: chunk[pos..<newline]))
+            line = LSPHeaderLine(UnsafeRawBufferPointer(rebasing: chunk[pos..<newline]))
         } else {
             buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[pos..<newline]))
-            line = buffer.withUnsafeBytes { HeaderLine($0) }
+            line = buffer.withUnsafeBytes { LSPHeaderLine($0) }
             releaseBuffer()
         }
         try apply(line, handle)
         return newline + 1
     }
 
-    private mutating func apply(_ line: HeaderLine, _ handle: (FramerEvent) throws -> Void) rethrows {
+    private mutating func apply(_ line: LSPHeaderLine, _ handle: (FramerEvent) throws -> Void) rethrows {
         switch line {
         case .other:
             return
@@ -434,7 +434,7 @@ public struct Framer {
 }
 
 /// One LSP header line, classified.
-private enum HeaderLine {
+private enum LSPHeaderLine {
     /// The empty line ending the header block.
     case end
     case contentLength(Int)
@@ -471,7 +471,7 @@ private enum HeaderLine {
     }
 
     /// ASCII digits with optional surrounding spaces or tabs, fitting in Int.
-    private static func parseContentLength(_ raw: UnsafeRawBufferPointer) -> HeaderLine {
+    private static func parseContentLength(_ raw: UnsafeRawBufferPointer) -> LSPHeaderLine {
         var start = 0
         var end = raw.count
         while start < end && FramingBytes.isSpaceOrTab(raw[start]) { start += 1 }

@@ -1,3 +1,4 @@
+import CJansson
 import Jansson
 
 /// One JSON-RPC message from the peer, classified once by which members it has.
@@ -16,7 +17,8 @@ enum IncomingMessage {
             self = .invalid(idView: nil, reason: "expected a request object, got \(message.kind.description) \(message.preview(limit: 40))")
             return
         }
-        let idView = message["id"]
+        let members = EnvelopeMembers(message)
+        let idView = members.id
         var id: RequestID?
         if let idView {
             guard let parsed = RequestID(idView) else {
@@ -25,7 +27,7 @@ enum IncomingMessage {
             }
             id = parsed
         }
-        guard let version = message["jsonrpc"] else {
+        guard let version = members.jsonrpc else {
             self = .invalid(idView: idView, reason: "missing member \"jsonrpc\": \"2.0\"")
             return
         }
@@ -33,15 +35,15 @@ enum IncomingMessage {
             self = .invalid(idView: idView, reason: "\"jsonrpc\" must be \"2.0\", got \(version.preview(limit: 40))")
             return
         }
-        let result = message["result"]
-        let error = message["error"]
-        switch (message["method"], result, error) {
+        let result = members.result
+        let error = members.error
+        switch (members.method, result, error) {
         case (let methodView?, nil, nil):
             guard let method = methodView.string else {
                 self = .invalid(idView: idView, reason: "\"method\" must be a string, got \(methodView.preview(limit: 40))")
                 return
             }
-            let params = message["params"]
+            let params = members.params
             if let params, params.kind != .object, params.kind != .array {
                 self = .invalid(idView: idView, reason: "\"params\" must be an object or an array, got \(params.preview(limit: 40))")
                 return
@@ -61,6 +63,34 @@ enum IncomingMessage {
             self = .invalid(idView: idView, reason: "missing member \"method\"")
         default:
             self = .invalid(idView: idView, reason: "a message has either \"method\", \"result\" or \"error\", not several")
+        }
+    }
+}
+
+/// The members of an envelope, found in one pass over the object instead of one hash lookup each.
+private struct EnvelopeMembers {
+    var id: JSONView?
+    var jsonrpc: JSONView?
+    var method: JSONView?
+    var params: JSONView?
+    var result: JSONView?
+    var error: JSONView?
+
+    init(_ object: JSONView) {
+        var iterator = json_object_iter(object.pointer)
+        while let current = iterator {
+            let value = JSONView(json_object_iter_value(current))
+            let key = UnsafeRawBufferPointer(start: json_object_iter_key(current), count: json_object_iter_key_len(current))
+            switch key.count {
+            case 2 where key.elementsEqual("id".utf8): id = value
+            case 5 where key.elementsEqual("error".utf8): error = value
+            case 6 where key.elementsEqual("method".utf8): method = value
+            case 6 where key.elementsEqual("params".utf8): params = value
+            case 6 where key.elementsEqual("result".utf8): result = value
+            case 7 where key.elementsEqual("jsonrpc".utf8): jsonrpc = value
+            default: break
+            }
+            iterator = json_object_iter_next(object.pointer, current)
         }
     }
 }
