@@ -8,7 +8,8 @@ import Darwin
 ///
 /// The input thread writes its replies itself when nothing else is being written, which saves a
 /// thread hop per request; frames from tasks are queued and written by a writer thread. Only one of
-/// them writes at a time, so frames never interleave. When the reader of the descriptor goes away
+/// them writes at a time, so frames never interleave. Threads are woken only when there is work for
+/// them: an idle writer costs nothing per request. When the reader of the descriptor goes away
 /// (`EPIPE`), the sink drops further output and calls `onClosed` once.
 public final class FileDescriptorSink: FrameSink, @unchecked Sendable {
     private let fd: Int32
@@ -16,6 +17,10 @@ public final class FileDescriptorSink: FrameSink, @unchecked Sendable {
     private var pending: [UInt8] = []
     private var writing = false
     private var closed = false
+    /// The writer thread is waiting for frames.
+    private var writerIdle = false
+    /// Other threads waiting: the input thread (queue full) and `flush` callers.
+    private var waiters = 0
     private let onClosed: @Sendable () -> Void
     /// How much queued output makes the input thread wait for the writer.
     private static var highWater: Int { 4 << 20 }
@@ -31,22 +36,16 @@ public final class FileDescriptorSink: FrameSink, @unchecked Sendable {
         let direct: Bool = lock.withLock {
             if closed { return false }
             if writing || !pending.isEmpty {
-                while !closed, pending.count > Self.highWater { lock.wait() }
+                while !closed, pending.count > Self.highWater { waitLocked() }
                 pending.append(contentsOf: bytes)
-                lock.broadcast()
+                wakeLocked()
                 return false
             }
             writing = true
             return true
         }
         guard direct else { return }
-        let ok = writeAll(bytes)
-        lock.withLock {
-            writing = false
-            if !ok { closed = true }
-            lock.broadcast()
-        }
-        if !ok { onClosed() }
+        finishWrite(writeAll(bytes))
     }
 
     public func enqueue(_ bytes: [UInt8]) {
@@ -54,13 +53,13 @@ public final class FileDescriptorSink: FrameSink, @unchecked Sendable {
         lock.withLock {
             guard !closed else { return }
             pending.append(contentsOf: bytes)
-            if !writing { lock.broadcast() }
+            if !writing { wakeLocked() }
         }
     }
 
     public func flush() {
         lock.withLock {
-            while !closed, writing || !pending.isEmpty { lock.wait() }
+            while !closed, writing || !pending.isEmpty { waitLocked() }
         }
     }
 
@@ -70,7 +69,11 @@ public final class FileDescriptorSink: FrameSink, @unchecked Sendable {
     private func writerLoop() {
         while true {
             let batch: [UInt8] = lock.withLock {
-                while closed ? false : (writing || pending.isEmpty) { lock.wait() }
+                while !closed, writing || pending.isEmpty {
+                    writerIdle = true
+                    lock.wait()
+                    writerIdle = false
+                }
                 if closed { return [] }
                 writing = true
                 var batch: [UInt8] = []
@@ -78,17 +81,31 @@ public final class FileDescriptorSink: FrameSink, @unchecked Sendable {
                 return batch
             }
             if batch.isEmpty { return }
-            let ok = writeAll(batch)
-            lock.withLock {
-                writing = false
-                if !ok { closed = true }
-                lock.broadcast()
-            }
-            if !ok {
-                onClosed()
-                return
-            }
+            finishWrite(writeAll(batch))
+            if isClosed { return }
         }
+    }
+
+    /// Ends a write: hands queued frames to the writer, wakes `flush`, reports a closed descriptor.
+    private func finishWrite(_ ok: Bool) {
+        lock.withLock {
+            writing = false
+            if !ok { closed = true }
+            wakeLocked()
+        }
+        if !ok { onClosed() }
+    }
+
+    private func waitLocked() {
+        waiters += 1
+        lock.wait()
+        waiters -= 1
+    }
+
+    /// Wakes waiting threads only if one of them has something to do now.
+    private func wakeLocked() {
+        let writerHasWork = writerIdle && !writing && !pending.isEmpty
+        if writerHasWork || waiters > 0 || closed { lock.broadcast() }
     }
 
     /// Writes every byte; false when the descriptor can take no more (EPIPE and other errors).
