@@ -16,6 +16,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
     targets: [
         // C: jansson from the system, and the few libc calls Swift cannot make (variadic prctl, syscall).
@@ -38,6 +39,28 @@ let package = Package(
         ),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "Jansson"], swiftSettings: swiftSettings),
 
+        // Shared models and service plumbing of every domain: clock, pagination cursors, change sets.
+        .target(name: "SwitchboardCore", dependencies: ["JSONRPC", "Jansson"], swiftSettings: swiftSettings),
+
+        // The one SQLite database (GRDB): migrations, the shared change log.
+        .target(
+            name: "SwitchboardStorage",
+            dependencies: ["SwitchboardCore", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
+
+        // Domains: each has its models, a service protocol, in-memory and SQLite services, its methods.
+        .target(
+            name: "FeedDomain",
+            dependencies: ["SwitchboardCore", "SwitchboardStorage", "JSONRPC", "Jansson", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "DomainTests",
+            dependencies: ["FeedDomain", "SwitchboardCore", "SwitchboardStorage", "SwitchboardHost", "JSONRPC", "Jansson"],
+            swiftSettings: swiftSettings
+        ),
+
         // The host: built-in methods, discovery, lifecycle, the stdio runner.
         .target(
             name: "SwitchboardHost",
@@ -58,8 +81,9 @@ let package = Package(
         .executableTarget(
             name: "switchboard",
             dependencies: [
-                "SwitchboardHost", "JSONRPC", "Jansson",
+                "SwitchboardHost", "JSONRPC", "Jansson", "SwitchboardCore", "SwitchboardStorage", "FeedDomain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings

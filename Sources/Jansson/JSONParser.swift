@@ -5,6 +5,9 @@ import CJansson
 /// Accepts any JSON value at the top level, keeps `\u0000` inside strings, rejects invalid UTF-8 and
 /// trailing garbage, and keeps object members in the order received.
 public enum JSONParser {
+    /// The deepest nesting jansson parses: a limit compiled into the library (`JSON_PARSER_MAX_DEPTH`).
+    public static let maximumDepth = Int(JSON_PARSER_MAX_DEPTH)
+
     /// Parses one complete JSON text.
     public static func parse(_ bytes: UnsafeRawBufferPointer) throws(JSONParseError) -> JanssonValue {
         var error = json_error_t()
@@ -55,4 +58,7 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
     }
 
     public var description: String { "\(reason) at line \(line), column \(column)" }
+
+    /// True when the text nests deeper than jansson parses (``JSONParser/maximumDepth``).
+    public var isDepthLimit: Bool { reason.hasPrefix("maximum parsing depth") }
 }

@@ -13,9 +13,14 @@ public enum JSONValue: Sendable, Hashable {
 }
 
 /// A JSON object that keeps its members in the order they were added.
+///
+/// Small objects are searched in order; past a few members an index by key keeps look-ups and
+/// additions O(1), so building a large object is linear.
 public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
     public private(set) var keys: [String] = []
     public private(set) var values: [JSONValue] = []
+    private var index: [String: Int]?
+    private static let indexThreshold = 8
 
     public init() {}
 
@@ -26,24 +31,54 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     public var count: Int { keys.count }
     public var isEmpty: Bool { keys.isEmpty }
 
+    private func position(of key: String) -> Int? {
+        if let index { return index[key] }
+        return keys.firstIndex(of: key)
+    }
+
     /// The member named `key`; setting `nil` removes it, setting an existing key keeps its place.
     public subscript(key: String) -> JSONValue? {
-        get { keys.firstIndex(of: key).map { values[$0] } }
+        get { position(of: key).map { values[$0] } }
         set {
-            if let index = keys.firstIndex(of: key) {
-                if let newValue { values[index] = newValue } else {
-                    keys.remove(at: index)
-                    values.remove(at: index)
+            if let position = position(of: key) {
+                if let newValue {
+                    values[position] = newValue
+                } else {
+                    keys.remove(at: position)
+                    values.remove(at: position)
+                    index = nil
+                    if keys.count > Self.indexThreshold { rebuildIndex() }
                 }
             } else if let newValue {
                 keys.append(key)
                 values.append(newValue)
+                if index != nil {
+                    index![key] = keys.count - 1
+                } else if keys.count > Self.indexThreshold {
+                    rebuildIndex()
+                }
             }
         }
     }
 
+    private mutating func rebuildIndex() {
+        var built: [String: Int] = [:]
+        built.reserveCapacity(keys.count)
+        for (position, key) in keys.enumerated() { built[key] = position }
+        index = built
+    }
+
     public func makeIterator() -> Zip2Sequence<[String], [JSONValue]>.Iterator {
         zip(keys, values).makeIterator()
+    }
+
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        lhs.keys == rhs.keys && lhs.values == rhs.values
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(keys)
+        hasher.combine(values)
     }
 }
 

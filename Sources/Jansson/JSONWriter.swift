@@ -3,9 +3,11 @@ import CJansson
 /// Writes JSON text with jansson, compact or indented.
 ///
 /// Real numbers are written with the fewest digits that read back as the same double, where jansson
-/// alone would write 17 (`0.1` as `0.10000000000000001`): jansson takes one precision per call, so the
-/// writer picks the precision the most demanding real of the document needs. A document whose reals
-/// need different precisions still reads back to the same doubles, with some written longer.
+/// alone would write 17 (`0.1` as `0.10000000000000001`). jansson takes one precision per call, so the
+/// writer gives it the precision the document's reals need; in the rare compact document whose reals
+/// need different precisions, the writer writes the brackets, commas and colons itself and has jansson
+/// write each part whose reals agree (keys, scalars, whole subtrees). Every value is still written by
+/// jansson. (Indented output uses the largest precision: the same doubles, some written longer.)
 ///
 /// A writer keeps a scratch buffer between calls, so reuse one where many documents are written.
 public final class JSONWriter {
@@ -19,7 +21,17 @@ public final class JSONWriter {
 
     /// Writes `value` and passes the text to `body`; the bytes are valid only inside `body`.
     public func withBytes<R>(of value: JSONView, pretty: Bool = false, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        let flags = Self.flags(for: value, pretty: pretty)
+        let digits = RealPrecision.range(in: value)
+        if !pretty, let digits, digits.lowerBound != digits.upperBound {
+            var mixed: [UInt8] = []
+            writeMixed(value, into: &mixed)
+            return try mixed.withUnsafeBytes(body)
+        }
+        return try dump(value, flags: Self.flags(pretty: pretty, digits: digits?.upperBound ?? 0), body)
+    }
+
+    /// One jansson call into the scratch buffer, grown and repeated once if the text did not fit.
+    private func dump<R>(_ value: JSONView, flags: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         var length = json_dumpb(value.pointer, scratch.baseAddress, scratch.count, flags)
         if length > scratch.count {
             scratch.deallocate()
@@ -44,36 +56,77 @@ public final class JSONWriter {
         JSONWriter(initialCapacity: 256).withBytes(of: value, pretty: pretty) { String(decoding: $0, as: UTF8.self) }
     }
 
-    private static func flags(for value: JSONView, pretty: Bool) -> Int {
+    private static func flags(pretty: Bool, digits: Int) -> Int {
         var flags = Int(JSON_ENCODE_ANY) | (pretty ? sb_json_max_indent(2) : Int(JSON_COMPACT))
-        let digits = RealPrecision.digitsNeeded(in: value)
         if digits > 0 { flags |= sb_json_real_precision(Int32(digits)) }
         return flags
+    }
+
+    /// Compact text of a container whose reals need different precisions, part by part.
+    private func writeMixed(_ value: JSONView, into output: inout [UInt8]) {
+        if let digits = RealPrecision.range(in: value), digits.lowerBound != digits.upperBound {
+            switch value.kind {
+            case .array:
+                output.append(UInt8(ascii: "["))
+                for index in 0..<value.count {
+                    if index > 0 { output.append(UInt8(ascii: ",")) }
+                    writeMixed(value[index]!, into: &output)
+                }
+                output.append(UInt8(ascii: "]"))
+                return
+            case .object:
+                output.append(UInt8(ascii: "{"))
+                var first = true
+                value.forEachMember { key, member in
+                    if !first { output.append(UInt8(ascii: ",")) }
+                    first = false
+                    let name = JanssonValue.string(key)
+                    dump(name.view, flags: Self.flags(pretty: false, digits: 0)) { output.append(contentsOf: $0) }
+                    output.append(UInt8(ascii: ":"))
+                    writeMixed(member, into: &output)
+                }
+                output.append(UInt8(ascii: "}"))
+                return
+            default:
+                break
+            }
+        }
+        let digits = RealPrecision.range(in: value)?.upperBound ?? 0
+        dump(value, flags: Self.flags(pretty: false, digits: digits)) { output.append(contentsOf: $0) }
     }
 }
 
 /// How many significant digits `%.Ng` needs to write a double so that it reads back unchanged.
 enum RealPrecision {
-    /// The most digits any real in `value` needs; 0 when it holds no real.
-    static func digitsNeeded(in value: JSONView) -> Int {
+    /// The fewest and most digits the reals in `value` need; `nil` when it holds no real.
+    static func range(in value: JSONView) -> ClosedRange<Int>? {
         switch value.kind {
         case .real:
-            return digits(for: json_real_value(value.pointer))
+            let needed = digits(for: json_real_value(value.pointer))
+            return needed...needed
         case .array:
-            var most = 0
-            for index in 0..<value.count { most = max(most, digitsNeeded(in: JSONView(json_array_get(value.pointer, index)))) }
-            return most
+            var result: ClosedRange<Int>?
+            for index in 0..<value.count {
+                result = merge(result, range(in: JSONView(json_array_get(value.pointer, index))))
+            }
+            return result
         case .object:
-            var most = 0
+            var result: ClosedRange<Int>?
             var iterator = json_object_iter(value.pointer)
             while let current = iterator {
-                most = max(most, digitsNeeded(in: JSONView(json_object_iter_value(current))))
+                result = merge(result, range(in: JSONView(json_object_iter_value(current))))
                 iterator = json_object_iter_next(value.pointer, current)
             }
-            return most
+            return result
         default:
-            return 0
+            return nil
         }
+    }
+
+    private static func merge(_ a: ClosedRange<Int>?, _ b: ClosedRange<Int>?) -> ClosedRange<Int>? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return min(a.lowerBound, b.lowerBound)...max(a.upperBound, b.upperBound)
     }
 
     /// Swift prints the shortest text that reads back as the same double; its significant digits are
@@ -94,6 +147,8 @@ enum RealPrecision {
             let integerPart = mantissa.prefix { $0 != "." }
             exponent = integerPart == "0" ? -1 : integerPart.count - 1
         }
+        // With an exponent in Swift's text the number is large or small enough for %g to use one too.
+        guard parts.count == 1 else { return min(17, count) }
         return min(17, max(count, exponent >= 0 ? exponent + 1 : 1))
     }
 }

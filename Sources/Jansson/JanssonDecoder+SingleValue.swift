@@ -10,8 +10,7 @@ struct JanssonSingleValueDecodingContainer: SingleValueDecodingContainer {
     func decodeNil() -> Bool { value?.isNull ?? true }
 
     private func scalar<S: JanssonScalar>(_ type: S.Type) throws(JSONFieldError) -> S {
-        if let value, let result = S.read(value) { return result }
-        throw decoder.mismatch(value, base: base, extra: [], key: nil, expected: S.expectation)
+        try decoder.scalar(S.self, from: value, base: base, key: nil)
     }
 
     func decode(_ type: Bool.Type) throws -> Bool { try scalar(type) }
@@ -30,6 +29,11 @@ struct JanssonSingleValueDecodingContainer: SingleValueDecodingContainer {
     func decode(_ type: UInt64.Type) throws -> UInt64 { try scalar(type) }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try decoder.decode(T.self, from: value, base: base, extra: [], key: nil)
+        // A `String` or `Int` enum's `init(from:)` decodes its raw value through here.
+        if let scalarType = janssonScalarType(T.self) {
+            func read<S: JanssonScalar>(_: S.Type) throws -> T { unsafeBitCast(try scalar(S.self), to: T.self) }
+            return try read(scalarType)
+        }
+        return try decoder.decode(T.self, from: value, base: base, key: nil)
     }
 }

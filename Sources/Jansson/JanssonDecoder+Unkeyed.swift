@@ -1,30 +1,28 @@
 import CJansson
 
 /// Reads the elements of one jansson array in order.
+///
+/// Three words, so that `any UnkeyedDecodingContainer` holds it inline rather than in a heap box.
 struct JanssonUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     let decoder: JanssonDecoderImpl
     let array: JSONView
-    let base: Int
-    let extra: [any CodingKey]
-    let size: Int
-    private(set) var currentIndex = 0
+    private let baseDepth: UInt32
+    private var index: UInt32 = 0
 
-    init(decoder: JanssonDecoderImpl, array: JSONView, base: Int, extra: [any CodingKey]) {
+    init(decoder: JanssonDecoderImpl, array: JSONView, base: Int) {
         self.decoder = decoder
         self.array = array
-        self.base = base
-        self.extra = extra
-        self.size = json_array_size(array.pointer)
+        self.baseDepth = UInt32(base)
     }
 
-    var codingPath: [any CodingKey] { Array(decoder.path.prefix(base)) + extra }
-    var count: Int? { size }
-    var isAtEnd: Bool { currentIndex >= size }
+    private var base: Int { Int(baseDepth) }
+    var codingPath: [any CodingKey] { Array(decoder.path.prefix(base)) }
+    var count: Int? { json_array_size(array.pointer) }
+    var currentIndex: Int { Int(index) }
+    var isAtEnd: Bool { currentIndex >= json_array_size(array.pointer) }
 
     /// The element at `currentIndex`; `nil` past the end, which errors report as "nothing".
-    private var current: JSONView? {
-        currentIndex < size ? JSONView(json_array_get(array.pointer, currentIndex)) : nil
-    }
+    private var current: JSONView? { json_array_get(array.pointer, currentIndex).map(JSONView.init) }
 
     private var currentKey: JanssonIndexKey { JanssonIndexKey(currentIndex) }
 
@@ -32,16 +30,13 @@ struct JanssonUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     mutating func decodeNil() throws -> Bool {
         guard let found = current else { return true }
         guard found.isNull else { return false }
-        currentIndex += 1
+        index += 1
         return true
     }
 
     private mutating func scalar<S: JanssonScalar>(_ type: S.Type) throws(JSONFieldError) -> S {
-        let found = current
-        guard let found, let value = S.read(found) else {
-            throw decoder.mismatch(found, base: base, extra: extra, key: currentKey, expected: S.expectation)
-        }
-        currentIndex += 1
+        let value = try decoder.scalar(S.self, from: current, base: base, key: currentKey)
+        index += 1
         return value
     }
 
@@ -61,13 +56,14 @@ struct JanssonUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try scalar(type) }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        // `[Int]` and `[String]` decode their elements through here: skip the `Decodable` round trip.
-        if T.self == Int.self { return unsafeBitCast(try scalar(Int.self), to: T.self) }
-        if T.self == String.self { return unsafeBitCast(try scalar(String.self), to: T.self) }
-        if T.self == Int64.self { return unsafeBitCast(try scalar(Int64.self), to: T.self) }
-        if T.self == Double.self { return unsafeBitCast(try scalar(Double.self), to: T.self) }
-        let value = try decoder.decode(T.self, from: current, base: base, extra: extra, key: currentKey)
-        currentIndex += 1
+        // Elements of arrays not read whole by `unbox` (`[Int16]`, `[Float]`) come through here: skip the
+        // `Decodable` round trip.
+        if let scalarType = janssonScalarType(T.self) {
+            func read<S: JanssonScalar>(_: S.Type) throws -> T { unsafeBitCast(try scalar(S.self), to: T.self) }
+            return try read(scalarType)
+        }
+        let value = try decoder.decode(T.self, from: current, base: base, key: currentKey)
+        index += 1
         return value
     }
 
@@ -76,28 +72,26 @@ struct JanssonUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
         let found = current
         guard let found, found.kind == .object else {
-            throw decoder.mismatch(found, base: base, extra: extra, key: currentKey, expected: "object")
+            throw decoder.mismatch(found, base: base, key: currentKey, expected: "object")
         }
-        let container = JanssonKeyedDecodingContainer<NestedKey>(
-            decoder: decoder, object: found, base: base, extra: extra + [currentKey])
-        currentIndex += 1
-        return KeyedDecodingContainer(container)
+        let nested = decoder.subDecoder(for: found, at: codingPath + [currentKey])
+        index += 1
+        return KeyedDecodingContainer(JanssonKeyedDecodingContainer<NestedKey>(decoder: nested, object: found, base: nested.path.count))
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
         let found = current
         guard let found, found.kind == .array else {
-            throw decoder.mismatch(found, base: base, extra: extra, key: currentKey, expected: "array")
+            throw decoder.mismatch(found, base: base, key: currentKey, expected: "array")
         }
-        let container = JanssonUnkeyedDecodingContainer(decoder: decoder, array: found, base: base, extra: extra + [currentKey])
-        currentIndex += 1
-        return container
+        let nested = decoder.subDecoder(for: found, at: codingPath + [currentKey])
+        index += 1
+        return JanssonUnkeyedDecodingContainer(decoder: nested, array: found, base: nested.path.count)
     }
 
     mutating func superDecoder() throws -> any Decoder {
-        let sub = JanssonDecoderImpl(
-            value: current, root: decoder.root, path: codingPath + [currentKey], userInfo: decoder.sendableUserInfo)
-        currentIndex += 1
+        let sub = decoder.subDecoder(for: current, at: codingPath + [currentKey])
+        index += 1
         return sub
     }
 }

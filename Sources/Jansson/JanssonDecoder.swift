@@ -33,15 +33,18 @@ public struct JanssonDecoder: Sendable {
 
 /// The `Decoder`: one object serves a whole decode, its coding path used as a stack.
 ///
-/// Containers remember how deep the path was when they were made (`base`), plus any keys of nested
-/// containers (`extra`); decoding a child sets the path to `base + extra + key` and back. Containers
-/// therefore copy no path and allocate nothing on the way down.
+/// Containers remember how deep the path was when they were made (`base`); decoding a child sets the
+/// path to `base + key` and back, so containers copy no path and allocate nothing on the way down.
+/// A nested container gets a decoder of its own, whose path ends in the nested container's key.
 final class JanssonDecoderImpl: Decoder {
+    // Exclusivity is not checked on the hot properties: they change only in `decode(_:from:base:key:)`,
+    // strictly nested, and the checks would be a good part of the cost of decoding a small struct.
+
     /// The value being decoded; `nil` when the member is missing.
-    var value: JSONView?
+    @exclusivity(unchecked) var value: JSONView?
+    @exclusivity(unchecked) var path: [any CodingKey]
     /// The value the decode started from, to report what a `DecodingError`'s path points at.
     let root: JSONView
-    var path: [any CodingKey]
     let sendableUserInfo: [CodingUserInfoKey: any Sendable]
 
     init(value: JSONView?, root: JSONView, path: [any CodingKey], userInfo: [CodingUserInfoKey: any Sendable]) {
@@ -51,31 +54,62 @@ final class JanssonDecoderImpl: Decoder {
         self.sendableUserInfo = userInfo
     }
 
+    /// A decoder for a nested container or `superDecoder`, at `path`.
+    func subDecoder(for value: JSONView?, at path: [any CodingKey]) -> JanssonDecoderImpl {
+        JanssonDecoderImpl(value: value, root: root, path: path, userInfo: sendableUserInfo)
+    }
+
     var codingPath: [any CodingKey] { path }
     var userInfo: [CodingUserInfoKey: Any] { sendableUserInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard let object = value, object.kind == .object else { throw mismatch(expected: "object") }
-        return KeyedDecodingContainer(JanssonKeyedDecodingContainer<Key>(decoder: self, object: object, base: path.count, extra: []))
+        return KeyedDecodingContainer(JanssonKeyedDecodingContainer<Key>(decoder: self, object: object, base: path.count))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard let array = value, array.kind == .array else { throw mismatch(expected: "array") }
-        return JanssonUnkeyedDecodingContainer(decoder: self, array: array, base: path.count, extra: [])
+        return JanssonUnkeyedDecodingContainer(decoder: self, array: array, base: path.count)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
         JanssonSingleValueDecodingContainer(decoder: self, value: value, base: path.count)
     }
 
+    // MARK: Members of objects
+
+    /// Member `name` of `object`, which must be a jansson object.
+    func member(_ name: String, of object: JSONView) -> JSONView? {
+        withUTF8Pointer(name) { json_object_getn(object.pointer, $0, $1) }.map(JSONView.init)
+    }
+
+    func scalar<S: JanssonScalar>(
+        _ type: S.Type, named name: String, of object: JSONView, base: Int, key: any CodingKey
+    ) throws(JSONFieldError) -> S {
+        try scalar(S.self, from: member(name, of: object), base: base, key: key)
+    }
+
+    /// Reads `S` from `found`, the child at `key` of a container at depth `base`.
+    func scalar<S: JanssonScalar>(_ type: S.Type, from found: JSONView?, base: Int, key: (any CodingKey)?) throws(JSONFieldError) -> S {
+        do {
+            return try S.take(found)
+        } catch {
+            throw mismatch(found, base: base, key: key, expected: S.expectation)
+        }
+    }
+
+    func scalarIfPresent<S: JanssonScalar>(
+        _ type: S.Type, named name: String, of object: JSONView, base: Int, key: any CodingKey
+    ) throws(JSONFieldError) -> S? {
+        guard let found = member(name, of: object), !found.isNull else { return nil }
+        return try scalar(S.self, from: found, base: base, key: key)
+    }
+
     // MARK: Decoding children
 
     /// Decodes the child at `key` (or, with `key` nil, the value at the container's own path).
-    func decode<T: Decodable>(
-        _ type: T.Type, from child: JSONView?, base: Int, extra: [any CodingKey], key: (any CodingKey)?
-    ) throws(JSONFieldError) -> T {
+    func decode<T: Decodable>(_ type: T.Type, from child: JSONView?, base: Int, key: (any CodingKey)?) throws(JSONFieldError) -> T {
         truncatePath(to: base)
-        path.append(contentsOf: extra)
         if let key { path.append(key) }
         let saved = value
         value = child
@@ -88,6 +122,10 @@ final class JanssonDecoderImpl: Decoder {
 
     /// Decodes `T` from ``value`` at the current path, turning every error into a ``JSONFieldError``.
     func unbox<T: Decodable>(_ type: T.Type) throws(JSONFieldError) -> T {
+        if let element = janssonScalarArrayElement(T.self) {
+            func read<S: JanssonScalar>(_: S.Type) throws(JSONFieldError) -> T { unsafeBitCast(try S.readArray(with: self), to: T.self) }
+            return try read(element)
+        }
         do {
             return try T(from: self)
         } catch {
@@ -96,7 +134,7 @@ final class JanssonDecoderImpl: Decoder {
     }
 
     private func truncatePath(to count: Int) {
-        if path.count > count { path.removeLast(path.count - count) }
+        while path.count > count { path.removeLast() }
     }
 
     // MARK: Errors
@@ -107,8 +145,8 @@ final class JanssonDecoderImpl: Decoder {
     }
 
     /// The error for a value of the wrong kind at a container's path plus `key`.
-    func mismatch(_ found: JSONView?, base: Int, extra: [any CodingKey], key: (any CodingKey)?, expected: String) -> JSONFieldError {
-        var keys = Array(path.prefix(base)) + extra
+    func mismatch(_ found: JSONView?, base: Int, key: (any CodingKey)?, expected: String) -> JSONFieldError {
+        var keys = Array(path.prefix(base))
         if let key { keys.append(key) }
         return JSONFieldError(field: JanssonCodingPath.field(keys), expected: expected, got: Self.describe(found))
     }

@@ -6,17 +6,16 @@ struct JanssonKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
     /// Borrowed: the object belongs to the tree being built.
     let object: UnsafeMutablePointer<json_t>
     let base: Int
-    let extra: [any CodingKey]
 
-    var codingPath: [any CodingKey] { Array(encoder.path.prefix(base)) + extra }
+    var codingPath: [any CodingKey] { Array(encoder.path.prefix(base)) }
 
     /// Sets member `key`, taking over the reference `value` holds.
-    private func set(_ value: UnsafeMutablePointer<json_t>, for key: some CodingKey) {
-        withUTF8Pointer(key.stringValue) { _ = json_object_setn_new_nocheck(object, $0, $1, value) }
+    private func set(_ value: UnsafeMutablePointer<json_t>, for key: Key) {
+        JanssonEncoderImpl.set(value, named: key.stringValue, in: object)
     }
 
     private func scalar<S: JanssonScalar>(_ value: S, forKey key: Key) throws {
-        set(try encoder.make(value, base: base, extra: extra, key: key), for: key)
+        set(try encoder.make(value, base: base, key: key), for: key)
     }
 
     mutating func encodeNil(forKey key: Key) throws { set(json_null(), for: key) }
@@ -36,9 +35,10 @@ struct JanssonKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
     mutating func encode(_ value: UInt64, forKey key: Key) throws { try scalar(value, forKey: key) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        if T.self == String.self { return try encode(unsafeBitCast(value, to: String.self), forKey: key) }
-        if T.self == Int.self { return try encode(unsafeBitCast(value, to: Int.self), forKey: key) }
-        set(try encoder.encodeChild(value, base: base, extra: extra, key: key), for: key)
+        if let scalarType = janssonScalarType(T.self) {
+            return set(try encoder.make(value, as: scalarType, base: base, key: key), for: key)
+        }
+        set(try encoder.encodeChild(value, base: base, key: key), for: key)
     }
 
     // MARK: Nesting
@@ -46,14 +46,15 @@ struct JanssonKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
         let nested = json_object()!
         set(nested, for: key)
-        return KeyedEncodingContainer(
-            JanssonKeyedEncodingContainer<NestedKey>(encoder: encoder, object: nested, base: base, extra: extra + [key]))
+        let sub = encoder.subEncoder(at: codingPath + [key])
+        return KeyedEncodingContainer(JanssonKeyedEncodingContainer<NestedKey>(encoder: sub, object: nested, base: sub.path.count))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let nested = json_array()!
         set(nested, for: key)
-        return JanssonUnkeyedEncodingContainer(encoder: encoder, array: nested, base: base, extra: extra + [key])
+        let sub = encoder.subEncoder(at: codingPath + [key])
+        return JanssonUnkeyedEncodingContainer(encoder: sub, array: nested, base: sub.path.count)
     }
 
     mutating func superEncoder() -> any Encoder { superEncoder(JanssonStringKey.super) }
@@ -62,9 +63,9 @@ struct JanssonKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
 
     /// Holds the member's place with `{}` (what a value that encodes nothing writes) until the encoder
     /// writes its value there.
-    private func superEncoder(_ key: some CodingKey) -> any Encoder {
-        set(json_object()!, for: key)
+    private func superEncoder(_ key: any CodingKey) -> any Encoder {
+        JanssonEncoderImpl.set(json_object()!, named: key.stringValue, in: object)
         let target = JanssonSuperTarget(parent: object, place: .member(key.stringValue))
-        return JanssonEncoderImpl(path: codingPath + [key], userInfo: encoder.sendableUserInfo, target: target)
+        return encoder.subEncoder(at: codingPath + [key], target: target)
     }
 }

@@ -8,7 +8,7 @@ struct JanssonSingleValueEncodingContainer: SingleValueEncodingContainer {
     var codingPath: [any CodingKey] { Array(encoder.path.prefix(base)) }
 
     private func scalar<S: JanssonScalar>(_ value: S) throws {
-        encoder.setSlot(try encoder.make(value, base: base, extra: [], key: nil))
+        encoder.setSlot(try encoder.make(value, base: base, key: nil))
     }
 
     mutating func encodeNil() throws { encoder.setSlot(json_null()) }
@@ -28,6 +28,10 @@ struct JanssonSingleValueEncodingContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt64) throws { try scalar(value) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        encoder.setSlot(try encoder.encodeChild(value, base: base, extra: [], key: nil))
+        // A `String` or `Int` enum's `encode(to:)` encodes its raw value through here.
+        if let scalarType = janssonScalarType(T.self) {
+            return encoder.setSlot(try encoder.make(value, as: scalarType, base: base, key: nil))
+        }
+        encoder.setSlot(try encoder.encodeChild(value, base: base, key: nil))
     }
 }

@@ -6,9 +6,8 @@ struct JanssonUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     /// Borrowed: the array belongs to the tree being built.
     let array: UnsafeMutablePointer<json_t>
     let base: Int
-    let extra: [any CodingKey]
 
-    var codingPath: [any CodingKey] { Array(encoder.path.prefix(base)) + extra }
+    var codingPath: [any CodingKey] { Array(encoder.path.prefix(base)) }
     var count: Int { json_array_size(array) }
 
     private var nextKey: JanssonIndexKey { JanssonIndexKey(count) }
@@ -19,7 +18,7 @@ struct JanssonUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     }
 
     private func scalar<S: JanssonScalar>(_ value: S) throws {
-        append(try encoder.make(value, base: base, extra: extra, key: nextKey))
+        append(try encoder.make(value, base: base, key: nextKey))
     }
 
     mutating func encodeNil() throws { append(json_null()) }
@@ -39,29 +38,28 @@ struct JanssonUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt64) throws { try scalar(value) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        // `[Int]`, `[String]` and `[Double]` encode their elements through here.
-        if T.self == Int.self { return try encode(unsafeBitCast(value, to: Int.self)) }
-        if T.self == String.self { return try encode(unsafeBitCast(value, to: String.self)) }
-        if T.self == Int64.self { return try encode(unsafeBitCast(value, to: Int64.self)) }
-        if T.self == Double.self { return try encode(unsafeBitCast(value, to: Double.self)) }
-        append(try encoder.encodeChild(value, base: base, extra: extra, key: nextKey))
+        // Elements of arrays not written whole by `encodeChild` (a top-level `[Int]`, `[Int16]`) come
+        // through here: skip the `Encodable` round trip.
+        if let scalarType = janssonScalarType(T.self) {
+            return append(try encoder.make(value, as: scalarType, base: base, key: nextKey))
+        }
+        append(try encoder.encodeChild(value, base: base, key: nextKey))
     }
 
     // MARK: Nesting
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
-        let key = nextKey
+        let sub = encoder.subEncoder(at: codingPath + [nextKey])
         let nested = json_object()!
         append(nested)
-        return KeyedEncodingContainer(
-            JanssonKeyedEncodingContainer<NestedKey>(encoder: encoder, object: nested, base: base, extra: extra + [key]))
+        return KeyedEncodingContainer(JanssonKeyedEncodingContainer<NestedKey>(encoder: sub, object: nested, base: sub.path.count))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-        let key = nextKey
+        let sub = encoder.subEncoder(at: codingPath + [nextKey])
         let nested = json_array()!
         append(nested)
-        return JanssonUnkeyedEncodingContainer(encoder: encoder, array: nested, base: base, extra: extra + [key])
+        return JanssonUnkeyedEncodingContainer(encoder: sub, array: nested, base: sub.path.count)
     }
 
     /// Holds the element's place with `{}` until the encoder writes its value there.
@@ -69,6 +67,6 @@ struct JanssonUnkeyedEncodingContainer: UnkeyedEncodingContainer {
         let key = nextKey
         append(json_object()!)
         let target = JanssonSuperTarget(parent: array, place: .element(key.index))
-        return JanssonEncoderImpl(path: codingPath + [key], userInfo: encoder.sendableUserInfo, target: target)
+        return encoder.subEncoder(at: codingPath + [key], target: target)
     }
 }

@@ -31,12 +31,16 @@ public struct JanssonEncoder: Sendable {
 ///
 /// `slot` holds the value of the level being encoded (a new reference). Keyed and unkeyed containers
 /// write into the jansson object or array they were made for, so nothing is copied once built.
+/// A nested container gets an encoder of its own, whose path ends in the nested container's key.
 final class JanssonEncoderImpl: Encoder {
-    var path: [any CodingKey]
+    // Exclusivity is not checked on the hot properties: they change only in `encodeChild` and
+    // `setSlot`, strictly nested, and the checks would be a good part of the cost of a small struct.
+
+    @exclusivity(unchecked) var path: [any CodingKey]
     let sendableUserInfo: [CodingUserInfoKey: any Sendable]
-    private(set) var slot: UnsafeMutablePointer<json_t>?
+    @exclusivity(unchecked) private(set) var slot: UnsafeMutablePointer<json_t>?
     /// How many `encodeChild` calls are under way; the level of `slot`.
-    private var level = 0
+    @exclusivity(unchecked) private var level = 0
     /// For an encoder made by `superEncoder()`: where its value goes in the parent.
     private let target: JanssonSuperTarget?
 
@@ -61,7 +65,7 @@ final class JanssonEncoderImpl: Encoder {
             object = json_object()!
             setSlot(object)
         }
-        return KeyedEncodingContainer(JanssonKeyedEncodingContainer<Key>(encoder: self, object: object, base: path.count, extra: []))
+        return KeyedEncodingContainer(JanssonKeyedEncodingContainer<Key>(encoder: self, object: object, base: path.count))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -72,11 +76,16 @@ final class JanssonEncoderImpl: Encoder {
             array = json_array()!
             setSlot(array)
         }
-        return JanssonUnkeyedEncodingContainer(encoder: self, array: array, base: path.count, extra: [])
+        return JanssonUnkeyedEncodingContainer(encoder: self, array: array, base: path.count)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
         JanssonSingleValueEncodingContainer(encoder: self, base: path.count)
+    }
+
+    /// An encoder for a nested container or `superEncoder`, at `path`.
+    func subEncoder(at path: [any CodingKey], target: JanssonSuperTarget? = nil) -> JanssonEncoderImpl {
+        JanssonEncoderImpl(path: path, userInfo: sendableUserInfo, target: target)
     }
 
     /// Makes `value` (a new reference) the value of the current level, releasing any earlier one.
@@ -102,12 +111,16 @@ final class JanssonEncoderImpl: Encoder {
     }
 
     /// Encodes the child at `key` (or, with `key` nil, at the container's own path) and returns a new reference.
-    func encodeChild<T: Encodable>(
-        _ value: T, base: Int, extra: [any CodingKey], key: (any CodingKey)?
-    ) throws -> UnsafeMutablePointer<json_t> {
+    func encodeChild<T: Encodable>(_ value: T, base: Int, key: (any CodingKey)?) throws -> UnsafeMutablePointer<json_t> {
         truncatePath(to: base)
-        path.append(contentsOf: extra)
         if let key { path.append(key) }
+        if let element = janssonScalarArrayElement(T.self) {
+            defer { truncatePath(to: base) }
+            func make<S: JanssonScalar>(_: S.Type) throws -> UnsafeMutablePointer<json_t> {
+                try S.makeArray(unsafeBitCast(value, to: [S].self), at: path)
+            }
+            return try make(element)
+        }
         let saved = slot
         slot = nil
         level += 1
@@ -126,15 +139,28 @@ final class JanssonEncoderImpl: Encoder {
     }
 
     private func truncatePath(to count: Int) {
-        if path.count > count { path.removeLast(path.count - count) }
+        while path.count > count { path.removeLast() }
+    }
+
+    /// Sets member `name` of `object`, taking over the reference `value` holds.
+    static func set(_ value: UnsafeMutablePointer<json_t>, named name: String, in object: UnsafeMutablePointer<json_t>) {
+        withUTF8Pointer(name) { _ = json_object_setn_new_nocheck(object, $0, $1, value) }
     }
 
     /// A new reference to `value`, or `EncodingError.invalidValue` at the container's path plus `key`.
-    func make<S: JanssonScalar>(_ value: S, base: Int, extra: [any CodingKey], key: (any CodingKey)?) throws -> UnsafeMutablePointer<json_t> {
+    func make<S: JanssonScalar>(_ value: S, base: Int, key: (any CodingKey)?) throws -> UnsafeMutablePointer<json_t> {
         if let made = value.makeJSON() { return made }
-        var keys = Array(path.prefix(base)) + extra
+        var keys = Array(path.prefix(base))
         if let key { keys.append(key) }
         throw Self.invalid(value, reason: value.unrepresentableReason, at: keys)
+    }
+
+    /// `make(_:base:key:)` for a `T` that ``janssonScalarType(_:)`` found to be `scalarType`.
+    func make<T>(_ value: T, as scalarType: any JanssonScalar.Type, base: Int, key: (any CodingKey)?) throws -> UnsafeMutablePointer<json_t> {
+        func make<S: JanssonScalar>(_: S.Type) throws -> UnsafeMutablePointer<json_t> {
+            try self.make(unsafeBitCast(value, to: S.self), base: base, key: key)
+        }
+        return try make(scalarType)
     }
 
     static func invalid(_ value: Any, reason: String, at keys: [any CodingKey]) -> EncodingError {

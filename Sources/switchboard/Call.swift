@@ -23,6 +23,7 @@ struct Call: ParsableCommand {
     @Argument(help: "The params as JSON text: an object or an array.")
     var params: String?
 
+    @OptionGroup var store: StoreOptions
     @OptionGroup var logging: LoggingOptions
 
     func run() throws {
@@ -35,7 +36,8 @@ struct Call: ParsableCommand {
                 throw ValidationError("PARAMS is not valid JSON: \(error)")
             }
         }
-        let dispatcher = try HostRegistry.make().freeze()
+        let services = LazyServices(options: store, logger: logger)
+        let dispatcher = try HostRegistry.make(services: services).freeze()
         let outcome = InProcessCall.call(method, params: parsed, dispatcher: dispatcher, logger: logger) { note in
             writeLine(note.jsonText(), to: STDERR_FILENO)
         }
@@ -49,8 +51,8 @@ struct Call: ParsableCommand {
 }
 
 /// Writes `text` and a newline to `fd`, bypassing Swift's buffered `print`.
-func writeLine(_ text: String, to fd: Int32) {
-    let bytes = Array(text.utf8) + [0x0A]
+func writeLine(_ text: String, to fd: Int32, newline: Bool = true) {
+    let bytes = Array(text.utf8) + (newline ? [0x0A] : [])
     bytes.withUnsafeBytes { buffer in
         var offset = 0
         while offset < buffer.count {

@@ -1,11 +1,13 @@
+import FeedDomain
 import JSONRPC
 import SwitchboardHost
 
 /// Every method the executable serves: the host's own, then each domain's.
 enum HostRegistry {
-    static func make(environment: HostEnvironment = HostEnvironment()) -> MethodRegistry {
+    static func make(environment: HostEnvironment = HostEnvironment(), services: LazyServices) -> MethodRegistry {
         var registry = MethodRegistry()
         registry.add(.hostMethods(environment: environment))
+        registry.add(.feedMethods(services.feed))
         return registry
     }
 }

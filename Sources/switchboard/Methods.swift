@@ -1,4 +1,5 @@
 import ArgumentParser
+import Logging
 import Jansson
 import JSONRPC
 import SwitchboardHost
@@ -11,7 +12,7 @@ struct Methods: ParsableCommand {
     var json = false
 
     func run() throws {
-        let entries = try HostRegistry.make().freeze().entries
+        let entries = try HostRegistry.make(services: LazyServices(options: try StoreOptions.parse([]), logger: Logger(label: "switchboard"))).freeze().entries
         if json {
             let list: [JSONValue] = entries.map {
                 ["name": .string($0.name), "summary": .string($0.summary), "kind": .string($0.kind.rawValue)]

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Jansson
 import JSONRPC
 import SwitchboardHost
 
@@ -22,7 +23,7 @@ struct Serve: ParsableCommand {
     @Option(help: "Most messages in one batch.")
     var maxBatch: Int = ConnectionLimits().maxBatchLength
 
-    @Option(help: "Deepest nesting of arrays and objects in a message.")
+    @Option(help: "Deepest nesting of arrays and objects in a message (at most 2048, jansson's own limit).")
     var maxDepth: Int = ConnectionLimits().maxNestingDepth
 
     @Option(help: "Requests running at once; past it the host stops reading input.")
@@ -34,12 +35,16 @@ struct Serve: ParsableCommand {
     @Option(help: "Milliseconds an LSP message may stay half-received before it is answered as truncated (0: no limit).")
     var frameTimeout: Int = 5_000
 
+    @OptionGroup var store: StoreOptions
     @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
         for (name, value) in [("--max-message-bytes", maxMessageBytes), ("--max-batch", maxBatch),
                               ("--max-depth", maxDepth), ("--max-in-flight", maxInFlight)] where value < 1 {
             throw ValidationError("\(name) must be at least 1, got \(value)")
+        }
+        if maxDepth > JSONParser.maximumDepth {
+            throw ValidationError("--max-depth can be at most \(JSONParser.maximumDepth), the deepest jansson parses; got \(maxDepth)")
         }
         if drainTimeout < 0 || frameTimeout < 0 { throw ValidationError("timeouts cannot be negative") }
     }
@@ -53,7 +58,8 @@ struct Serve: ParsableCommand {
             drainTimeoutMilliseconds: drainTimeout,
             frameTimeoutMilliseconds: frameTimeout
         )
-        let code = try StdioHost.run(options: options, logger: logger) { HostRegistry.make(environment: $0) }
+        let services = LazyServices(options: store, logger: logger)
+        let code = try StdioHost.run(options: options, logger: logger) { HostRegistry.make(environment: $0, services: services) }
         throw ExitCode(code)
     }
 }

@@ -131,7 +131,7 @@ func framerRun(
 
 /// Checks that every chunking of `input` gives exactly `expected` (and the expected framing),
 /// and that the framer never buffers more than a message's limit or a header block.
-func expectEvents(
+func expectFramerEvents(
     _ input: [UInt8], framing: Framing? = nil, maxMessageBytes: Int = 1 << 20,
     detected: Framing? = nil, chunkings: [FramerChunking] = FramerChunking.all,
     _ expected: [FramerTestEvent], sourceLocation: SourceLocation = #_sourceLocation
@@ -148,18 +148,18 @@ func expectEvents(
     }
 }
 
-func expectEvents(
+func expectFramerEvents(
     _ input: String, framing: Framing? = nil, maxMessageBytes: Int = 1 << 20,
     detected: Framing? = nil, chunkings: [FramerChunking] = FramerChunking.all,
     _ expected: [FramerTestEvent], sourceLocation: SourceLocation = #_sourceLocation
 ) {
-    expectEvents(
+    expectFramerEvents(
         Array(input.utf8), framing: framing, maxMessageBytes: maxMessageBytes, detected: detected,
         chunkings: chunkings, expected, sourceLocation: sourceLocation)
 }
 
 /// An LSP frame for `body`, written by hand (not by `appendFrame`, which is tested separately).
-func lspFrame(_ body: String) -> String {
+func framerLSPFrame(_ body: String) -> String {
     "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
 }
 
@@ -174,25 +174,25 @@ struct FramerChunkingTests {
             .message("{\"a\":1}"), .message("{\"b\":[1,2]}"), .oversized(40, limit: 32),
             .message("{\"c\":\"\\r\"}"), .message("{\"tail\":true}"),
         ]
-        expectEvents(input, maxMessageBytes: 32, detected: .ndjson, expected)
-        expectEvents(input, framing: .ndjson, maxMessageBytes: 32, detected: .ndjson, expected)
+        expectFramerEvents(input, maxMessageBytes: 32, detected: .ndjson, expected)
+        expectFramerEvents(input, framing: .ndjson, maxMessageBytes: 32, detected: .ndjson, expected)
     }
 
     @Test("whole, byte-at-a-time and random splits give the same events for a mixed LSP stream")
     func lspChunkingsAgree() {
-        let input = "\r\n" + lspFrame("{\"a\":1}")
+        let input = "\r\n" + framerLSPFrame("{\"a\":1}")
             + "content-length: 41\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n"
             + String(repeating: "y", count: 41)
             + "Content-Length: 12x\r\n\r\n{\"lost\":1}"
-            + lspFrame("{\"s\":\"\\r\\n\\r\\nContent-Length: 3\"}")
+            + framerLSPFrame("{\"s\":\"\\r\\n\\r\\nContent-Length: 3\"}")
             + "Content-Length: 10\n\n{\"b\":2}"
         let expected: [FramerTestEvent] = [
             .message("{\"a\":1}"), .oversized(41, limit: 40),
             .invalidHeader("Content-Length \"12x\" is not a number"),
             .message("{\"s\":\"\\r\\n\\r\\nContent-Length: 3\"}"), .truncated(expected: 10, received: 7),
         ]
-        expectEvents(input, maxMessageBytes: 40, detected: .lsp, expected)
-        expectEvents(input, framing: .lsp, maxMessageBytes: 40, detected: .lsp, expected)
+        expectFramerEvents(input, maxMessageBytes: 40, detected: .lsp, expected)
+        expectFramerEvents(input, framing: .lsp, maxMessageBytes: 40, detected: .lsp, expected)
     }
 
     @Test("random messages framed by appendFrame come back intact under random splits")
@@ -215,14 +215,14 @@ struct FramerChunkingTests {
                 }
                 let expected = bodies.map { FramerTestEvent.message($0) }
                 let chunkings: [FramerChunking] = [.whole, .bytewise, .fixed(7)] + (0..<8).map { .random(seed: seed * 100 + $0) }
-                expectEvents(stream, detected: framing, chunkings: chunkings, expected)
+                expectFramerEvents(stream, detected: framing, chunkings: chunkings, expected)
             }
         }
     }
 
     @Test("a message wholly inside a chunk is handed out as a view into that chunk, not a copy")
     func zeroCopy() {
-        for (framing, input) in [(Framing.ndjson, "{\"a\":1}\n{\"b\":2}\r\n"), (.lsp, lspFrame("{\"a\":1}") + lspFrame("{\"b\":2}"))] {
+        for (framing, input) in [(Framing.ndjson, "{\"a\":1}\n{\"b\":2}\r\n"), (.lsp, framerLSPFrame("{\"a\":1}") + framerLSPFrame("{\"b\":2}"))] {
             var framer = Framer(framing: nil, maxMessageBytes: 1024)
             var views = 0
             Array(input.utf8).withUnsafeBytes { chunk in

@@ -5,26 +5,26 @@ import Testing
 struct FramerDetectionTests {
     @Test("a stream starting with Content-Length is LSP, after leading whitespace too")
     func detectLSP() {
-        expectEvents(lspFrame("{}"), detected: .lsp, [.message("{}")])
-        expectEvents(" \r\n\t\n" + lspFrame("{}"), detected: .lsp, [.message("{}")])
+        expectFramerEvents(framerLSPFrame("{}"), detected: .lsp, [.message("{}")])
+        expectFramerEvents(" \r\n\t\n" + framerLSPFrame("{}"), detected: .lsp, [.message("{}")])
     }
 
     @Test("detection ignores case: CONTENT-LENGTH and Content-Type first both mean LSP")
     func detectCaseInsensitive() {
-        expectEvents("CONTENT-LENGTH: 2\r\n\r\n{}", detected: .lsp, [.message("{}")])
-        expectEvents("Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}", detected: .lsp, [.message("{}")])
-        expectEvents("cOnTeNt-x: 1\r\n\r\n", detected: .lsp, [.invalidHeader("missing Content-Length header")])
+        expectFramerEvents("CONTENT-LENGTH: 2\r\n\r\n{}", detected: .lsp, [.message("{}")])
+        expectFramerEvents("Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}", detected: .lsp, [.message("{}")])
+        expectFramerEvents("cOnTeNt-x: 1\r\n\r\n", detected: .lsp, [.invalidHeader("missing Content-Length header")])
     }
 
     @Test("anything else is NDJSON, after leading whitespace too")
     func detectNDJSON() {
-        expectEvents("{\"a\":1}\n", detected: .ndjson, [.message("{\"a\":1}")])
-        expectEvents("\r\n  \n{\"a\":1}\n", detected: .ndjson, [.message("{\"a\":1}")])
-        expectEvents("contents\n", detected: .ndjson, [.message("contents")])
-        expectEvents("content\n{}\n", detected: .ndjson, [.message("content"), .message("{}")])
-        expectEvents("[1]\n", detected: .ndjson, [.message("[1]")])
+        expectFramerEvents("{\"a\":1}\n", detected: .ndjson, [.message("{\"a\":1}")])
+        expectFramerEvents("\r\n  \n{\"a\":1}\n", detected: .ndjson, [.message("{\"a\":1}")])
+        expectFramerEvents("contents\n", detected: .ndjson, [.message("contents")])
+        expectFramerEvents("content\n{}\n", detected: .ndjson, [.message("content"), .message("{}")])
+        expectFramerEvents("[1]\n", detected: .ndjson, [.message("[1]")])
         // Only letters are case-folded: CR is not "-" even though 0x0D | 0x20 is.
-        expectEvents("content\r\n{}\n", detected: .ndjson, [.message("content"), .message("{}")])
+        expectFramerEvents("content\r\n{}\n", detected: .ndjson, [.message("content"), .message("{}")])
     }
 
     @Test("detection waits while the bytes are still a prefix of content-")
@@ -55,8 +55,8 @@ struct FramerDetectionTests {
 
     @Test("input ending while still a prefix of content- is NDJSON")
     func detectionAtFinish() {
-        expectEvents("  Conte", detected: .ndjson, [.message("Conte")])
-        expectEvents("c", detected: .ndjson, [.message("c")])
+        expectFramerEvents("  Conte", detected: .ndjson, [.message("Conte")])
+        expectFramerEvents("c", detected: .ndjson, [.message("c")])
     }
 
     @Test("input of only whitespace leaves the framing undetected and gives no event")
@@ -71,9 +71,9 @@ struct FramerDetectionTests {
         #expect(Framer(framing: .lsp, maxMessageBytes: 1).framing == .lsp)
         #expect(Framer(framing: .ndjson, maxMessageBytes: 1).framing == .ndjson)
         #expect(Framer(framing: nil, maxMessageBytes: 1).framing == nil)
-        expectEvents("\r\n " + lspFrame("{}"), framing: .lsp, detected: .lsp, [.message("{}")])
-        expectEvents("{}\n", framing: .lsp, detected: .lsp, [.invalidHeader("header line \"{}\" has no colon")])
-        expectEvents(lspFrame("{}"), framing: .ndjson, detected: .ndjson, [.message("Content-Length: 2"), .message("{}")])
+        expectFramerEvents("\r\n " + framerLSPFrame("{}"), framing: .lsp, detected: .lsp, [.message("{}")])
+        expectFramerEvents("{}\n", framing: .lsp, detected: .lsp, [.invalidHeader("header line \"{}\" has no colon")])
+        expectFramerEvents(framerLSPFrame("{}"), framing: .ndjson, detected: .ndjson, [.message("Content-Length: 2"), .message("{}")])
     }
 
     @Test("appendFrame writes body and newline for NDJSON")

@@ -7,12 +7,12 @@ struct FramerNDJSONTests {
     func manyMessages() {
         let bodies = (0..<500).map { "{\"jsonrpc\":\"2.0\",\"id\":\($0),\"method\":\"ping\"}" }
         let input = bodies.map { $0 + "\n" }.joined()
-        expectEvents(input, framing: .ndjson, chunkings: [.whole, .bytewise, .fixed(1000), .random(seed: 9)], bodies.map { .message($0) })
+        expectFramerEvents(input, framing: .ndjson, chunkings: [.whole, .bytewise, .fixed(1000), .random(seed: 9)], bodies.map { .message($0) })
     }
 
     @Test("a CR before the newline is dropped; a CR elsewhere is kept")
     func crlfLines() {
-        expectEvents(
+        expectFramerEvents(
             "{\"a\":1}\r\n{\"b\":2}\n{\"c\":\r3}\r\n",
             framing: .ndjson,
             [.message("{\"a\":1}"), .message("{\"b\":2}"), .message("{\"c\":\r3}")])
@@ -20,12 +20,12 @@ struct FramerNDJSONTests {
 
     @Test("only one CR is dropped before the newline")
     func onlyOneCR() {
-        expectEvents("{\"a\":1}\r\r\n", framing: .ndjson, [.message("{\"a\":1}\r")])
+        expectFramerEvents("{\"a\":1}\r\r\n", framing: .ndjson, [.message("{\"a\":1}\r")])
     }
 
     @Test("empty and whitespace-only lines are ignored")
     func blankLines() {
-        expectEvents(
+        expectFramerEvents(
             "\n\n{\"a\":1}\n\n   \n\t\r\n \t \r\n \r \n\r\r\n{\"b\":2}\n\r\n",
             framing: .ndjson,
             [.message("{\"a\":1}"), .message("{\"b\":2}")])
@@ -33,35 +33,35 @@ struct FramerNDJSONTests {
 
     @Test("a line with text keeps its own leading and trailing spaces")
     func innerWhitespaceKept() {
-        expectEvents("{}\n  {\"a\": 1} \n", framing: .ndjson, [.message("{}"), .message("  {\"a\": 1} ")])
+        expectFramerEvents("{}\n  {\"a\": 1} \n", framing: .ndjson, [.message("{}"), .message("  {\"a\": 1} ")])
     }
 
     @Test("leading whitespace before the first message is skipped")
     func leadingWhitespace() {
-        expectEvents(" \t\r\n  {\"a\":1}\n", framing: .ndjson, [.message("{\"a\":1}")])
+        expectFramerEvents(" \t\r\n  {\"a\":1}\n", framing: .ndjson, [.message("{\"a\":1}")])
     }
 
     @Test("a last message without a final newline is delivered at finish, not before")
     func trailingMessage() {
         let unfinished = framerRun("{\"a\":1}\n{\"b\":2}", framing: .ndjson, finish: false)
         #expect(unfinished.events == [.message("{\"a\":1}")])
-        expectEvents("{\"a\":1}\n{\"b\":2}", framing: .ndjson, [.message("{\"a\":1}"), .message("{\"b\":2}")])
-        expectEvents("{\"a\":1}\n{\"b\":2}\r", framing: .ndjson, [.message("{\"a\":1}"), .message("{\"b\":2}")])
+        expectFramerEvents("{\"a\":1}\n{\"b\":2}", framing: .ndjson, [.message("{\"a\":1}"), .message("{\"b\":2}")])
+        expectFramerEvents("{\"a\":1}\n{\"b\":2}\r", framing: .ndjson, [.message("{\"a\":1}"), .message("{\"b\":2}")])
     }
 
     @Test("trailing whitespace without a newline gives nothing at finish")
     func trailingWhitespace() {
-        expectEvents("{\"a\":1}\n  \t", framing: .ndjson, [.message("{\"a\":1}")])
-        expectEvents("{\"a\":1}\n\r", framing: .ndjson, [.message("{\"a\":1}")])
+        expectFramerEvents("{\"a\":1}\n  \t", framing: .ndjson, [.message("{\"a\":1}")])
+        expectFramerEvents("{\"a\":1}\n\r", framing: .ndjson, [.message("{\"a\":1}")])
     }
 
     @Test("an oversized line is reported with its full length, then the next line is read normally")
     func oversizedThenNormal() {
         let long = "{\"x\":\"" + String(repeating: "a", count: 100) + "\"}"
-        expectEvents(
+        expectFramerEvents(
             long + "\n{\"b\":2}\n", framing: .ndjson, maxMessageBytes: 64,
             [.oversized(long.utf8.count, limit: 64), .message("{\"b\":2}")])
-        expectEvents(
+        expectFramerEvents(
             "{}\n" + long + "\r\n{\"b\":2}\n", framing: .ndjson, maxMessageBytes: 64,
             [.message("{}"), .oversized(long.utf8.count, limit: 64), .message("{\"b\":2}")])
     }
@@ -71,14 +71,14 @@ struct FramerNDJSONTests {
         let atLimit = String(repeating: "a", count: 16)
         let over = String(repeating: "b", count: 17)
         for lineEnd in ["\n", "\r\n"] {
-            expectEvents(
+            expectFramerEvents(
                 atLimit + lineEnd + over + lineEnd + atLimit + lineEnd, framing: .ndjson, maxMessageBytes: 16,
                 [.message(atLimit), .oversized(17, limit: 16), .message(atLimit)])
         }
         // At end of input too.
-        expectEvents(atLimit + "\n" + over, framing: .ndjson, maxMessageBytes: 16, [.message(atLimit), .oversized(17, limit: 16)])
-        expectEvents(over + "\r", framing: .ndjson, maxMessageBytes: 16, [.oversized(17, limit: 16)])
-        expectEvents(atLimit + "\r", framing: .ndjson, maxMessageBytes: 16, [.message(atLimit)])
+        expectFramerEvents(atLimit + "\n" + over, framing: .ndjson, maxMessageBytes: 16, [.message(atLimit), .oversized(17, limit: 16)])
+        expectFramerEvents(over + "\r", framing: .ndjson, maxMessageBytes: 16, [.oversized(17, limit: 16)])
+        expectFramerEvents(atLimit + "\r", framing: .ndjson, maxMessageBytes: 16, [.message(atLimit)])
     }
 
     @Test("a long line streamed in 1 KiB chunks is counted, not stored")
@@ -107,18 +107,18 @@ struct FramerNDJSONTests {
 
     @Test("an oversized last line without newline is reported at finish")
     func oversizedAtFinish() {
-        expectEvents("{}\n" + String(repeating: "z", count: 300), framing: .ndjson, maxMessageBytes: 100, [.message("{}"), .oversized(300, limit: 100)])
+        expectFramerEvents("{}\n" + String(repeating: "z", count: 300), framing: .ndjson, maxMessageBytes: 100, [.message("{}"), .oversized(300, limit: 100)])
     }
 
     @Test("a whitespace-only line longer than the limit is still reported as oversized")
     func longBlankLine() {
-        expectEvents(String(repeating: " ", count: 3) + "{}\n" + String(repeating: " ", count: 50) + "\n", framing: .ndjson, maxMessageBytes: 10,
+        expectFramerEvents(String(repeating: " ", count: 3) + "{}\n" + String(repeating: " ", count: 50) + "\n", framing: .ndjson, maxMessageBytes: 10,
                      [.message("{}"), .oversized(50, limit: 10)])
     }
 
     @Test("with forced NDJSON, LSP-looking text is just lines")
     func forcedNDJSON() {
-        expectEvents(
+        expectFramerEvents(
             "Content-Length: 2\r\n\r\n{}\n", framing: .ndjson, detected: .ndjson,
             [.message("Content-Length: 2"), .message("{}")])
     }

@@ -11,8 +11,8 @@ func decode<T: Decodable>(_ type: T.Type, _ text: String, with decoder: JanssonD
 /// The ``JSONFieldError`` decoding `T` from `text` throws, or `nil` when it decodes.
 func fieldError<T: Decodable>(_ type: T.Type, _ text: String) throws -> JSONFieldError? {
     let document = try JSONParser.parse(text)
-    return withExtendedLifetime(document) {
-        do {
+    return withExtendedLifetime(document) { () -> JSONFieldError? in
+        do throws(JSONFieldError) {
             _ = try JanssonDecoder().decode(T.self, from: document.view)
             return nil
         } catch {

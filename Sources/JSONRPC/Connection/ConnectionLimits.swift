@@ -1,3 +1,5 @@
+import Jansson
+
 /// The limits a connection enforces and advertises (in `initialize`); each breach is answered with a
 /// JSON-RPC error and the stream stays in sync.
 public struct ConnectionLimits: Sendable, Equatable {
@@ -5,7 +7,8 @@ public struct ConnectionLimits: Sendable, Equatable {
     public var maxMessageBytes: Int
     /// The most requests one batch may hold.
     public var maxBatchLength: Int
-    /// The deepest nesting of arrays and objects accepted in a message.
+    /// The deepest nesting of arrays and objects accepted in a message; at most
+    /// ``JSONParser/maximumDepth`` (2048), the deepest jansson parses.
     public var maxNestingDepth: Int
     /// How many task-run requests may run at once; past it the connection stops reading input.
     public var maxInFlight: Int
@@ -13,7 +16,7 @@ public struct ConnectionLimits: Sendable, Equatable {
     public init(maxMessageBytes: Int = 16 << 20, maxBatchLength: Int = 1000, maxNestingDepth: Int = 128, maxInFlight: Int = 64) {
         self.maxMessageBytes = maxMessageBytes
         self.maxBatchLength = maxBatchLength
-        self.maxNestingDepth = maxNestingDepth
+        self.maxNestingDepth = min(maxNestingDepth, JSONParser.maximumDepth)
         self.maxInFlight = maxInFlight
     }
 }

@@ -88,6 +88,9 @@ public final class MessageReader {
         let document: JanssonValue
         do {
             document = try JSONParser.parse(bytes)
+        } catch where error.isDepthLimit {
+            replyError(depthError, id: nil, target: .single)
+            return
         } catch {
             replyError(.parseError(error), id: nil, target: .single)
             return
@@ -100,9 +103,7 @@ public final class MessageReader {
         let depthLimit = connection.limits.maxNestingDepth
         if root.nestingDepth(stoppingAfter: depthLimit + 1) > depthLimit {
             let id = root.kind == .object ? root["id"].flatMap { RequestID($0) == nil ? nil : $0 } : nil
-            replyError(.invalidRequest(
-                "message nests deeper than the limit of \(depthLimit) levels", data: ["limit": .integer(Int64(depthLimit))]
-            ), id: id, target: .single)
+            replyError(depthError, id: id, target: .single)
             return
         }
         if root.kind == .array {
@@ -110,6 +111,11 @@ public final class MessageReader {
         } else {
             handle(IncomingMessage(root), target: .single)
         }
+    }
+
+    private var depthError: ResponseError {
+        let limit = connection.limits.maxNestingDepth
+        return .invalidRequest("message nests deeper than the limit of \(limit) levels", data: ["limit": .integer(Int64(limit))])
     }
 
     private func handleBatch(_ batch: JSONView) {

@@ -96,6 +96,9 @@ public struct Dispatcher: Sendable {
     /// Every method, sorted by name.
     public var entries: [MethodEntry] { order.sorted().compactMap { table[$0] } }
 
-    /// The namespaces of all methods, sorted.
-    public var namespaces: [String] { Array(Set(table.values.map(\.namespace))).sorted() }
+    /// The namespaces of the methods named `namespace.verb`, sorted (`initialize`, `exit` and other
+    /// undotted lifecycle names belong to none).
+    public var namespaces: [String] {
+        Array(Set(table.values.filter { $0.name.contains(".") }.map(\.namespace))).sorted()
+    }
 }

@@ -327,16 +327,31 @@ public struct Framer {
             try invalidHeader("header block is longer than \(Self.maxHeaderBlockBytes) bytes", handle)
             return newline + 1
         }
-        let line: LSPHeaderLine
         if buffer.isEmpty {
-            line = LSPHeaderLine(UnsafeRawBufferPointer(rebasing: chunk[pos..<newline]))
+            try applyHeaderLine(UnsafeRawBufferPointer(rebasing: chunk[pos..<newline]), handle)
         } else {
             buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[pos..<newline]))
-            line = buffer.withUnsafeBytes { LSPHeaderLine($0) }
+            let bytes = buffer
             releaseBuffer()
+            try bytes.withUnsafeBytes { try applyHeaderLine($0, handle) }
         }
-        try apply(line, handle)
         return newline + 1
+    }
+
+    /// Acts on one complete header line. An invalid line that holds "Content-Length:" further on (the
+    /// tail of a body that was longer than its header said, run into the next header) is reported, and
+    /// headers are read again from that point, so the next message is not lost.
+    private mutating func applyHeaderLine(_ bytes: UnsafeRawBufferPointer, _ handle: (FramerEvent) throws -> Void) rethrows {
+        let line = LSPHeaderLine(bytes)
+        guard case .invalid(let reason) = line, let start = FramingBytes.findResyncMarker(in: bytes, from: 1) else {
+            try apply(line, handle)
+            return
+        }
+        try invalidHeader(reason, handle)
+        resetHeaderBlock()
+        let tail = UnsafeRawBufferPointer(rebasing: bytes[start...])
+        headerBytes = tail.count + 1
+        try apply(LSPHeaderLine(tail), handle)
     }
 
     private mutating func apply(_ line: LSPHeaderLine, _ handle: (FramerEvent) throws -> Void) rethrows {
@@ -458,6 +473,14 @@ private enum LSPHeaderLine {
         var nameEnd = colon
         while nameStart < nameEnd && FramingBytes.isSpaceOrTab(line[nameStart]) { nameStart += 1 }
         while nameEnd > nameStart && FramingBytes.isSpaceOrTab(line[nameEnd - 1]) { nameEnd -= 1 }
+        if nameStart == nameEnd {
+            self = .invalid("header line \(FramingBytes.quoted(UnsafeRawBufferPointer(rebasing: line[0..<end]))) has no name")
+            return
+        }
+        for index in nameStart..<nameEnd where !FramingBytes.isTokenByte(line[index]) {
+            self = .invalid("header line \(FramingBytes.quoted(UnsafeRawBufferPointer(rebasing: line[0..<end]))) is not a header")
+            return
+        }
         let name = FramingBytes.contentLengthName
         guard nameEnd - nameStart == name.count else {
             self = .other

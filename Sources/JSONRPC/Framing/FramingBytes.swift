@@ -26,6 +26,28 @@ enum FramingBytes {
 
     /// ASCII lower-casing of one byte; bytes other than A-Z are returned unchanged.
     @inline(__always)
+    /// A byte allowed in a header field name (RFC 9110 `tchar`).
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
+             UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+             UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"): true
+        default: false
+        }
+    }
+
+    /// The offset of "content-length:" (any case) in `bytes` at or after `start`.
+    static func findResyncMarker(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        let marker = resyncMarker
+        guard bytes.count >= marker.count, start <= bytes.count - marker.count else { return nil }
+        outer: for offset in start...(bytes.count - marker.count) {
+            for index in 0..<marker.count where lower(bytes[offset + index]) != marker[index] { continue outer }
+            return offset
+        }
+        return nil
+    }
+
     static func lower(_ byte: UInt8) -> UInt8 {
         byte &- 0x41 < 26 ? byte | 0x20 : byte
     }

@@ -15,8 +15,6 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let internalError = ErrorCode(rawValue: -32603)
     /// The client cancelled the request (LSP `RequestCancelled`).
     public static let requestCancelled = ErrorCode(rawValue: -32800)
-    /// A method that needs state the client must reload, e.g. a change-tracking state that expired.
-    public static let stateMismatch = ErrorCode(rawValue: -32010)
 
     public var description: String { String(rawValue) }
 }

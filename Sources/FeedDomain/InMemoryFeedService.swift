@@ -1,0 +1,68 @@
+import Synchronization
+import SwitchboardCore
+
+/// The feed held in memory: the demo items are computed on demand from their id (a million items
+/// cost no memory), appended items are kept, and changes go to an in-memory log. Deterministic.
+public final class InMemoryFeedService: FeedService {
+    private struct State {
+        var appended: [Profile] = []
+        var log: [ChangeRecord] = []
+        var sequence: Int64 = 0
+    }
+
+    private let demoCount: Int64
+    private let state = Mutex(State())
+
+    public init(demoCount: Int = DemoFeed.defaultCount) {
+        self.demoCount = Int64(demoCount)
+    }
+
+    public func items(after afterID: Int64, limit: Int) async throws -> [Profile] {
+        let appended = state.withLock { $0.appended }
+        let total = demoCount + Int64(appended.count)
+        let first = max(afterID + 1, 1)
+        guard first <= total else { return [] }
+        let last = min(total, first + Int64(limit) - 1)
+        return (first...last).map { profile($0, appended: appended) }
+    }
+
+    public func item(id: Int64) async throws -> Profile? {
+        let appended = state.withLock { $0.appended }
+        guard id >= 1, id <= demoCount + Int64(appended.count) else { return nil }
+        return profile(id, appended: appended)
+    }
+
+    public func count() async throws -> Int64 {
+        demoCount + Int64(state.withLock { $0.appended.count })
+    }
+
+    public func state() async throws -> String {
+        ChangeTracking.state(domain: feedDomain, sequence: state.withLock { $0.sequence })
+    }
+
+    public func changes(since sinceState: String, limit: Int) async throws -> ChangeSet {
+        try state.withLock { state in
+            let since = try ChangeTracking.sequence(of: sinceState, domain: feedDomain, oldest: 0, latest: state.sequence)
+            var set = ChangeTracking.fold(state.log.filter { $0.sequence > since }, domain: feedDomain, since: since, limit: limit)
+            if !set.hasMoreChanges { set.newState = ChangeTracking.state(domain: feedDomain, sequence: state.sequence) }
+            return set
+        }
+    }
+
+    public func append(_ profiles: [Profile]) async throws -> [Profile] {
+        state.withLock { state in
+            profiles.map { profile in
+                var stored = profile
+                stored.id = demoCount + Int64(state.appended.count) + 1
+                state.appended.append(stored)
+                state.sequence += 1
+                state.log.append(ChangeRecord(sequence: state.sequence, itemID: String(stored.id), kind: .created))
+                return stored
+            }
+        }
+    }
+
+    private func profile(_ id: Int64, appended: [Profile]) -> Profile {
+        id <= demoCount ? DemoFeed.profile(id) : appended[Int(id - demoCount - 1)]
+    }
+}

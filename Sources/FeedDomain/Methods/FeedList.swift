@@ -1,0 +1,49 @@
+import Jansson
+import JSONRPC
+import SwitchboardCore
+
+/// `feed.list {cursor?, limit?}` → `{items, nextCursor, hasMore, total, state}`: the feed in id order,
+/// a cursor at a time. Cursors stay valid while items are appended.
+public enum FeedList: RPCMethod {
+    public static let name = "feed.list"
+    public static let summary = "Lists the feed a page at a time, with an opaque cursor."
+    public typealias Params = PageRequest
+
+    public struct Result: Encodable, Sendable {
+        public var items: [Profile]
+        public var nextCursor: String?
+        public var hasMore: Bool
+        public var total: Int64
+        public var state: String
+
+        enum CodingKeys: String, CodingKey { case items, nextCursor, hasMore, total, state }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(items, forKey: .items)
+            try container.encode(nextCursor, forKey: .nextCursor)  // null at the end, never absent
+            try container.encode(hasMore, forKey: .hasMore)
+            try container.encode(total, forKey: .total)
+            try container.encode(state, forKey: .state)
+        }
+    }
+
+    static let list = "feed"
+
+    static func run(_ params: PageRequest, feed: any FeedService) async throws -> Result {
+        var after: Int64 = 0
+        if let text = params.cursor {
+            let cursor = try Cursor.decode(text, list: list)
+            guard let id = Int64(cursor.id), id >= 0 else {
+                throw JSONFieldError(field: "cursor", expected: "a nextCursor returned by this list", got: JSONValue.string(text).jsonText())
+            }
+            after = id
+        }
+        let state = try await feed.state()
+        let fetched = try await feed.items(after: after, limit: params.limit + 1)
+        let items = Array(fetched.prefix(params.limit))
+        let hasMore = fetched.count > params.limit
+        let nextCursor = hasMore ? items.last.map { Cursor(list: list, sortKey: "", id: String($0.id)).encoded } : nil
+        return Result(items: items, nextCursor: nextCursor, hasMore: hasMore, total: try await feed.count(), state: state)
+    }
+}

@@ -1,0 +1,101 @@
+import GRDB
+import SwitchboardCore
+import SwitchboardStorage
+
+/// The feed in SQLite: one row per item, keyed by its dense id, so every page is an index range scan
+/// (`WHERE id > ? ORDER BY id LIMIT ?`) that costs the same on page 1 and page 20,000.
+public struct SQLiteFeedService: FeedService {
+    public let database: AppDatabase
+
+    public init(database: AppDatabase) {
+        self.database = database
+    }
+
+    public static let migrations = [
+        DatabaseMigration("feed-v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE feed_item (
+                    id INTEGER PRIMARY KEY,
+                    account_id INTEGER NOT NULL,
+                    display_name TEXT NOT NULL,
+                    reputation INTEGER NOT NULL,
+                    user_type TEXT NOT NULL,
+                    gold INTEGER NOT NULL,
+                    silver INTEGER NOT NULL,
+                    bronze INTEGER NOT NULL,
+                    profile_image TEXT,
+                    location TEXT,
+                    website_url TEXT
+                )
+                """)
+        },
+    ]
+
+    static let columns = "id, account_id, display_name, reputation, user_type, gold, silver, bronze, profile_image, location, website_url"
+
+    public func items(after afterID: Int64, limit: Int) async throws -> [Profile] {
+        try await database.writer.read { db in
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Self.columns) FROM feed_item WHERE id > ? ORDER BY id LIMIT ?"),
+                             arguments: [afterID, limit]).map(Self.profile)
+        }
+    }
+
+    public func item(id: Int64) async throws -> Profile? {
+        try await database.writer.read { db in
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.columns) FROM feed_item WHERE id = ?"), arguments: [id]).map(Self.profile)
+        }
+    }
+
+    /// `max(id)`: the ids are dense, and this is an index look-up where `count(*)` scans the table.
+    public func count() async throws -> Int64 {
+        try await database.writer.read { db in try Int64.fetchOne(db, sql: "SELECT max(id) FROM feed_item") ?? 0 }
+    }
+
+    public func state() async throws -> String {
+        try await database.writer.read { db in try ChangeLog.state(db, domain: feedDomain) }
+    }
+
+    public func changes(since sinceState: String, limit: Int) async throws -> ChangeSet {
+        try await database.writer.read { db in try ChangeLog.changes(db, domain: feedDomain, since: sinceState, limit: limit) }
+    }
+
+    public func append(_ profiles: [Profile]) async throws -> [Profile] {
+        try await database.writer.write { db in
+            var next = (try Int64.fetchOne(db, sql: "SELECT max(id) FROM feed_item") ?? 0) + 1
+            return try profiles.map { profile in
+                var stored = profile
+                stored.id = next
+                next += 1
+                try Self.insert(stored, db)
+                try ChangeLog.record(db, domain: feedDomain, itemID: String(stored.id), kind: .created)
+                return stored
+            }
+        }
+    }
+
+    /// Writes the demo items `1...count` (not change-logged: they are the starting state), reporting
+    /// progress every 10,000 rows.
+    public static func seed(_ db: Database, count: Int, progress: (Int) -> Void = { _ in }) throws {
+        for id in 1...Int64(max(count, 1)) where count > 0 {
+            try insert(DemoFeed.profile(id), db)
+            if id % 10_000 == 0 { progress(Int(id)) }
+        }
+        progress(count)
+    }
+
+    static func insert(_ profile: Profile, _ db: Database) throws {
+        try db.cachedStatement(sql: "INSERT INTO feed_item(\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").execute(arguments: [
+            profile.id, profile.accountId, profile.displayName, profile.reputation, profile.userType,
+            profile.badgeCounts.gold, profile.badgeCounts.silver, profile.badgeCounts.bronze,
+            profile.profileImage, profile.location, profile.websiteUrl,
+        ])
+    }
+
+    static func profile(_ row: Row) -> Profile {
+        Profile(
+            id: row[0], accountId: row[1], displayName: row[2], reputation: row[3], userType: row[4],
+            badgeCounts: BadgeCounts(gold: row[5], silver: row[6], bronze: row[7]),
+            profileImage: row[8], location: row[9], websiteUrl: row[10]
+        )
+    }
+}

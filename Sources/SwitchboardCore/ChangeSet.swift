@@ -1,0 +1,98 @@
+import Jansson
+import JSONRPC
+
+/// What changed in a domain since a state the client holds, as JMAP's `/changes` reports it.
+public struct ChangeSet: Codable, Sendable, Equatable {
+    public var created: [String]
+    public var updated: [String]
+    public var destroyed: [String]
+    /// The state after these changes: pass it as `sinceState` next time.
+    public var newState: String
+    /// True when more changes follow: call again with `newState`.
+    public var hasMoreChanges: Bool
+
+    public init(created: [String], updated: [String], destroyed: [String], newState: String, hasMoreChanges: Bool) {
+        self.created = created
+        self.updated = updated
+        self.destroyed = destroyed
+        self.newState = newState
+        self.hasMoreChanges = hasMoreChanges
+    }
+}
+
+/// One recorded change of one item.
+public struct ChangeRecord: Sendable, Equatable {
+    public enum Kind: String, Sendable { case created, updated, destroyed }
+
+    /// Position in the domain's change log; the state string is derived from it.
+    public var sequence: Int64
+    public var itemID: String
+    public var kind: Kind
+
+    public init(sequence: Int64, itemID: String, kind: Kind) {
+        self.sequence = sequence
+        self.itemID = itemID
+        self.kind = kind
+    }
+}
+
+/// Turns a run of change records into a ``ChangeSet``, and state strings into log positions.
+public enum ChangeTracking {
+    /// Most changes reported in one answer.
+    public static let maxChanges = 500
+
+    /// The state string for a log position in `domain`: opaque to clients.
+    public static func state(domain: String, sequence: Int64) -> String { "\(domain)-\(String(sequence, radix: 36))" }
+
+    /// The log position a state names, or the error telling the client to reload.
+    public static func sequence(of state: String, domain: String, oldest: Int64, latest: Int64) throws(ResponseError) -> Int64 {
+        let prefix = "\(domain)-"
+        guard state.hasPrefix(prefix), let sequence = Int64(state.dropFirst(prefix.count), radix: 36), sequence <= latest else {
+            throw ResponseError.cannotCalculateChanges(state: state, reason: "is not a state of \(domain)")
+        }
+        guard sequence >= oldest else {
+            throw ResponseError.cannotCalculateChanges(state: state, reason: "is older than the change log kept")
+        }
+        return sequence
+    }
+
+    /// Folds records (in log order, after the client's state) into a change set, at most `limit` items.
+    public static func fold(_ records: [ChangeRecord], domain: String, since: Int64, limit: Int) -> ChangeSet {
+        var order: [String] = []
+        var net: [String: (first: ChangeRecord.Kind, last: ChangeRecord.Kind)] = [:]
+        var lastSequence = since
+        var hasMore = false
+        for record in records {
+            if net[record.itemID] == nil {
+                if order.count == limit { hasMore = true; break }
+                order.append(record.itemID)
+                net[record.itemID] = (record.kind, record.kind)
+            } else {
+                net[record.itemID]!.last = record.kind
+            }
+            lastSequence = record.sequence
+        }
+        var set = ChangeSet(created: [], updated: [], destroyed: [], newState: state(domain: domain, sequence: lastSequence), hasMoreChanges: hasMore)
+        for id in order {
+            let (first, last) = net[id]!
+            switch (first, last) {
+            case (.created, .destroyed): continue
+            case (.created, _): set.created.append(id)
+            case (_, .destroyed): set.destroyed.append(id)
+            default: set.updated.append(id)
+            }
+        }
+        return set
+    }
+}
+
+extension ResponseError {
+    /// JMAP's `cannotCalculateChanges`: the client must reload the list to get a fresh state.
+    public static func cannotCalculateChanges(state: String, reason: String) -> ResponseError {
+        ResponseError(
+            code: .stateMismatch,
+            message: "cannotCalculateChanges: state \(state) \(reason); reload the list to get a fresh state",
+            data: ["type": "cannotCalculateChanges", "sinceState": .string(state)]
+        )
+    }
+}

@@ -1,0 +1,92 @@
+import Jansson
+
+/// An opaque, stable pagination cursor: the position after the last item served (its sort key and id),
+/// tied to the list it came from.
+///
+/// Lists are ordered by a unique key, and a page starts strictly after the cursor's key, so items
+/// inserted between two page requests are never served twice and never push others out of view.
+/// The text is `base64url(list \u{1F} sortKey \u{1F} id \u{1F} checksum)`: a cursor from another list,
+/// or one that was edited, is refused with `-32602` naming `cursor`.
+public struct Cursor: Sendable, Equatable {
+    /// Which list: e.g. `feed`, or `inbox/alice@example.com/Inbox/unread`.
+    public var list: String
+    /// The sort key of the last item served (a timestamp, a score), as text.
+    public var sortKey: String
+    /// The id of the last item served, breaking ties in `sortKey`.
+    public var id: String
+
+    public init(list: String, sortKey: String, id: String) {
+        self.list = list
+        self.sortKey = sortKey
+        self.id = id
+    }
+
+    public var encoded: String {
+        let body = [list, sortKey, id].joined(separator: "\u{1F}")
+        return Base64URL.encode(Array((body + "\u{1F}" + Self.checksum(body)).utf8))
+    }
+
+    /// Reads `text` as a cursor of `list`; throws the `-32602` error a client should see otherwise.
+    public static func decode(_ text: String, list: String) throws(JSONFieldError) -> Cursor {
+        let got = JSONValue.string(text).jsonText()
+        guard let bytes = Base64URL.decode(text) else {
+            throw JSONFieldError(field: "cursor", expected: "a nextCursor returned by this list", got: got)
+        }
+        let parts = String(decoding: bytes, as: UTF8.self).split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 4, checksum(parts[0...2].joined(separator: "\u{1F}")) == parts[3] else {
+            throw JSONFieldError(field: "cursor", expected: "a nextCursor returned by this list", got: got)
+        }
+        guard parts[0] == list else {
+            throw JSONFieldError(field: "cursor", expected: "a cursor of this list, not of \(parts[0])", got: got)
+        }
+        return Cursor(list: parts[0], sortKey: parts[1], id: parts[2])
+    }
+
+    /// FNV-1a, 32 bits, as hex: catches edits and truncation, not an adversary.
+    static func checksum(_ text: String) -> String {
+        var hash: UInt32 = 2_166_136_261
+        for byte in text.utf8 {
+            hash ^= UInt32(byte)
+            hash = hash &* 16_777_619
+        }
+        return String(hash, radix: 16)
+    }
+}
+
+/// URL-safe base64 without padding.
+enum Base64URL {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    private static let values: [UInt8: UInt8] = Dictionary(uniqueKeysWithValues: alphabet.enumerated().map { ($1, UInt8($0)) })
+
+    static func encode(_ bytes: [UInt8]) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var index = 0
+        while index < bytes.count {
+            let chunk = bytes[index..<min(index + 3, bytes.count)]
+            var value: UInt32 = 0
+            for (offset, byte) in chunk.enumerated() { value |= UInt32(byte) << (16 - 8 * offset) }
+            for position in 0...chunk.count { output.append(alphabet[Int((value >> (18 - 6 * position)) & 63)]) }
+            index += 3
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    static func decode(_ text: String) -> [UInt8]? {
+        let digits = Array(text.utf8)
+        guard !digits.isEmpty, digits.count % 4 != 1 else { return nil }
+        var output: [UInt8] = []
+        var index = 0
+        while index < digits.count {
+            let chunk = digits[index..<min(index + 4, digits.count)]
+            var value: UInt32 = 0
+            for (offset, digit) in chunk.enumerated() {
+                guard let decoded = values[digit] else { return nil }
+                value |= UInt32(decoded) << (18 - 6 * offset)
+            }
+            for position in 0..<(chunk.count - 1) { output.append(UInt8((value >> (16 - 8 * position)) & 255)) }
+            index += 4
+        }
+        return output
+    }
+}

@@ -1,0 +1,59 @@
+import GRDB
+import SwitchboardCore
+
+/// The change log every domain writes to in the same transaction as the change itself, so a state a
+/// client holds always matches what it read.
+public enum ChangeLog {
+    static let migration = DatabaseMigration("change-log-v1") { db in
+        try db.execute(sql: """
+            CREATE TABLE change_log (
+                sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+                domain TEXT NOT NULL,
+                item_id TEXT NOT NULL,
+                kind TEXT NOT NULL CHECK (kind IN ('created', 'updated', 'destroyed'))
+            );
+            CREATE INDEX change_log_by_domain ON change_log(domain, sequence);
+            """)
+    }
+
+    /// Records that `itemID` of `domain` was created, updated or destroyed.
+    public static func record(_ db: Database, domain: String, itemID: String, kind: ChangeRecord.Kind) throws {
+        try db.cachedStatement(sql: "INSERT INTO change_log(domain, item_id, kind) VALUES (?, ?, ?)")
+            .execute(arguments: [domain, itemID, kind.rawValue])
+    }
+
+    /// The current state string of `domain`.
+    public static func state(_ db: Database, domain: String) throws -> String {
+        ChangeTracking.state(domain: domain, sequence: try latestSequence(db))
+    }
+
+    /// The changes of `domain` since `sinceState`, at most `limit` items.
+    public static func changes(_ db: Database, domain: String, since sinceState: String, limit: Int) throws -> ChangeSet {
+        let latest = try latestSequence(db)
+        let since = try ChangeTracking.sequence(of: sinceState, domain: domain, oldest: 0, latest: latest)
+        // Several records may fold into one item; read a bounded window and report the rest as more.
+        let window = limit * 4
+        let rows = try Row.fetchAll(
+            db,
+            sql: "SELECT sequence, item_id, kind FROM change_log WHERE domain = ? AND sequence > ? ORDER BY sequence LIMIT ?",
+            arguments: [domain, since, window + 1]
+        )
+        let truncated = rows.count > window
+        let records = rows.prefix(window).map { row in
+            ChangeRecord(sequence: row[0], itemID: row[1], kind: ChangeRecord.Kind(rawValue: row[2]) ?? .updated)
+        }
+        var set = ChangeTracking.fold(records, domain: domain, since: since, limit: limit)
+        if truncated {
+            set.hasMoreChanges = true
+        } else if !set.hasMoreChanges {
+            // Everything of this domain was read: the state moves to the log's end.
+            set.newState = ChangeTracking.state(domain: domain, sequence: latest)
+        }
+        return set
+    }
+
+    /// The newest position in the whole log (0 when empty).
+    static func latestSequence(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'change_log'") ?? 0
+    }
+}
