@@ -12,6 +12,8 @@ public final class Connection: Sendable {
     public let dispatcher: Dispatcher
     public let limits: ConnectionLimits
     public let logger: Logger
+    /// What methods remember about this peer between requests.
+    public let session = ConnectionSession()
     let sink: any FrameSink
     let inFlight = InFlightTable()
     let gate: AdmissionGate
