@@ -55,9 +55,14 @@ let package = Package(
             dependencies: ["SwitchboardCore", "SwitchboardStorage", "JSONRPC", "Jansson", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "MailDomain",
+            dependencies: ["SwitchboardCore", "SwitchboardStorage", "JSONRPC", "Jansson", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "DomainTests",
-            dependencies: ["FeedDomain", "SwitchboardCore", "SwitchboardStorage", "SwitchboardHost", "JSONRPC", "Jansson"],
+            dependencies: ["FeedDomain", "MailDomain", "SwitchboardCore", "SwitchboardStorage", "SwitchboardHost", "JSONRPC", "Jansson"],
             swiftSettings: swiftSettings
         ),
 
@@ -81,7 +86,7 @@ let package = Package(
         .executableTarget(
             name: "switchboard",
             dependencies: [
-                "SwitchboardHost", "JSONRPC", "Jansson", "SwitchboardCore", "SwitchboardStorage", "FeedDomain",
+                "SwitchboardHost", "JSONRPC", "Jansson", "SwitchboardCore", "SwitchboardStorage", "FeedDomain", "MailDomain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,0 +1,2 @@
+/// The change-tracking domain name of mail.
+public let mailDomain = "mail"
