@@ -5,19 +5,8 @@
 #include <signal.h>
 #include <unistd.h>
 #ifdef __linux__
-#include <sys/prctl.h>
 #include <sys/syscall.h>
 #endif
-
-int sb_set_parent_death_signal(int signal) {
-#ifdef __linux__
-    return prctl(PR_SET_PDEATHSIG, signal, 0, 0, 0);
-#else
-    (void)signal;
-    errno = ENOSYS;
-    return -1;
-#endif
-}
 
 int sb_pidfd_open(pid_t pid) {
 #if defined(__linux__) && defined(SYS_pidfd_open)

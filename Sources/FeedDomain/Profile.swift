@@ -24,6 +24,24 @@ public struct Profile: Codable, Sendable, Equatable {
         self.location = location
         self.websiteUrl = websiteUrl
     }
+
+    enum CodingKeys: String, CodingKey {
+        case id, accountId, displayName, reputation, userType, badgeCounts, profileImage, location, websiteUrl
+    }
+
+    /// Every member is always present, `null` when unknown, so clients see one shape.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(accountId, forKey: .accountId)
+        try container.encode(displayName, forKey: .displayName)
+        try container.encode(reputation, forKey: .reputation)
+        try container.encode(userType, forKey: .userType)
+        try container.encode(badgeCounts, forKey: .badgeCounts)
+        try container.encode(profileImage, forKey: .profileImage)
+        try container.encode(location, forKey: .location)
+        try container.encode(websiteUrl, forKey: .websiteUrl)
+    }
 }
 
 public struct BadgeCounts: Codable, Sendable, Equatable {

@@ -38,7 +38,7 @@ struct Call: ParsableCommand {
         }
         let services = LazyServices(options: store, logger: logger)
         let dispatcher = try HostRegistry.make(services: services).freeze()
-        let outcome = InProcessCall.call(method, params: parsed, dispatcher: dispatcher, logger: logger) { note in
+        let outcome = InProcessCall.callBlocking(method, params: parsed, dispatcher: dispatcher, logger: logger) { note in
             writeLine(note.jsonText(), to: STDERR_FILENO)
         }
         if let result = outcome.result {

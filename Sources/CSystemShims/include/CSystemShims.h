@@ -2,10 +2,6 @@
 #define SWITCHBOARD_CSYSTEMSHIMS_H
 #include <sys/types.h>
 
-/// Asks the kernel to send `signal` to this process when its parent dies (Linux prctl PR_SET_PDEATHSIG).
-/// Returns 0 on success, -1 with errno set, or -1 with ENOSYS where unsupported.
-int sb_set_parent_death_signal(int signal);
-
 /// Opens a pidfd for `pid` (Linux pidfd_open); it becomes readable when the process exits.
 /// Returns the descriptor, or -1 with errno set.
 int sb_pidfd_open(pid_t pid);

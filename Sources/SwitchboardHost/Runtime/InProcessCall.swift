@@ -1,6 +1,7 @@
 import Jansson
 import JSONRPC
 import Logging
+import Synchronization
 
 /// Runs one request through a connection in this process, as `switchboard call` does: same framing,
 /// parsing, dispatch and errors as over stdio, with no pipes.
@@ -15,15 +16,34 @@ public enum InProcessCall {
         public var error: JSONValue? { response["error"] }
     }
 
-    /// Calls `method` with `params` and waits for the answer. Blocks the calling thread: call it from
-    /// a plain thread (the main thread of a command), not from a task.
+    /// Calls `method` with `params` and suspends until the answer comes; never blocks a thread, so
+    /// it is safe from tests and tasks.
     public static func call(
         _ method: String, params: JSONValue?, dispatcher: Dispatcher, logger: Logger,
         onNotification: @escaping @Sendable (JSONValue) -> Void = { _ in }
+    ) async -> Outcome {
+        let exchange = Exchange(onNotification: onNotification)
+        let reader = start(method, params: params, dispatcher: dispatcher, logger: logger, exchange: exchange)
+        let response = await exchange.response()
+        withExtendedLifetime(reader) {}
+        return Outcome(response: response, notifications: exchange.notifications)
+    }
+
+    /// The same, blocking the calling thread until every task is done: for a command's main thread,
+    /// never for a task.
+    public static func callBlocking(
+        _ method: String, params: JSONValue?, dispatcher: Dispatcher, logger: Logger,
+        onNotification: @escaping @Sendable (JSONValue) -> Void = { _ in }
     ) -> Outcome {
-        let sink = CollectingSink { bytes in
-            for message in messages(in: bytes) where message["method"] != nil { onNotification(message) }
-        }
+        let exchange = Exchange(onNotification: onNotification)
+        let reader = start(method, params: params, dispatcher: dispatcher, logger: logger, exchange: exchange)
+        reader.connection.waitUntilIdle()
+        let response = exchange.received ?? ["error": ["code": -32603, "message": "no response"]]
+        return Outcome(response: response, notifications: exchange.notifications)
+    }
+
+    private static func start(_ method: String, params: JSONValue?, dispatcher: Dispatcher, logger: Logger, exchange: Exchange) -> MessageReader {
+        let sink = CollectingSink { bytes in exchange.receive(bytes) }
         let connection = Connection(dispatcher: dispatcher, framing: .ndjson, sink: sink, logger: logger)
         let reader = MessageReader(connection: connection)
         var request: JSONObject = ["jsonrpc": "2.0", "id": 1, "method": .string(method)]
@@ -31,14 +51,52 @@ public enum InProcessCall {
         let frame = Array(JSONValue.object(request).jsonText().utf8) + [0x0A]
         frame.withUnsafeBytes { reader.receive($0) }
         reader.finishInput()
-        connection.waitUntilIdle()
-        let all = messages(in: sink.bytes)
-        let response = all.first { $0["method"] == nil } ?? ["error": ["code": -32603, "message": "no response"]]
-        return Outcome(response: response, notifications: all.filter { $0["method"] != nil })
+        return reader
     }
 
-    /// Splits NDJSON output into messages.
-    static func messages(in bytes: [UInt8]) -> [JSONValue] {
-        bytes.split(separator: 0x0A).compactMap { line in try? JSONValue(parsing: line) }
+    /// Collects what the connection writes: notifications as they come, and the one response.
+    private final class Exchange: Sendable {
+        private struct State {
+            var response: JSONValue?
+            var notifications: [JSONValue] = []
+            var waiter: CheckedContinuation<JSONValue, Never>?
+        }
+
+        private let state = Mutex(State())
+        private let onNotification: @Sendable (JSONValue) -> Void
+
+        init(onNotification: @escaping @Sendable (JSONValue) -> Void) {
+            self.onNotification = onNotification
+        }
+
+        func receive(_ bytes: [UInt8]) {
+            for line in bytes.split(separator: 0x0A) {
+                guard let message = try? JSONValue(parsing: line) else { continue }
+                if message["method"] != nil {
+                    state.withLock { $0.notifications.append(message) }
+                    onNotification(message)
+                } else {
+                    let waiter = state.withLock { state in
+                        state.response = message
+                        defer { state.waiter = nil }
+                        return state.waiter
+                    }
+                    waiter?.resume(returning: message)
+                }
+            }
+        }
+
+        func response() async -> JSONValue {
+            await withCheckedContinuation { continuation in
+                let ready = state.withLock { state in
+                    if state.response == nil { state.waiter = continuation }
+                    return state.response
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        }
+
+        var received: JSONValue? { state.withLock { $0.response } }
+        var notifications: [JSONValue] { state.withLock { $0.notifications } }
     }
 }

@@ -5,20 +5,28 @@ import CSystemShims
 import JSONRPC
 import Logging
 
-/// Calls back when a given process ends, by waiting on a pidfd in a thread of its own.
+/// Calls back once when a given process ends: by waiting on a pidfd in a thread of its own, or, on
+/// kernels without pidfd (before Linux 5.3), by checking on it once a second.
 enum ProcessWatcher {
     static func watch(pid: Int32, logger: Logger, onExit: @escaping @Sendable () -> Void) {
         let fd = sb_pidfd_open(pid)
-        guard fd >= 0 else {
-            // ESRCH may mean the pid lives in another namespace, so do not exit on it.
-            logger.warning("cannot watch client process \(pid) (errno \(errno)); relying on end of input")
+        if fd < 0 {
+            let reason = errno
+            guard reason == ENOSYS || reason == EPERM else {
+                // ESRCH may mean the pid lives in another pid namespace (a container): do not exit on it.
+                logger.warning("cannot watch process \(pid) (errno \(reason)); relying on end of input")
+                return
+            }
+            OSThread.detach(name: "sb-process-poll") {
+                while kill(pid, 0) == 0 || errno == EPERM { sleep(1) }
+                onExit()
+            }
             return
         }
-        OSThread.detach(name: "sb-client-watch") {
+        OSThread.detach(name: "sb-process-watch") {
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             while poll(&poller, 1, -1) < 0, errno == EINTR {}
             close(fd)
-            logger.info("client process \(pid) exited")
             onExit()
         }
     }

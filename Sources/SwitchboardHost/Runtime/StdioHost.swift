@@ -29,7 +29,10 @@ public enum StdioHost {
         dup2(STDERR_FILENO, STDOUT_FILENO)
 
         let environment = HostEnvironment(watchClientProcess: { pid in
-            ProcessWatcher.watch(pid: pid, logger: logger) { stop.stop(.clientDied) }
+            ProcessWatcher.watch(pid: pid, logger: logger) {
+                logger.info("client process \(pid) exited")
+                stop.stop(.clientDied)
+            }
         })
         let dispatcher = try makeRegistry(environment).freeze()
         let sink = FileDescriptorSink(fd: wireFD) { stop.stop(.outputClosed) }
@@ -108,13 +111,15 @@ public enum StdioHost {
         }
     }
 
-    /// Asks the kernel for SIGTERM when the parent dies, and stops at once if it already has.
+    /// Stops when the parent process ends. Not `PR_SET_PDEATHSIG`: that fires when the parent
+    /// *thread* that spawned us ends, and clients often spawn from a worker thread that finishes.
     private static func watchParentProcess(stop: StopSignal, logger: Logger) {
         let parent = getppid()
-        if sb_set_parent_death_signal(SIGTERM) != 0 {
-            logger.debug("parent-death signal unavailable (errno \(errno))")
+        guard parent > 1 else { return }
+        ProcessWatcher.watch(pid: parent, logger: logger) {
+            logger.info("parent process \(parent) exited")
+            stop.stop(.clientDied)
         }
-        if getppid() != parent { stop.stop(.signal(SIGTERM)) }
     }
 }
 

@@ -1,0 +1,118 @@
+import FeedDomain
+import Jansson
+import JSONRPC
+import Logging
+import SwitchboardCore
+import SwitchboardHost
+import Testing
+
+/// The feed's methods through the JSON-RPC layer, in process.
+@Suite("Feed methods")
+struct FeedMethodsTests {
+    let feed: any FeedService
+    let dispatcher: Dispatcher
+
+    init() throws {
+        feed = InMemoryFeedService(demoCount: 1_000)
+        dispatcher = try MethodRegistry.feedMethods(feed).freeze()
+    }
+
+    func call(_ method: String, _ params: JSONValue?) async -> InProcessCall.Outcome {
+        await InProcessCall.call(method, params: params, dispatcher: dispatcher, logger: Logger(label: "test"))
+    }
+
+    @Test("feed.list pages through the feed with nextCursor, then null at the end")
+    func listPages() async throws {
+        var cursor: JSONValue = .null
+        var ids: [Int64] = []
+        var pages = 0
+        repeat {
+            var params: JSONObject = ["limit": 300]
+            if cursor != .null { params["cursor"] = cursor }
+            let result = try #require(await call("feed.list", .object(params)).result)
+            ids += result["items"]!.arrayValue!.map { $0["id"]!.int64Value! }
+            #expect(result["total"] == 1_000)
+            #expect(result["state"]?.stringValue?.hasPrefix("feed-") == true)
+            cursor = result["nextCursor"]!
+            #expect((cursor == .null) == (result["hasMore"] == false))
+            pages += 1
+        } while cursor != .null
+        #expect(ids == Array(1...1_000))
+        #expect(pages == 4)
+    }
+
+    @Test("items appended between two page requests are neither skipped nor repeated")
+    func stableUnderInserts() async throws {
+        let first = try #require(await call("feed.list", ["limit": 500]).result)
+        _ = try await feed.append([DemoFeed.profile(1), DemoFeed.profile(2)])
+        let second = try #require(await call("feed.list", ["limit": 500, "cursor": first["nextCursor"]!]).result)
+        let third = try #require(await call("feed.list", ["limit": 500, "cursor": second["nextCursor"]!]).result)
+        let pages = [first, second, third].flatMap { $0["items"]!.arrayValue! }
+        #expect(pages.map { $0["id"]!.int64Value! } == Array(1...1_002))
+        #expect(third["nextCursor"] == .null)
+        #expect(third["total"] == 1_002)
+    }
+
+    @Test("a malformed or edited cursor is -32602 naming cursor", arguments: ["garbage", "", "ZmVlZB8fMh8wMDAwMDAwMA", "!!!"])
+    func badCursor(cursor: String) async throws {
+        let error = try #require(await call("feed.list", ["cursor": .string(cursor)]).error)
+        #expect(error["code"] == -32602)
+        #expect(error["data"]?["field"] == "cursor")
+    }
+
+    @Test("a cursor from another list is refused, naming cursor and the other list")
+    func cursorFromAnotherList() async throws {
+        let foreign = Cursor(list: "inbox/demo@switchboard.example/Inbox/all", sortKey: "1", id: "5").encoded
+        let error = try #require(await call("feed.list", ["cursor": .string(foreign)]).error)
+        #expect(error["code"] == -32602)
+        #expect(error["data"]?["field"] == "cursor")
+        #expect(error["data"]?["expected"]?.stringValue?.contains("inbox/") == true)
+    }
+
+    @Test("limit outside 1...500 is -32602 with field, expected and got", arguments: [0, 501, -1] as [Int64])
+    func badLimit(limit: Int64) async throws {
+        let error = try #require(await call("feed.list", ["limit": .integer(limit)]).error)
+        #expect(error["data"] == ["field": "limit", "expected": "integer 1...500", "got": .string(String(limit))])
+    }
+
+    @Test("feed.page maps page numbers to the same items as the cursor walk")
+    func pageNumbers() async throws {
+        let page = try #require(await call("feed.page", ["page": 3, "pageSize": 7]).result)
+        #expect(page["items"]!.arrayValue!.map { $0["id"]!.int64Value! } == Array(15...21))
+        #expect(page["page"] == 3 && page["pageSize"] == 7 && page["hasMore"] == true && page["total"] == 1_000)
+        let last = try #require(await call("feed.page", ["page": 100, "pageSize": 10]).result)
+        #expect(last["hasMore"] == false && last["items"]!.arrayValue!.count == 10)
+        let beyond = try #require(await call("feed.page", ["page": 101, "pageSize": 10]).result)
+        #expect(beyond["items"] == [] && beyond["hasMore"] == false)
+        #expect(await call("feed.page", ["page": 0]).error?["data"]?["field"] == "page")
+        #expect(await call("feed.page", ["page": 1, "pageSize": 501]).error?["data"]?["field"] == "pageSize")
+    }
+
+    @Test("feed.get answers the detail, and -32004 naming id for an unknown one")
+    func getItem() async throws {
+        let item = try #require(await call("feed.get", ["id": 42]).result)
+        #expect(item["id"] == 42)
+        #expect(item["displayName"]?.stringValue == DemoFeed.profile(42).displayName)
+        #expect(item.objectValue?.keys == ["id", "accountId", "displayName", "reputation", "userType", "badgeCounts",
+                                           "profileImage", "location", "websiteUrl"])
+        let error = try #require(await call("feed.get", ["id": 5_000]).error)
+        #expect(error["code"] == -32004)
+        #expect(error["data"]?["field"] == "id")
+        #expect(await call("feed.get", ["id": "forty-two"]).error?["code"] == -32602)
+    }
+
+    @Test("feed.changes with a bad state is -32010 and says to reload")
+    func changesBadState() async throws {
+        let error = try #require(await call("feed.changes", ["sinceState": "bogus"]).error)
+        #expect(error["code"] == -32010)
+        #expect(error["message"]?.stringValue?.contains("reload") == true)
+        #expect(await call("feed.changes", [:]).error?["data"]?["field"] == "sinceState")
+    }
+
+    @Test("the same calls give byte-identical answers")
+    func deterministic() async throws {
+        let a = await call("feed.page", ["page": 77, "pageSize": 20]).response.jsonText()
+        let b = await call("feed.page", ["page": 77, "pageSize": 20]).response.jsonText()
+        #expect(a == b)
+    }
+}

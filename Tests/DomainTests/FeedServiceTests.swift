@@ -1,0 +1,106 @@
+import FeedDomain
+import GRDB
+import JSONRPC
+import Testing
+import SwitchboardCore
+import SwitchboardStorage
+
+/// One suite, both implementations: what holds for the in-memory feed holds for SQLite.
+@Suite("Feed service, in memory and on SQLite")
+struct FeedServiceTests {
+    enum Backend: String, CaseIterable, CustomTestStringConvertible {
+        case memory, sqlite
+        var testDescription: String { rawValue }
+    }
+
+    static let demoCount = 1_000
+
+    static func makeFeed(_ backend: Backend) throws -> any FeedService {
+        switch backend {
+        case .memory:
+            return InMemoryFeedService(demoCount: demoCount)
+        case .sqlite:
+            let database = try AppDatabase(path: ":memory:", migrations: SQLiteFeedService.migrations)
+            try database.writer.write { db in try SQLiteFeedService.seed(db, count: demoCount) }
+            return SQLiteFeedService(database: database)
+        }
+    }
+
+    @Test("the demo items are the same on both backends, item for item", arguments: [1, 2, 500, 999, 1_000] as [Int64])
+    func sameDemoData(id: Int64) async throws {
+        let memory = try await Self.makeFeed(.memory).item(id: id)
+        let sqlite = try await Self.makeFeed(.sqlite).item(id: id)
+        #expect(memory != nil)
+        #expect(memory == sqlite)
+        #expect(memory == DemoFeed.profile(id))
+    }
+
+    @Test("items after an id come in id order, limited", arguments: Backend.allCases)
+    func itemsAfter(backend: Backend) async throws {
+        let feed = try Self.makeFeed(backend)
+        let items = try await feed.items(after: 10, limit: 5)
+        #expect(items.map(\.id) == [11, 12, 13, 14, 15])
+        #expect(try await feed.items(after: 998, limit: 5).map(\.id) == [999, 1_000])
+        #expect(try await feed.items(after: 1_000, limit: 5).isEmpty)
+        #expect(try await feed.count() == 1_000)
+    }
+
+    @Test("an unknown id is nil", arguments: Backend.allCases)
+    func unknownItem(backend: Backend) async throws {
+        let feed = try Self.makeFeed(backend)
+        #expect(try await feed.item(id: 0) == nil)
+        #expect(try await feed.item(id: 1_001) == nil)
+        #expect(try await feed.item(id: -5) == nil)
+    }
+
+    @Test("appended items get the next ids and show up as created in changes", arguments: Backend.allCases)
+    func appendAndChanges(backend: Backend) async throws {
+        let feed = try Self.makeFeed(backend)
+        let before = try await feed.state()
+        let added = try await feed.append([DemoFeed.profile(7), DemoFeed.profile(8)])
+        #expect(added.map(\.id) == [1_001, 1_002])
+        #expect(try await feed.item(id: 1_002)?.displayName == DemoFeed.profile(8).displayName)
+        #expect(try await feed.count() == 1_002)
+        let changes = try await feed.changes(since: before, limit: 500)
+        #expect(changes.created == ["1001", "1002"])
+        #expect(changes.updated.isEmpty && changes.destroyed.isEmpty)
+        #expect(!changes.hasMoreChanges)
+        #expect(changes.newState == (try await feed.state()))
+        #expect(changes.newState != before)
+        let none = try await feed.changes(since: changes.newState, limit: 500)
+        #expect(none.created.isEmpty && none.newState == changes.newState)
+    }
+
+    @Test("changes come in bounded answers with hasMoreChanges until caught up", arguments: Backend.allCases)
+    func changesInPieces(backend: Backend) async throws {
+        let feed = try Self.makeFeed(backend)
+        var state = try await feed.state()
+        _ = try await feed.append((1...5).map { DemoFeed.profile($0) })
+        var seen: [String] = []
+        var rounds = 0
+        while true {
+            let answer = try await feed.changes(since: state, limit: 2)
+            seen += answer.created
+            state = answer.newState
+            rounds += 1
+            if !answer.hasMoreChanges { break }
+            #expect(answer.created.count == 2)
+        }
+        #expect(seen == ["1001", "1002", "1003", "1004", "1005"])
+        #expect(rounds == 3)
+    }
+
+    @Test("an unknown, foreign or future state is refused with -32010, telling the client to reload", arguments: Backend.allCases)
+    func unknownState(backend: Backend) async throws {
+        let feed = try Self.makeFeed(backend)
+        for state in ["nonsense", "mail-0", "feed-zzzz", ""] {
+            do {
+                _ = try await feed.changes(since: state, limit: 10)
+                Issue.record("state \(state) was accepted")
+            } catch let error as ResponseError {
+                #expect(error.code == .stateMismatch)
+                #expect(error.message.contains("reload"))
+            }
+        }
+    }
+}

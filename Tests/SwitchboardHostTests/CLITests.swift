@@ -1,0 +1,143 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Jansson
+import Testing
+
+// The built binary's command line (issue point 11): `call`, `methods`, `--help`, usage errors.
+
+@Suite("The switchboard command line")
+struct CLITests {
+    typealias H = BinaryHarness
+
+    static func run(_ arguments: [String], environment: [String: String?] = [:]) throws -> BinaryHarness.Run {
+        try H.run(arguments, environment: environment, raw: true)
+    }
+
+    @Test("`switchboard call host.ping` prints \"pong\" and exits 0")
+    func callPing() throws {
+        let run = try Self.run(["call", "host.ping"])
+        #expect(run.stdout == "\"pong\"\n")
+        #expect(run.stderr.isEmpty)
+        #expect(run.termination == .exited(0))
+    }
+
+    @Test("`switchboard call host.echo PARAMS` prints the params as pretty JSON")
+    func callEcho() throws {
+        let run = try Self.run(["call", "host.echo", #"{"a":[1,2],"b":{"c":"d"}}"#])
+        #expect(run.termination == .exited(0))
+        #expect(try JSONValue(parsing: run.stdout) == ["a": [1, 2], "b": ["c": "d"]])
+        #expect(run.stdout.contains("\n  "), "pretty, indented: \(run.stdout)")
+        let a = try #require(run.stdout.firstRange(of: #""a""#))
+        let b = try #require(run.stdout.firstRange(of: #""b""#))
+        #expect(a.lowerBound < b.lowerBound, "member order kept")
+    }
+
+    @Test("`switchboard call no.such` prints the -32601 error JSON on stderr and exits 1 with nothing on stdout")
+    func callUnknownMethod() throws {
+        let run = try Self.run(["call", "no.such"])
+        #expect(run.termination == .exited(1))
+        #expect(run.stdout.isEmpty)
+        let error = try JSONValue(parsing: run.stderr)
+        #expect(error["code"] == -32601)
+        #expect(error["data"]?["method"] == "no.such")
+    }
+
+    @Test("`switchboard call host.sleep '{\"ms\":\"x\"}'` prints -32602 naming the field on stderr and exits 1")
+    func callInvalidParams() throws {
+        let run = try Self.run(["call", "host.sleep", #"{"ms":"x"}"#])
+        #expect(run.termination == .exited(1))
+        #expect(run.stdout.isEmpty)
+        let error = try JSONValue(parsing: run.stderr)
+        #expect(error["code"] == -32602)
+        #expect(error["data"]?["field"] == "ms")
+    }
+
+    @Test("`switchboard call` with PARAMS that are not JSON fails and says so")
+    func callInvalidJSON() throws {
+        let run = try Self.run(["call", "host.echo", #"{"a":"#])
+        guard case .exited(let code) = run.termination else {
+            Issue.record("ended by \(run.termination)")
+            return
+        }
+        #expect(code != 0)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.contains("PARAMS") && run.stderr.contains("JSON"), "names the problem: \(run.stderr)")
+    }
+
+    @Test("`switchboard call host.sleep` with a progress token prints progress on stderr and the result on stdout")
+    func callWithProgress() throws {
+        let run = try Self.run(["call", "host.sleep", #"{"ms":20,"steps":2,"_meta":{"progressToken":"p"}}"#])
+        #expect(run.termination == .exited(0))
+        #expect(try JSONValue(parsing: run.stdout) == ["slept": 20, "steps": 2])
+        let notes = run.stderr.split(separator: "\n").compactMap { try? JSONValue(parsing: String($0)) }
+        #expect(notes.filter { $0["method"] == "$/progress" }.count == 2, "\(run.stderr)")
+    }
+
+    @Test("`switchboard methods` lists host.ping with its summary")
+    func methodsList() throws {
+        let run = try Self.run(["methods"])
+        #expect(run.termination == .exited(0))
+        let line = run.stdout.split(separator: "\n").first { $0.hasPrefix("host.ping ") }
+        #expect(line?.contains("Answers \"pong\"") == true, "\(run.stdout)")
+        for name in ["host.echo", "host.methods", "host.sleep", "initialize", "shutdown", "rpc.discover"] {
+            #expect(run.stdout.split(separator: "\n").contains { $0.hasPrefix(name + " ") }, "lists \(name)")
+        }
+    }
+
+    @Test("`switchboard methods --json` prints a JSON array of {name, summary}")
+    func methodsJSON() throws {
+        let run = try Self.run(["methods", "--json"])
+        #expect(run.termination == .exited(0))
+        let list = try #require(try JSONValue(parsing: run.stdout).arrayValue)
+        let ping = list.first { $0["name"] == "host.ping" }
+        #expect(ping?["summary"]?.stringValue?.isEmpty == false)
+        #expect(list.allSatisfy { $0["name"]?.stringValue != nil && $0["summary"]?.stringValue != nil })
+    }
+
+    @Test("`--help` exits 0 and describes the command", arguments: [
+        ([], ["serve", "call", "methods"]),
+        (["serve"], ["--framing", "--max-message-bytes", "--max-in-flight", "--drain-timeout", "--log-level"]),
+        (["call"], ["METHOD", "PARAMS"]),
+        (["methods"], ["--json"]),
+    ] as [([String], [String])])
+    func help(subcommand: [String], mentions: [String]) throws {
+        let run = try Self.run(subcommand + ["--help"])
+        #expect(run.termination == .exited(0))
+        let usage = run.stdout.lowercased()
+        #expect(usage.contains("usage: switchboard" + subcommand.map { " " + $0 }.joined()), "\(run.stdout)")
+        for word in mentions {
+            #expect(usage.contains(word.lowercased()), "--help of \(subcommand) mentions \(word): \(run.stdout)")
+        }
+    }
+
+    @Test("`switchboard serve --max-in-flight 0` is a usage error")
+    func badOption() throws {
+        let run = try Self.run(["serve", "--max-in-flight", "0"])
+        #expect(run.termination != .exited(0))
+        if case .signaled = run.termination { Issue.record("crashed: \(run.termination)") }
+        #expect(run.stderr.contains("--max-in-flight"), "\(run.stderr)")
+        #expect(run.stdout.isEmpty)
+    }
+
+    @Test("an unknown --log-level is a usage error naming the level")
+    func badLogLevel() throws {
+        let run = try Self.run(["serve", "--log-level", "loud"])
+        #expect(run.termination == .exited(64))
+        #expect(run.stderr.contains("loud"))
+    }
+
+    @Test("an unknown --framing is a usage error")
+    func badFraming() throws {
+        let run = try Self.run(["--framing", "xml"])
+        #expect(run.termination == .exited(64))
+        #expect(run.stdout.isEmpty)
+    }
+
+    @Test("`--version` prints the version")
+    func version() throws {
+        let run = try Self.run(["--version"])
+        #expect(run.termination == .exited(0))
+        #expect(run.stdout.split(separator: ".").count == 3, "\(run.stdout)")
+    }
+}
