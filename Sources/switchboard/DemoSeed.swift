@@ -1,4 +1,6 @@
 import FeedDomain
+import MailDomain
+import SwitchboardCore
 import GRDB
 import Logging
 import SwitchboardStorage
@@ -14,7 +16,7 @@ enum DemoSeed {
         DatabaseMigration("meta-v1") { db in
             try db.execute(sql: "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
         },
-    ] + SQLiteFeedService.migrations
+    ] + SQLiteFeedService.migrations + SQLiteMailService.migrations
 
     static func isSeeded(_ database: AppDatabase) throws -> Bool {
         try database.writer.read { db in
@@ -23,12 +25,14 @@ enum DemoSeed {
     }
 
     /// Seeds unless already done, with a progress bar on stderr when stderr is a terminal.
-    static func seedIfNeeded(_ database: AppDatabase, feedItems: Int, logger: Logger) throws {
+    static func seedIfNeeded(_ database: AppDatabase, options: StoreOptions, clock: any Clock, logger: Logger) throws {
         guard try !isSeeded(database) else { return }
-        let bar = ProgressBar(label: "seeding demo data", total: feedItems)
-        logger.info("seeding demo data into \(database.path): \(feedItems) feed items")
+        let total = options.mailMessages + options.feedItems
+        let bar = ProgressBar(label: "seeding demo data", total: total)
+        logger.info("seeding demo data into \(database.path): \(options.mailMessages) messages, \(options.feedItems) feed items")
         try database.writer.write { db in
-            try SQLiteFeedService.seed(db, count: feedItems) { bar.update($0) }
+            try SQLiteMailService.seed(db, clock: clock, messages: options.mailMessages) { bar.update($0) }
+            try SQLiteFeedService.seed(db, count: options.feedItems) { bar.update(options.mailMessages + $0) }
             try db.execute(sql: "INSERT INTO meta(key, value) VALUES ('seed', ?)", arguments: [version])
         }
         bar.finish()

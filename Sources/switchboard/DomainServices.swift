@@ -1,4 +1,5 @@
 import FeedDomain
+import MailDomain
 import Logging
 import Synchronization
 import SwitchboardCore
@@ -7,6 +8,7 @@ import SwitchboardStorage
 /// The services every domain method is served by, on the chosen backend.
 struct DomainServices: Sendable {
     var feed: any FeedService
+    var mail: any MailService
     var clock: any Clock
 
     /// Opens the backend. On SQLite, a database that was never seeded gets the demo data first.
@@ -14,12 +16,20 @@ struct DomainServices: Sendable {
         let clock = try options.makeClock()
         switch options.backend {
         case .memory:
-            return DomainServices(feed: InMemoryFeedService(demoCount: options.feedItems), clock: clock)
+            return DomainServices(
+                feed: InMemoryFeedService(demoCount: options.feedItems),
+                mail: InMemoryMailService(clock: clock, demoMessages: options.mailMessages),
+                clock: clock
+            )
         case .sqlite:
             let path = try options.databasePath()
             let database = try AppDatabase(path: path, migrations: DemoSeed.migrations)
-            try DemoSeed.seedIfNeeded(database, feedItems: options.feedItems, logger: logger)
-            return DomainServices(feed: SQLiteFeedService(database: database), clock: clock)
+            try DemoSeed.seedIfNeeded(database, options: options, clock: clock, logger: logger)
+            return DomainServices(
+                feed: SQLiteFeedService(database: database),
+                mail: SQLiteMailService(database: database, clock: clock),
+                clock: clock
+            )
         }
     }
 }
@@ -45,6 +55,15 @@ final class LazyServices: Sendable {
 
     /// The feed, opened on first use.
     var feed: any FeedService { LazyFeed(services: self) }
+
+    /// Mail, opened on first use.
+    var mail: any MailService { LazyMail(services: self) }
+
+    /// The clock, which needs no database.
+    var clock: any Clock { (try? options.makeClock()) ?? SystemClock() }
+
+    /// The account a bare mail call uses: `--account`, else the demo account.
+    var defaultAccount: String { options.account ?? DemoAccount.email }
 }
 
 /// Forwards to the feed service of ``LazyServices``, opening it on the first call.
@@ -57,4 +76,34 @@ struct LazyFeed: FeedService {
     func state() async throws -> String { try await services.get().feed.state() }
     func changes(since sinceState: String, limit: Int) async throws -> ChangeSet { try await services.get().feed.changes(since: sinceState, limit: limit) }
     func append(_ profiles: [Profile]) async throws -> [Profile] { try await services.get().feed.append(profiles) }
+}
+
+/// Forwards to the mail service of ``LazyServices``, opening it on the first call.
+struct LazyMail: MailService {
+    let services: LazyServices
+
+    private var mail: any MailService { get throws { try services.get().mail } }
+
+    func login(email: String) async throws -> LoginOutcome { try await mail.login(email: email) }
+    func folders(account: String) async throws -> [FolderSummary] { try await mail.folders(account: account) }
+    func conversations(account: String, folder: Folder, unreadOnly: Bool, page: PageRequest) async throws -> Page<Conversation> {
+        try await mail.conversations(account: account, folder: folder, unreadOnly: unreadOnly, page: page)
+    }
+    func thread(account: String, threadId: String) async throws -> ThreadDetail? { try await mail.thread(account: account, threadId: threadId) }
+    func message(account: String, uid: String) async throws -> Message? { try await mail.message(account: account, uid: uid) }
+    func send(account: String, _ message: OutgoingMessage) async throws -> Message { try await mail.send(account: account, message) }
+    func markRead(account: String, uids: [String], read: Bool) async throws -> [String] {
+        try await mail.markRead(account: account, uids: uids, read: read)
+    }
+    func move(account: String, uids: [String], to folder: Folder) async throws -> [String] {
+        try await mail.move(account: account, uids: uids, to: folder)
+    }
+    func search(account: String, query: String, page: PageRequest) async throws -> Page<SearchHit> {
+        try await mail.search(account: account, query: query, page: page)
+    }
+    func importMessages(account: String, _ records: [ImportRecord]) async throws -> ImportOutcome {
+        try await mail.importMessages(account: account, records)
+    }
+    func state() async throws -> String { try await mail.state() }
+    func changes(since sinceState: String, limit: Int) async throws -> ChangeSet { try await mail.changes(since: sinceState, limit: limit) }
 }

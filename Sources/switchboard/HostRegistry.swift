@@ -1,4 +1,5 @@
 import FeedDomain
+import MailDomain
 import JSONRPC
 import SwitchboardHost
 
@@ -7,6 +8,7 @@ enum HostRegistry {
     static func make(environment: HostEnvironment = HostEnvironment(), services: LazyServices) -> MethodRegistry {
         var registry = MethodRegistry()
         registry.add(.hostMethods(environment: environment))
+        registry.add(.mailMethods(services.mail, defaultAccount: services.defaultAccount, clock: services.clock))
         registry.add(.feedMethods(services.feed))
         return registry
     }

@@ -25,13 +25,22 @@ struct StoreOptions: ParsableArguments {
     ))
     var now: String?
 
+    @Option(help: "The mail account a bare mail call uses before mail.login (default: the demo account).")
+    var account: String?
+
     @Option(help: "How many feed items the demo data holds (when seeding).")
     var feedItems: Int = 1_000_000
+
+    @Option(help: "How many messages the demo mailbox holds (when seeding).")
+    var mailMessages: Int = 400
 
     func validate() throws {
         _ = try makeClock()
         guard feedItems >= 0, feedItems <= 100_000_000 else {
             throw ValidationError("--feed-items must be 0...100000000, got \(feedItems)")
+        }
+        guard mailMessages >= 0, mailMessages <= 10_000_000 else {
+            throw ValidationError("--mail-messages must be 0...10000000, got \(mailMessages)")
         }
     }
 

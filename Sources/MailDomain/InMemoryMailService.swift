@@ -1,0 +1,188 @@
+import Jansson
+import JSONRPC
+import Synchronization
+import SwitchboardCore
+
+/// Mail held in memory: the demo mailbox (``DemoMail``) at start, then whatever is sent, imported,
+/// read or moved, with change tracking in an in-memory log. Deterministic for a given clock.
+///
+/// Listings are computed from the messages on each call, which suits fixture-sized mailboxes; the
+/// answers are the same as ``SQLiteMailService`` gives for the same operations.
+public final class InMemoryMailService: MailService {
+    private let clock: any Clock
+    private let mailbox: Mutex<InMemoryMailbox>
+
+    /// - Parameter demoMessages: how many demo messages the demo account starts with.
+    public init(clock: any Clock = SystemClock(), demoMessages: Int = DemoMail.defaultCount) {
+        self.clock = clock
+        var mailbox = InMemoryMailbox()
+        mailbox.accounts[DemoAccount.email] = Account(email: DemoAccount.email, name: DemoAccount.name)
+        DemoMail.generate(messages: demoMessages, now: clock.now()) { thread in thread.forEach { mailbox.load($0) } }
+        self.mailbox = Mutex(mailbox)
+    }
+
+    public func login(email: String) async throws -> LoginOutcome {
+        mailbox.withLock { mailbox in
+            if let account = mailbox.accounts[email] { return LoginOutcome(account: account, created: false) }
+            let account = Account(email: email)
+            mailbox.accounts[email] = account
+            return LoginOutcome(account: account, created: true)
+        }
+    }
+
+    public func folders(account: String) async throws -> [FolderSummary] {
+        mailbox.withLock { mailbox in
+            var summaries = Folder.allCases.map { FolderSummary(name: $0, total: 0, unread: 0) }
+            for record in mailbox.records where record.account == account {
+                let index = Folder.allCases.firstIndex(of: record.folder)!
+                summaries[index].total += 1
+                if !record.read { summaries[index].unread += 1 }
+            }
+            return summaries
+        }
+    }
+
+    public func conversations(account: String, folder: Folder, unreadOnly: Bool, page: PageRequest) async throws -> Page<Conversation> {
+        try mailbox.withLock { mailbox in
+            let list = ConversationOrder.listID(account: account, folder: folder, unreadOnly: unreadOnly)
+            let position = try ConversationOrder.position(page.cursor, list: list, current: mailbox.sequence)
+            var candidates: [ConversationOrder.Placed] = []
+            for (threadId, records) in mailbox.groups(account: account, folder: folder) {
+                let summary = ConversationSummary.make(threadId: threadId, account: account, records: records)
+                if unreadOnly, summary.conversation.unreadCount == 0 { continue }
+                let updated = mailbox.groupUpdated[GroupKey(account: account, folder: folder, threadId: threadId)] ?? 0
+                let time: Int64
+                if updated <= position.snapshot {
+                    time = summary.latestTime
+                } else {
+                    // Changed since the first page: placed as it stood then, or not at all.
+                    guard let then = records.filter({ $0.folderSeq <= position.snapshot }).map(\.time).max() else { continue }
+                    time = then
+                }
+                let key = ConversationOrder.Key(time: time, threadId: threadId)
+                if let after = position.after, !(after < key) { continue }
+                candidates.append(ConversationOrder.Placed(conversation: summary.conversation, key: key))
+            }
+            return ConversationOrder.page(candidates, limit: page.limit, list: list, snapshot: position.snapshot)
+        }
+    }
+
+    public func thread(account: String, threadId: String) async throws -> ThreadDetail? {
+        mailbox.withLock { mailbox in
+            let records = mailbox.records.filter { $0.account == account && $0.threadId == threadId }.sorted(by: MailRecord.chronological)
+            guard let first = records.first else { return nil }
+            let root = records.first { $0.uid == threadId } ?? first
+            return ThreadDetail(threadId: threadId, subject: Subject.base(root.subject), messages: records.map(\.message))
+        }
+    }
+
+    public func message(account: String, uid: String) async throws -> Message? {
+        mailbox.withLock { $0.record(account, uid)?.message }
+    }
+
+    public func send(account: String, _ message: OutgoingMessage) async throws -> Message {
+        let now = clock.now()
+        return try mailbox.withLock { mailbox throws(ResponseError) in
+            if let parent = message.inReplyTo, mailbox.record(account, parent) == nil {
+                throw ResponseError.notFound("message \(parent)", field: "inReplyTo", got: parent)
+            }
+            var number = mailbox.sentCounter + 1
+            while mailbox.record(account, "s\(number)") != nil { number += 1 }
+            mailbox.sentCounter = number
+            mailbox.sequence += 1
+            mailbox.insert(account: account, uid: "s\(number)", message: message, folder: .sent, read: true, time: now)
+            return mailbox.record(account, "s\(number)")!.message
+        }
+    }
+
+    public func markRead(account: String, uids: [String], read: Bool) async throws -> [String] {
+        try mailbox.withLock { mailbox throws(ResponseError) in
+            let changed = try mailbox.positions(of: uids, account: account).filter { mailbox.records[$0].read != read }
+            guard !changed.isEmpty else { return [] }
+            mailbox.sequence += 1
+            var touched = Set<GroupKey>()
+            for position in changed {
+                mailbox.records[position].read = read
+                let record = mailbox.records[position]
+                mailbox.logChange(record.uid, .updated)
+                touched.insert(GroupKey(account: account, folder: record.folder, threadId: record.threadId))
+            }
+            mailbox.stamp(touched)
+            return changed.map { mailbox.records[$0].uid }
+        }
+    }
+
+    public func move(account: String, uids: [String], to folder: Folder) async throws -> [String] {
+        try mailbox.withLock { mailbox throws(ResponseError) in
+            let changed = try mailbox.positions(of: uids, account: account).filter { mailbox.records[$0].folder != folder }
+            guard !changed.isEmpty else { return [] }
+            mailbox.sequence += 1
+            var touched = Set<GroupKey>()
+            for position in changed {
+                let record = mailbox.records[position]
+                touched.insert(GroupKey(account: account, folder: record.folder, threadId: record.threadId))
+                touched.insert(GroupKey(account: account, folder: folder, threadId: record.threadId))
+                mailbox.records[position].folder = folder
+                mailbox.records[position].folderSeq = mailbox.sequence
+                mailbox.logChange(record.uid, .updated)
+            }
+            mailbox.stamp(touched)
+            return changed.map { mailbox.records[$0].uid }
+        }
+    }
+
+    public func search(account: String, query text: String, page: PageRequest) async throws -> Page<SearchHit> {
+        let query = SearchQuery(text)
+        return try mailbox.withLock { mailbox throws(JSONFieldError) in
+            let after = try query.after(page.cursor, account: account)
+            guard !query.isEmpty else { return Page(items: [], nextCursor: nil) }
+            var hits: [(hit: SearchHit, key: SearchQuery.Key)] = []
+            for record in mailbox.records where record.account == account {
+                guard let score = query.score(from: record.from, subject: record.subject, text: record.text) else { continue }
+                let key = SearchQuery.Key(score: score, time: record.time, uid: record.uid)
+                if let after, !(after < key) { continue }
+                hits.append((SearchHit(record, score: score), key))
+            }
+            hits.sort { $0.key < $1.key }
+            return query.page(Array(hits.prefix(page.limit + 1)), limit: page.limit, account: account)
+        }
+    }
+
+    public func importMessages(account: String, _ records: [ImportRecord]) async throws -> ImportOutcome {
+        mailbox.withLock { mailbox in
+            var outcome = ImportOutcome()
+            for record in records {
+                if mailbox.record(account, record.uid) != nil {
+                    outcome.skipped.append(record.uid)
+                    continue
+                }
+                if outcome.imported.isEmpty { mailbox.sequence += 1 }
+                let (folder, read) = MailRecord.placement(from: record.message.from, account: account)
+                mailbox.insert(account: account, uid: record.uid, message: record.message, folder: folder, read: read, time: record.time)
+                outcome.imported.append(record.uid)
+            }
+            return outcome
+        }
+    }
+
+    public func state() async throws -> String {
+        ChangeTracking.state(domain: mailDomain, sequence: mailbox.withLock { $0.logSequence })
+    }
+
+    public func changes(since sinceState: String, limit: Int) async throws -> ChangeSet {
+        try mailbox.withLock { mailbox throws(ResponseError) in
+            let latest = mailbox.logSequence
+            let since = try ChangeTracking.sequence(of: sinceState, domain: mailDomain, oldest: 0, latest: latest)
+            var set = ChangeTracking.fold(mailbox.log.filter { $0.sequence > since }, domain: mailDomain, since: since, limit: limit)
+            if !set.hasMoreChanges { set.newState = ChangeTracking.state(domain: mailDomain, sequence: latest) }
+            return set
+        }
+    }
+}
+
+extension SearchHit {
+    init(_ record: MailRecord, score: Int) {
+        self.init(uid: record.uid, threadId: record.threadId, folder: record.folder, from: record.from, subject: record.subject,
+                  snippet: Snippet.make(record.text), date: Timestamp.format(record.time), read: record.read, score: score)
+    }
+}

@@ -1,0 +1,49 @@
+import SwitchboardCore
+
+/// Mail: accounts, folders, conversations grouped through reply chains, search and import.
+///
+/// Two implementations answer alike: ``InMemoryMailService`` (deterministic fixtures) and
+/// ``SQLiteMailService`` (GRDB). Every method that reads or writes mail takes the account it acts
+/// for; the method layer picks it from the connection's session (see ``MailSession``).
+///
+/// Threading: a conversation's id is the uid of its root message, found by following `inReplyTo`
+/// up to a message that answers none or one not stored. A message stored before the one it answers
+/// (imports come in any order) roots its own conversation until that one arrives; then its whole
+/// conversation is re-threaded under the new root.
+///
+/// - Important: Change tracking counts messages by uid: sends and imports are `created`, read-flag
+///   changes, moves and re-threading are `updated`. Writes and their change records share a transaction.
+public protocol MailService: Sendable {
+    /// Signs into `email` (validated, lower-cased), creating the account on first login.
+    func login(email: String) async throws -> LoginOutcome
+    /// The drawer: every folder, in order, with message and unread counts.
+    func folders(account: String) async throws -> [FolderSummary]
+    /// The conversations of `folder`, newest activity first, a keyset page at a time (see
+    /// ``ConversationOrder``). Throws the `-32602` error naming `cursor` for a cursor of another list.
+    func conversations(account: String, folder: Folder, unreadOnly: Bool, page: PageRequest) async throws -> Page<Conversation>
+    /// Every message of a conversation, oldest first; `nil` when there is no such thread.
+    func thread(account: String, threadId: String) async throws -> ThreadDetail?
+    func message(account: String, uid: String) async throws -> Message?
+    /// Stores `message` in Sent under a new uid (`s1`, `s2`, …), dated by the clock, threaded with
+    /// what it answers. Throws not-found naming `inReplyTo` when that message does not exist.
+    func send(account: String, _ message: OutgoingMessage) async throws -> Message
+    /// Sets the read flag; returns the uids whose flag changed. Throws not-found naming `uids[i]`
+    /// (and changes nothing) when a uid does not exist.
+    func markRead(account: String, uids: [String], read: Bool) async throws -> [String]
+    /// Moves messages; returns the uids that changed folder. Unknown uids as for ``markRead(account:uids:read:)``.
+    func move(account: String, uids: [String], to folder: Folder) async throws -> [String]
+    /// Full-text search over sender, subject and text, best match first (see ``SearchQuery``).
+    func search(account: String, query: String, page: PageRequest) async throws -> Page<SearchHit>
+    /// Stores the records whose uid the account does not have yet, threading each.
+    func importMessages(account: String, _ records: [ImportRecord]) async throws -> ImportOutcome
+    /// The domain's change-tracking state.
+    func state() async throws -> String
+    /// Message uids created or updated since `sinceState`, at most `limit`.
+    func changes(since sinceState: String, limit: Int) async throws -> ChangeSet
+}
+
+/// The demo account every fixture belongs to, and the default account of the executable.
+public enum DemoAccount {
+    public static let email = "demo@switchboard.example"
+    public static let name = "Demo User"
+}

@@ -1,0 +1,36 @@
+import Jansson
+import JSONRPC
+
+/// `mail.markRead {uids, read}` → `{updated, state}`: sets the read flag; `updated` lists the uids
+/// whose flag changed. An unknown uid changes nothing and is -32004 naming `uids[i]`.
+public enum MailMarkRead: RPCMethod {
+    public static let name = "mail.markRead"
+    public static let summary = "Marks messages read or unread."
+
+    public struct Params: Decodable, Sendable {
+        public var uids: [String]
+        public var read: Bool
+    }
+
+    public struct Result: Encodable, Sendable {
+        public var updated: [String]
+        public var state: String
+    }
+
+    static func run(_ params: Params, mail: any MailService, account: String) async throws -> Result {
+        try MailUIDs.check(params.uids)
+        let updated = try await mail.markRead(account: account, uids: params.uids, read: params.read)
+        return Result(updated: updated, state: try await mail.state())
+    }
+}
+
+/// The `uids` param of the batch methods.
+enum MailUIDs {
+    static let maximum = 1_000
+
+    static func check(_ uids: [String]) throws(JSONFieldError) {
+        guard (1...maximum).contains(uids.count) else {
+            throw JSONFieldError(field: "uids", expected: "an array of 1...\(maximum) uids", got: "\(uids.count) uids")
+        }
+    }
+}

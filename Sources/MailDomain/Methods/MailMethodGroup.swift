@@ -1,0 +1,27 @@
+import JSONRPC
+import SwitchboardCore
+
+extension MethodRegistry {
+    /// The mail methods, served by `mail`. Requests act for the account `mail.login` bound to their
+    /// connection, else for `defaultAccount` (the executable passes `--account` or the demo account);
+    /// with neither they fail with -32001. `clock` dates the prototype's "Today" in imports.
+    public static func mailMethods(_ mail: any MailService, defaultAccount: String?, clock: any Clock = SystemClock()) -> MethodRegistry {
+        let fallback = defaultAccount.map { EmailAddress.normalized($0) ?? $0 }
+        let account: @Sendable (RequestContext) throws -> String = { try MailSession.account($0, default: fallback) }
+        var registry = MethodRegistry()
+        registry.register(MailLogin.self) { params, context in try await MailLogin.run(params, mail: mail, context: context) }
+        registry.register(MailFolders.self) { _, context in try await MailFolders.run(mail: mail, account: account(context)) }
+        registry.register(InboxList.self) { params, context in try await InboxList.run(params, mail: mail, account: account(context)) }
+        registry.register(MailThread.self) { params, context in try await MailThread.run(params, mail: mail, account: account(context)) }
+        registry.register(MailGet.self) { params, context in try await MailGet.run(params, mail: mail, account: account(context)) }
+        registry.register(MailSend.self) { params, context in try await MailSend.run(params, mail: mail, account: account(context)) }
+        registry.register(MailMarkRead.self) { params, context in try await MailMarkRead.run(params, mail: mail, account: account(context)) }
+        registry.register(MailMove.self) { params, context in try await MailMove.run(params, mail: mail, account: account(context)) }
+        registry.register(MailSearch.self) { params, context in try await MailSearch.run(params, mail: mail, account: account(context)) }
+        registry.register(MailImport.self) { params, context in
+            try await MailImport.run(params, mail: mail, account: account(context), clock: clock, context: context)
+        }
+        registry.register(MailChanges.self) { params, _ in try await MailChanges.run(params, mail: mail) }
+        return registry
+    }
+}

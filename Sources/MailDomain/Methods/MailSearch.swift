@@ -1,0 +1,46 @@
+import Jansson
+import JSONRPC
+import SwitchboardCore
+
+/// `mail.search {query, cursor?, limit?}` → `{items, nextCursor, state}`: full-text search over
+/// sender, subject and text, best match first (see ``SearchQuery`` for matching and scoring).
+public enum MailSearch: RPCMethod {
+    public static let name = "mail.search"
+    public static let summary = "Searches sender, subject and text of every folder, best match first."
+
+    public struct Params: Decodable, Sendable {
+        public var query: String
+        public var page: PageRequest
+
+        enum CodingKeys: String, CodingKey { case query }
+
+        public init(from decoder: any Decoder) throws {
+            query = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .query)
+            page = try PageRequest(from: decoder)
+        }
+    }
+
+    public struct Result: Encodable, Sendable {
+        public var items: [SearchHit]
+        public var nextCursor: String?
+        public var state: String
+
+        enum CodingKeys: String, CodingKey { case items, nextCursor, state }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(items, forKey: .items)
+            try container.encode(nextCursor, forKey: .nextCursor)  // null at the end, never absent
+            try container.encode(state, forKey: .state)
+        }
+    }
+
+    static func run(_ params: Params, mail: any MailService, account: String) async throws -> Result {
+        guard params.query.utf8.count <= 1_000 else {
+            throw JSONFieldError(field: "query", expected: "at most 1000 bytes of text", got: "\(params.query.utf8.count) bytes")
+        }
+        let state = try await mail.state()
+        let page = try await mail.search(account: account, query: params.query, page: params.page)
+        return Result(items: page.items, nextCursor: page.nextCursor, state: state)
+    }
+}

@@ -1,0 +1,41 @@
+/// One row of the inbox listing: a conversation as it stands in one folder.
+///
+/// Counts, participants and the latest message cover the conversation's messages in that folder
+/// only (a reply you sent sits in Sent, not in the Inbox row).
+public struct Conversation: Codable, Sendable, Equatable {
+    public var threadId: String
+    /// The subject of the conversation's oldest message in the folder, without `Re:`/`Fwd:` prefixes.
+    public var subject: String
+    /// Every address that wrote or was written to, in order of first appearance, the account's own
+    /// address left out unless it is the only one.
+    public var participants: [String]
+    public var messageCount: Int
+    public var unreadCount: Int
+    public var latest: LatestMessage
+
+    public init(threadId: String, subject: String, participants: [String], messageCount: Int, unreadCount: Int, latest: LatestMessage) {
+        self.threadId = threadId
+        self.subject = subject
+        self.participants = participants
+        self.messageCount = messageCount
+        self.unreadCount = unreadCount
+        self.latest = latest
+    }
+}
+
+/// The newest message of a conversation, as the listing shows it.
+public struct LatestMessage: Codable, Sendable, Equatable {
+    public var uid: String
+    public var from: String
+    /// The first ~120 characters of the text, whitespace collapsed.
+    public var snippet: String
+    /// RFC 3339, UTC.
+    public var date: String
+
+    public init(uid: String, from: String, snippet: String, date: String) {
+        self.uid = uid
+        self.from = from
+        self.snippet = snippet
+        self.date = date
+    }
+}

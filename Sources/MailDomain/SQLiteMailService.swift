@@ -1,0 +1,137 @@
+import GRDB
+import JSONRPC
+import SwitchboardCore
+import SwitchboardStorage
+
+/// Mail in SQLite (GRDB): messages, a listing row per conversation per folder, folder counts and
+/// an FTS5 index, each write with its change records in one transaction.
+///
+/// ```swift
+/// let database = try AppDatabase(path: ":memory:", migrations: SQLiteMailService.migrations)
+/// try await database.writer.write { try SQLiteMailService.seed($0, clock: SystemClock()) }
+/// let mail = SQLiteMailService(database: database)
+/// let first = try await mail.conversations(account: DemoAccount.email, folder: .inbox, unreadOnly: false, page: PageRequest())
+/// ```
+public struct SQLiteMailService: MailService {
+    public let database: AppDatabase
+    private let clock: any Clock
+
+    public init(database: AppDatabase, clock: any Clock = SystemClock()) {
+        self.database = database
+        self.clock = clock
+    }
+
+    public func login(email: String) async throws -> LoginOutcome {
+        try await database.writer.write { db in
+            if let row = try Row.fetchOne(db, sql: "SELECT email, name FROM mail_account WHERE email = ?", arguments: [email]) {
+                return LoginOutcome(account: Account(email: row[0], name: row[1]), created: false)
+            }
+            try db.execute(sql: "INSERT INTO mail_account(email, name) VALUES (?, NULL)", arguments: [email])
+            return LoginOutcome(account: Account(email: email), created: true)
+        }
+    }
+
+    public func folders(account: String) async throws -> [FolderSummary] {
+        try await database.writer.read { db in
+            var counts: [String: (Int, Int)] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT folder, total, unread FROM mail_folder_count WHERE account = ?", arguments: [account]) {
+                counts[row[0]] = (row[1], row[2])
+            }
+            return Folder.allCases.map { folder in
+                let (total, unread) = counts[folder.rawValue] ?? (0, 0)
+                return FolderSummary(name: folder, total: total, unread: unread)
+            }
+        }
+    }
+
+    public func thread(account: String, threadId: String) async throws -> ThreadDetail? {
+        try await database.writer.read { db in
+            let records = try Row.fetchAll(
+                db.cachedStatement(sql: "SELECT \(Self.recordColumns) FROM mail_message WHERE account = ? AND thread_id = ? ORDER BY date_ms, uid"),
+                arguments: [account, threadId]).map(Self.record)
+            guard let first = records.first else { return nil }
+            let root = records.first { $0.uid == threadId } ?? first
+            return ThreadDetail(threadId: threadId, subject: Subject.base(root.subject), messages: records.map(\.message))
+        }
+    }
+
+    public func message(account: String, uid: String) async throws -> Message? {
+        try await database.writer.read { db in try Self.fetchRecord(db, account: account, uid: uid)?.message }
+    }
+
+    public func send(account: String, _ message: OutgoingMessage) async throws -> Message {
+        let now = clock.now()
+        return try await database.writer.write { db in
+            if let parent = message.inReplyTo, try Self.fetchRecord(db, account: account, uid: parent) == nil {
+                throw ResponseError.notFound("message \(parent)", field: "inReplyTo", got: parent)
+            }
+            var number = try Self.counter(db, "sent") + 1
+            while try Self.fetchRecord(db, account: account, uid: "s\(number)") != nil { number += 1 }
+            try Self.setCounter(db, "sent", number)
+            let sequence = try Self.nextSequence(db)
+            try Self.insert(account: account, uid: "s\(number)", message: message, folder: .sent, read: true, time: now, sequence: sequence, db)
+            return try Self.fetchRecord(db, account: account, uid: "s\(number)")!.message
+        }
+    }
+
+    public func markRead(account: String, uids: [String], read: Bool) async throws -> [String] {
+        try await database.writer.write { db in
+            let changed = try Self.rowIDs(of: uids, account: account, db).filter { $0.record.read != read }
+            guard !changed.isEmpty else { return [] }
+            let sequence = try Self.nextSequence(db)
+            var touched = Set<GroupKey>()
+            for (id, record) in changed {
+                try db.cachedStatement(sql: "UPDATE mail_message SET read = ? WHERE id = ?").execute(arguments: [read, id])
+                try ChangeLog.record(db, domain: mailDomain, itemID: record.uid, kind: .updated)
+                touched.insert(GroupKey(account: account, folder: record.folder, threadId: record.threadId))
+            }
+            try Self.refresh(touched, sequence: sequence, db)
+            return changed.map(\.record.uid)
+        }
+    }
+
+    public func move(account: String, uids: [String], to folder: Folder) async throws -> [String] {
+        try await database.writer.write { db in
+            let changed = try Self.rowIDs(of: uids, account: account, db).filter { $0.record.folder != folder }
+            guard !changed.isEmpty else { return [] }
+            let sequence = try Self.nextSequence(db)
+            var touched = Set<GroupKey>()
+            for (id, record) in changed {
+                try db.cachedStatement(sql: "UPDATE mail_message SET folder = ?, folder_seq = ? WHERE id = ?")
+                    .execute(arguments: [folder.rawValue, sequence, id])
+                try ChangeLog.record(db, domain: mailDomain, itemID: record.uid, kind: .updated)
+                touched.insert(GroupKey(account: account, folder: record.folder, threadId: record.threadId))
+                touched.insert(GroupKey(account: account, folder: folder, threadId: record.threadId))
+            }
+            try Self.refresh(touched, sequence: sequence, db)
+            return changed.map(\.record.uid)
+        }
+    }
+
+    public func importMessages(account: String, _ records: [ImportRecord]) async throws -> ImportOutcome {
+        try await database.writer.write { db in
+            var outcome = ImportOutcome()
+            var sequence: Int64 = 0
+            for record in records {
+                if try Self.fetchRecord(db, account: account, uid: record.uid) != nil {
+                    outcome.skipped.append(record.uid)
+                    continue
+                }
+                if outcome.imported.isEmpty { sequence = try Self.nextSequence(db) }
+                let (folder, read) = MailRecord.placement(from: record.message.from, account: account)
+                try Self.insert(account: account, uid: record.uid, message: record.message, folder: folder, read: read,
+                                time: record.time, sequence: sequence, db)
+                outcome.imported.append(record.uid)
+            }
+            return outcome
+        }
+    }
+
+    public func state() async throws -> String {
+        try await database.writer.read { db in try ChangeLog.state(db, domain: mailDomain) }
+    }
+
+    public func changes(since sinceState: String, limit: Int) async throws -> ChangeSet {
+        try await database.writer.read { db in try ChangeLog.changes(db, domain: mailDomain, since: sinceState, limit: limit) }
+    }
+}

@@ -1,0 +1,172 @@
+import GRDB
+import JSONRPC
+import SwitchboardCore
+import SwitchboardStorage
+
+/// Reading and writing message rows, conversation rows and counters: the SQL the writes share.
+extension SQLiteMailService {
+    static let recordColumns = """
+        account, uid, thread_id, folder, from_addr, to_addrs, cc_addrs, subject, body, in_reply_to, date_ms, read, folder_seq
+        """
+
+    /// The record in `row`, whose columns from `offset` on are ``recordColumns``.
+    static func record(_ row: Row, offset: Int = 0) -> MailRecord {
+        MailRecord(
+            account: row[offset], uid: row[offset + 1], threadId: row[offset + 2],
+            folder: Folder(rawValue: row[offset + 3]) ?? .inbox, from: row[offset + 4],
+            to: addresses(row[offset + 5]), cc: addresses(row[offset + 6]), subject: row[offset + 7], text: row[offset + 8],
+            inReplyTo: row[offset + 9], time: row[offset + 10], read: row[offset + 11], folderSeq: row[offset + 12]
+        )
+    }
+
+    static func record(_ row: Row) -> MailRecord { record(row, offset: 0) }
+
+    static func addresses(_ joined: String) -> [String] {
+        joined.isEmpty ? [] : joined.split(separator: "\n").map(String.init)
+    }
+
+    static func fetchRecord(_ db: Database, account: String, uid: String) throws -> MailRecord? {
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(recordColumns) FROM mail_message WHERE account = ? AND uid = ?"),
+                         arguments: [account, uid]).map(record)
+    }
+
+    /// Inserts a message row and its search row.
+    static func insertRow(_ record: MailRecord, _ db: Database) throws {
+        try db.cachedStatement(sql: "INSERT INTO mail_message(\(recordColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").execute(arguments: [
+            record.account, record.uid, record.threadId, record.folder.rawValue, record.from,
+            record.to.joined(separator: "\n"), record.cc.joined(separator: "\n"), record.subject, record.text,
+            record.inReplyTo, record.time, record.read, record.folderSeq,
+        ])
+        try db.cachedStatement(sql: "INSERT INTO mail_search(rowid, from_addr, subject, body) VALUES (?, ?, ?, ?)")
+            .execute(arguments: [db.lastInsertedRowID, record.from, record.subject, record.text])
+    }
+
+    // MARK: Counters
+
+    static func counter(_ db: Database, _ name: String) throws -> Int64 {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM mail_counter WHERE name = ?"), arguments: [name]) ?? 0
+    }
+
+    static func setCounter(_ db: Database, _ name: String, _ value: Int64) throws {
+        try db.cachedStatement(sql: "INSERT INTO mail_counter(name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value")
+            .execute(arguments: [name, value])
+    }
+
+    /// Starts a write that changes mail: the next mail sequence number.
+    static func nextSequence(_ db: Database) throws -> Int64 {
+        let next = try counter(db, "sequence") + 1
+        try setCounter(db, "sequence", next)
+        return next
+    }
+
+    // MARK: Conversations
+
+    /// Rebuilds the listing row of each conversation in `groups` from its messages, stamped with
+    /// `sequence`, and moves the folder counts by the difference. A conversation left with no
+    /// message in the folder loses its row.
+    static func refresh(_ groups: Set<GroupKey>, sequence: Int64, _ db: Database) throws {
+        for group in groups {
+            let old = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT message_count, unread_count FROM mail_conversation WHERE account = ? AND folder = ? AND thread_id = ?"),
+                arguments: [group.account, group.folder.rawValue, group.threadId])
+            let records = try Row.fetchAll(
+                db.cachedStatement(sql: "SELECT \(recordColumns) FROM mail_message WHERE account = ? AND thread_id = ? AND folder = ?"),
+                arguments: [group.account, group.threadId, group.folder.rawValue]).map(record)
+            var total: Int = -(old.map { $0[0] } ?? 0)
+            var unread: Int = -(old.map { $0[1] } ?? 0)
+            if records.isEmpty {
+                try db.cachedStatement(sql: "DELETE FROM mail_conversation WHERE account = ? AND folder = ? AND thread_id = ?")
+                    .execute(arguments: [group.account, group.folder.rawValue, group.threadId])
+            } else {
+                let summary = ConversationSummary.make(threadId: group.threadId, account: group.account, records: records)
+                try writeSummary(summary, group: group, sequence: sequence, db)
+                total += summary.conversation.messageCount
+                unread += summary.conversation.unreadCount
+            }
+            guard total != 0 || unread != 0 else { continue }
+            try db.cachedStatement(sql: """
+                INSERT INTO mail_folder_count(account, folder, total, unread) VALUES (?, ?, ?, ?)
+                ON CONFLICT(account, folder) DO UPDATE SET total = total + excluded.total, unread = unread + excluded.unread
+                """).execute(arguments: [group.account, group.folder.rawValue, total, unread])
+        }
+    }
+
+    static func writeSummary(_ summary: ConversationSummary, group: GroupKey, sequence: Int64, _ db: Database) throws {
+        let conversation = summary.conversation
+        try db.cachedStatement(sql: """
+            INSERT OR REPLACE INTO mail_conversation(account, folder, thread_id, latest_date, latest_uid, latest_from,
+                latest_snippet, subject, participants, message_count, unread_count, updated_seq)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [
+                group.account, group.folder.rawValue, group.threadId, summary.latestTime, conversation.latest.uid,
+                conversation.latest.from, conversation.latest.snippet, conversation.subject,
+                conversation.participants.joined(separator: "\n"), conversation.messageCount, conversation.unreadCount, sequence,
+            ])
+    }
+
+    static let conversationColumns = """
+        thread_id, subject, participants, message_count, unread_count, latest_uid, latest_from, latest_snippet, latest_date
+        """
+
+    static func conversation(_ row: Row) -> (Conversation, latestTime: Int64) {
+        let latestTime: Int64 = row[8]
+        let conversation = Conversation(
+            threadId: row[0], subject: row[1], participants: addresses(row[2]), messageCount: row[3], unreadCount: row[4],
+            latest: LatestMessage(uid: row[5], from: row[6], snippet: row[7], date: Timestamp.format(latestTime))
+        )
+        return (conversation, latestTime)
+    }
+
+    // MARK: Threading
+
+    /// Stores a new message, threads it, and re-threads the replies to it that arrived first, as
+    /// ``InMemoryMailbox`` does: logs the message as created and every re-threaded one as updated.
+    static func insert(account: String, uid: String, message: OutgoingMessage, folder: Folder, read: Bool, time: Int64,
+                       sequence: Int64, _ db: Database) throws {
+        var threadId = uid
+        if let parent = message.inReplyTo, parent != uid, let found = try fetchRecord(db, account: account, uid: parent) {
+            threadId = found.threadId
+        }
+        try insertRow(MailRecord(account: account, uid: uid, threadId: threadId, folder: folder, from: message.from, to: message.to,
+                                 cc: message.cc, subject: message.subject, text: message.text, inReplyTo: message.inReplyTo,
+                                 time: time, read: read, folderSeq: sequence), db)
+        try ChangeLog.record(db, domain: mailDomain, itemID: uid, kind: .created)
+        var touched: Set<GroupKey> = [GroupKey(account: account, folder: folder, threadId: threadId)]
+        let children = try String.fetchAll(
+            db.cachedStatement(sql: "SELECT uid FROM mail_message WHERE account = ? AND in_reply_to = ? AND uid != ? ORDER BY date_ms, uid"),
+            arguments: [account, uid, uid])
+        for child in children {
+            let old = try fetchRecord(db, account: account, uid: child)!.threadId
+            guard old != threadId else { continue }
+            let members = try Row.fetchAll(
+                db.cachedStatement(sql: "SELECT uid, folder FROM mail_message WHERE account = ? AND thread_id = ? ORDER BY date_ms, uid"),
+                arguments: [account, old])
+            try db.cachedStatement(sql: "UPDATE mail_message SET thread_id = ? WHERE account = ? AND thread_id = ?")
+                .execute(arguments: [threadId, account, old])
+            for member in members {
+                try ChangeLog.record(db, domain: mailDomain, itemID: member[0], kind: .updated)
+                let memberFolder = Folder(rawValue: member[1]) ?? .inbox
+                touched.insert(GroupKey(account: account, folder: memberFolder, threadId: old))
+                touched.insert(GroupKey(account: account, folder: memberFolder, threadId: threadId))
+            }
+        }
+        try refresh(touched, sequence: sequence, db)
+    }
+
+    /// The ids of the messages `uids` names, or the not-found error naming `uids[i]`.
+    static func rowIDs(of uids: [String], account: String, _ db: Database) throws -> [(id: Int64, record: MailRecord)] {
+        var found: [(id: Int64, record: MailRecord)] = []
+        for (index, uid) in uids.enumerated() {
+            guard let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT id, \(recordColumns) FROM mail_message WHERE account = ? AND uid = ?"),
+                arguments: [account, uid]) else {
+                throw ResponseError.notFound("message \(uid)", field: "uids[\(index)]", got: uid)
+            }
+            let id: Int64 = row[0]
+            if !found.contains(where: { $0.id == id }) {
+                found.append((id, record(row, offset: 1)))
+            }
+        }
+        return found
+    }
+}

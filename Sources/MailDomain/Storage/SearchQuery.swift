@@ -1,0 +1,138 @@
+import Jansson
+import SwitchboardCore
+
+/// A `mail.search` query: its terms, how they match, and how hits are scored and ordered.
+///
+/// The query text is split at whitespace into terms, and each term into tokens as SQLite's
+/// `unicode61` tokenizer splits text (runs of letters and digits, lower-cased). A term is searched as
+/// a phrase of its tokens, quoted, so no text a user types is FTS5 syntax: `"NEAR(`, `*`, `AND`, a
+/// lone quote are plain words or nothing. A message matches when every term appears in its sender,
+/// subject or text.
+///
+/// The score is static: each term adds 4 when it is in the subject, 2 in the sender, 1 in the text.
+/// Hits are ordered by score, then date, then uid, all descending, so a subject hit comes before a
+/// text-only one and a cursor stays valid while mail arrives.
+struct SearchQuery: Sendable, Equatable {
+    /// Each term's tokens; no term is empty.
+    let terms: [[String]]
+
+    static let maximumTerms = 16
+    static let columns: [(name: String, weight: Int)] = [("subject", 4), ("from_addr", 2), ("body", 1)]
+
+    init(_ text: String) {
+        var terms: [[String]] = []
+        for word in text.split(whereSeparator: { $0.isWhitespace }) {
+            let tokens = Self.tokens(String(word))
+            if !tokens.isEmpty, !terms.contains(tokens) { terms.append(tokens) }
+        }
+        self.terms = Array(terms.prefix(Self.maximumTerms))
+    }
+
+    var isEmpty: Bool { terms.isEmpty }
+
+    /// The terms as text, the part of the list id that keeps a cursor to its query.
+    var normalized: String { terms.map { $0.joined(separator: " ") }.joined(separator: "\u{1E}") }
+
+    func listID(account: String) -> String { "search/\(account)/\(normalized)" }
+
+    // MARK: FTS5
+
+    /// The FTS5 phrase of term `index`: its tokens, quoted (tokens hold no quotes).
+    func phrase(_ index: Int) -> String { "\"" + terms[index].joined(separator: " ") + "\"" }
+
+    /// Every term, anywhere: FTS5 joins adjacent phrases with AND.
+    var matchExpression: String { terms.indices.map(phrase).joined(separator: " ") }
+
+    /// Term `index` in one column.
+    func matchExpression(term index: Int, column: String) -> String { "\(column) : \(phrase(index))" }
+
+    // MARK: In memory
+
+    /// The score of a message, or `nil` when some term is in none of its columns.
+    func score(from: String, subject: String, text: String) -> Int? {
+        let columns = [Self.tokens(subject), Self.tokens(from), Self.tokens(text)]
+        var total = 0
+        for term in terms {
+            var found = false
+            for (column, tokens) in columns.enumerated() where Self.contains(tokens, phrase: term) {
+                total += Self.columns[column].weight
+                found = true
+            }
+            guard found else { return nil }
+        }
+        return total
+    }
+
+    private static func contains(_ tokens: [String], phrase: [String]) -> Bool {
+        guard tokens.count >= phrase.count else { return false }
+        for start in 0...(tokens.count - phrase.count) where tokens[start] == phrase[0] {
+            if tokens[start..<start + phrase.count].elementsEqual(phrase) { return true }
+        }
+        return false
+    }
+
+    /// Splits text into tokens the way `unicode61` does: letters, digits and private-use characters
+    /// make tokens, everything else separates them; tokens are lower-cased.
+    static func tokens(_ text: String) -> [String] {
+        var tokens: [String] = []
+        var current = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if isTokenScalar(scalar) {
+                current.append(contentsOf: scalar.properties.lowercaseMapping.unicodeScalars)
+            } else if !current.isEmpty {
+                tokens.append(String(current))
+                current = String.UnicodeScalarView()
+            }
+        }
+        if !current.isEmpty { tokens.append(String(current)) }
+        return tokens
+    }
+
+    private static func isTokenScalar(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII {
+            let value = scalar.value
+            return (48...57).contains(value) || (65...90).contains(value) || (97...122).contains(value)
+        }
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+             .decimalNumber, .letterNumber, .otherNumber, .privateUse:
+            return true
+        default:
+            return false
+        }
+    }
+
+    // MARK: Order and cursors
+
+    /// A hit's place in the results: compares in result order (`a < b` when `a` comes first).
+    struct Key: Comparable, Sendable {
+        var score: Int
+        var time: Int64
+        var uid: String
+
+        static func < (a: Key, b: Key) -> Bool {
+            if a.score != b.score { return a.score > b.score }
+            if a.time != b.time { return a.time > b.time }
+            return ByteOrder.less(b.uid, a.uid)
+        }
+    }
+
+    /// The key after which a page starts; `nil` on the first page.
+    func after(_ cursor: String?, account: String) throws(JSONFieldError) -> Key? {
+        guard let cursor else { return nil }
+        let decoded = try Cursor.decode(cursor, list: listID(account: account))
+        let parts = decoded.sortKey.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, let score = Int(parts[0]), let time = Int64(parts[1]), !decoded.id.isEmpty else {
+            throw JSONFieldError(field: "cursor", expected: "a nextCursor returned by this list", got: JSONValue.string(cursor).jsonText())
+        }
+        return Key(score: score, time: time, uid: decoded.id)
+    }
+
+    /// The page of `hits` (sorted, after the cursor, at most `limit + 1`).
+    func page(_ hits: [(hit: SearchHit, key: Key)], limit: Int, account: String) -> Page<SearchHit> {
+        let items = hits.prefix(limit)
+        guard hits.count > limit, let last = items.last else { return Page(items: items.map(\.hit), nextCursor: nil) }
+        let cursor = Cursor(list: listID(account: account), sortKey: "\(last.key.score):\(last.key.time)", id: last.key.uid)
+        return Page(items: items.map(\.hit), nextCursor: cursor.encoded)
+    }
+}
