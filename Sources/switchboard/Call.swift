@@ -9,6 +9,7 @@ import Glibc
 /// `switchboard call METHOD [PARAMS]`: one call in-process, no envelope to write.
 struct Call: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "call",
         abstract: "Call one method in-process and print its result as pretty JSON.",
         discussion: """
             Prints the result on stdout and exits 0, or prints the JSON-RPC error on stderr and exits 1.
@@ -36,7 +37,7 @@ struct Call: ParsableCommand {
                 throw ValidationError("PARAMS is not valid JSON: \(error)")
             }
         }
-        let services = LazyServices(options: store, logger: logger)
+        let services = LazyServices(options: store.configuration, logger: logger)
         let dispatcher = try HostRegistry.make(services: services).freeze()
         let outcome = InProcessCall.callBlocking(method, params: parsed, dispatcher: dispatcher, logger: logger) { note in
             writeLine(note.jsonText(), to: STDERR_FILENO)

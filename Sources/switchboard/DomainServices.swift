@@ -12,7 +12,7 @@ struct DomainServices: Sendable {
     var clock: any Clock
 
     /// Opens the backend. On SQLite, a database that was never seeded gets the demo data first.
-    static func open(_ options: StoreOptions, logger: Logger) throws -> DomainServices {
+    static func open(_ options: StoreConfiguration, logger: Logger) throws -> DomainServices {
         let clock = try options.makeClock()
         switch options.backend {
         case .memory:
@@ -37,11 +37,11 @@ struct DomainServices: Sendable {
 /// Opens the services on first use, so a session that only calls `host.*` never touches the
 /// database and starts as fast as the host alone. A failure to open is reported to each caller.
 final class LazyServices: Sendable {
-    private let options: StoreOptions
+    private let options: StoreConfiguration
     private let logger: Logger
     private let opened = Mutex<Result<DomainServices, any Error>?>(nil)
 
-    init(options: StoreOptions, logger: Logger) {
+    init(options: StoreConfiguration, logger: Logger) {
         self.options = options
         self.logger = logger
     }

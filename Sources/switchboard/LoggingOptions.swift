@@ -17,17 +17,29 @@ struct LoggingOptions: ParsableArguments {
     }
 
     func resolvedLevel() throws -> Logger.Level {
+        do {
+            return try Self.level(logLevel)
+        } catch {
+            throw ValidationError(error.message)
+        }
+    }
+
+    /// `text`, else `$SWITCHBOARD_LOG_LEVEL`, else `warning`.
+    static func level(_ text: String?) throws(ConfigurationError) -> Logger.Level {
         let fromEnvironment = getenv("SWITCHBOARD_LOG_LEVEL").map { String(cString: $0) }
-        guard let text = logLevel ?? fromEnvironment, !text.isEmpty else { return .warning }
+        guard let text = text ?? fromEnvironment, !text.isEmpty else { return .warning }
         guard let level = Logger.Level(rawValue: text.lowercased()) else {
-            throw ValidationError("unknown log level \"\(text)\": use trace, debug, info, notice, warning, error or critical")
+            throw ConfigurationError("unknown log level \"\(text)\": use trace, debug, info, notice, warning, error or critical")
         }
         return level
     }
 
-    /// Sends every log line to stderr at the chosen level and returns the host's logger.
     func makeLogger() throws -> Logger {
-        let level = try resolvedLevel()
+        Self.makeLogger(level: try resolvedLevel())
+    }
+
+    /// Sends every log line to stderr at `level` and returns the host's logger.
+    static func makeLogger(level: Logger.Level) -> Logger {
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level

@@ -6,13 +6,13 @@ import SwitchboardHost
 
 /// `switchboard methods`: every method with its one-line summary.
 struct Methods: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List every method with a one-line summary.")
+    static let configuration = CommandConfiguration(commandName: "methods", abstract: "List every method with a one-line summary.")
 
     @Flag(help: "Print the list as JSON (what host.methods answers).")
     var json = false
 
     func run() throws {
-        let entries = try HostRegistry.make(services: LazyServices(options: try StoreOptions.parse([]), logger: Logger(label: "switchboard"))).freeze().entries
+        let entries = try HostRegistry.make(services: LazyServices(options: StoreConfiguration(), logger: Logger(label: "switchboard"))).freeze().entries
         if json {
             let list: [JSONValue] = entries.map {
                 ["name": .string($0.name), "summary": .string($0.summary), "kind": .string($0.kind.rawValue)]

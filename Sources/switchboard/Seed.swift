@@ -4,6 +4,7 @@ import Logging
 /// `switchboard seed [--reset]`: writes the demo data (done automatically on first run).
 struct Seed: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "seed",
         abstract: "Seed the database with demo data (first run does it on its own).",
         discussion: "With --reset the database is deleted and seeded afresh."
     )
@@ -20,9 +21,9 @@ struct Seed: ParsableCommand {
 
     func run() throws {
         let logger = try logging.makeLogger()
-        let path = try store.databasePath()
+        let path = try store.configuration.databasePath()
         if reset { DemoSeed.removeDatabase(at: path) }
-        _ = try DomainServices.open(store, logger: logger)
+        _ = try DomainServices.open(store.configuration, logger: logger)
         writeLine("seeded \(path)", to: 2)
     }
 }

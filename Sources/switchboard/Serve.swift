@@ -1,4 +1,8 @@
 import ArgumentParser
+import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
 import Jansson
 import JSONRPC
 import SwitchboardHost
@@ -6,6 +10,7 @@ import SwitchboardHost
 /// `switchboard serve`: JSON-RPC 2.0 on stdin/stdout until end of input, `exit` or a signal.
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "serve",
         abstract: "Serve JSON-RPC 2.0 on stdin/stdout (the default).",
         discussion: """
             Framing is detected from the first bytes: LSP-style `Content-Length:` headers, else one JSON \
@@ -30,10 +35,10 @@ struct Serve: ParsableCommand {
     var maxInFlight: Int = ConnectionLimits().maxInFlight
 
     @Option(help: "On SIGTERM/SIGINT, milliseconds to let in-flight requests finish before cancelling them.")
-    var drainTimeout: Int = 5_000
+    var drainTimeout: Int = HostOptions().drainTimeoutMilliseconds
 
     @Option(help: "Milliseconds an LSP message may stay half-received before it is answered as truncated (0: no limit).")
-    var frameTimeout: Int = 5_000
+    var frameTimeout: Int = HostOptions().frameTimeoutMilliseconds
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var logging: LoggingOptions
@@ -50,7 +55,6 @@ struct Serve: ParsableCommand {
     }
 
     func run() throws {
-        let logger = try logging.makeLogger()
         let options = HostOptions(
             framing: framing,
             limits: ConnectionLimits(maxMessageBytes: maxMessageBytes, maxBatchLength: maxBatch,
@@ -58,9 +62,15 @@ struct Serve: ParsableCommand {
             drainTimeoutMilliseconds: drainTimeout,
             frameTimeoutMilliseconds: frameTimeout
         )
+        Glibc.exit(try Self.serve(host: options, store: store.configuration, logLevel: logging.resolvedLevel()))
+    }
+
+    /// Runs the host on stdio and returns its exit code; shared by `serve` and a bare `switchboard`.
+    static func serve(host: HostOptions, store: StoreConfiguration, logLevel: Logger.Level) throws -> Int32 {
+        try store.validate()
+        let logger = LoggingOptions.makeLogger(level: logLevel)
         let services = LazyServices(options: store, logger: logger)
-        let code = try StdioHost.run(options: options, logger: logger) { HostRegistry.make(environment: $0, services: services) }
-        throw ExitCode(code)
+        return try StdioHost.run(options: host, logger: logger) { HostRegistry.make(environment: $0, services: services) }
     }
 }
 

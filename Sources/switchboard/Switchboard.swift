@@ -1,7 +1,10 @@
 import ArgumentParser
+import SwitchboardHost
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `switchboard`: a JSON-RPC 2.0 host on stdio. With no subcommand it serves.
-@main
 struct Switchboard: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "switchboard",
@@ -14,4 +17,23 @@ struct Switchboard: ParsableCommand {
         subcommands: [Serve.self, Call.self, Methods.self, Seed.self],
         defaultSubcommand: Serve.self
     )
+}
+
+/// The entry point. A bare `switchboard` — what editors and scripts start — serves with the default
+/// options without running the argument parser: its reflection is most of a Swift program's start-up
+/// time, and start-up is what a client waits for. Anything else goes through the parser.
+@main
+enum Main {
+    static func main() {
+        guard CommandLine.arguments.count == 1 else {
+            Switchboard.main()
+            return
+        }
+        do {
+            exit(try Serve.serve(host: HostOptions(), store: StoreConfiguration(), logLevel: LoggingOptions.level(nil)))
+        } catch {
+            writeLine("switchboard: \(error)", to: STDERR_FILENO)
+            exit(1)
+        }
+    }
 }

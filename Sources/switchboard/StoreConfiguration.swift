@@ -1,0 +1,68 @@
+import SwitchboardCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where the domains keep their data and what time it is, as plain values: what `StoreOptions`
+/// parses, and what a bare `switchboard` uses without parsing anything.
+struct StoreConfiguration: Sendable {
+    enum Backend: String, CaseIterable, Sendable {
+        case sqlite, memory
+    }
+
+    var db: String?
+    var backend: Backend = .sqlite
+    var now: String?
+    var account: String?
+    var feedItems = 1_000_000
+    var mailMessages = 400
+
+    func validate() throws(ConfigurationError) {
+        _ = try makeClock()
+        guard feedItems >= 0, feedItems <= 100_000_000 else {
+            throw ConfigurationError("--feed-items must be 0...100000000, got \(feedItems)")
+        }
+        guard mailMessages >= 0, mailMessages <= 10_000_000 else {
+            throw ConfigurationError("--mail-messages must be 0...10000000, got \(mailMessages)")
+        }
+    }
+
+    /// `--now`, else `$SWITCHBOARD_NOW`, else the system clock.
+    func makeClock() throws(ConfigurationError) -> any Clock {
+        let text = now ?? getenv("SWITCHBOARD_NOW").map { String(cString: $0) }
+        guard let text, !text.isEmpty else { return SystemClock() }
+        guard let instant = Timestamp.parse(text) else {
+            throw ConfigurationError("--now takes an RFC 3339 time such as 2026-01-01T09:00:00Z, got \"\(text)\"")
+        }
+        return FixedClock(milliseconds: instant)
+    }
+
+    /// The database path: `--db`, else the XDG data folder (created if needed).
+    func databasePath() throws(ConfigurationError) -> String {
+        if let db { return db }
+        let base: String
+        if let data = getenv("XDG_DATA_HOME").map({ String(cString: $0) }), data.hasPrefix("/") {
+            base = data
+        } else if let home = getenv("HOME").map({ String(cString: $0) }), !home.isEmpty {
+            base = home + "/.local/share"
+        } else {
+            throw ConfigurationError("cannot place the database: set --db, XDG_DATA_HOME or HOME")
+        }
+        let folder = base + "/switchboard"
+        var current = ""
+        for component in folder.split(separator: "/") {
+            current += "/" + component
+            if mkdir(current, 0o755) != 0, errno != EEXIST {
+                throw ConfigurationError("cannot create \(current): \(String(cString: strerror(errno)))")
+            }
+        }
+        return folder + "/switchboard.sqlite"
+    }
+}
+
+/// A setting that cannot work, with the sentence that says why.
+struct ConfigurationError: Error, CustomStringConvertible {
+    let message: String
+    init(_ message: String) { self.message = message }
+    var description: String { message }
+}
