@@ -30,6 +30,11 @@ public enum FeedList: RPCMethod {
 
     static let list = "feed"
 
+    /// The cursor that continues after `item`.
+    static func cursor(after item: Profile) -> String {
+        Cursor(list: list, sortKey: "", id: String(item.id)).encoded
+    }
+
     static func run(_ params: PageRequest, feed: any FeedService) async throws -> Result {
         var after: Int64 = 0
         if let text = params.cursor {
@@ -43,7 +48,7 @@ public enum FeedList: RPCMethod {
         let fetched = try await feed.items(after: after, limit: params.limit + 1)
         let items = Array(fetched.prefix(params.limit))
         let hasMore = fetched.count > params.limit
-        let nextCursor = hasMore ? items.last.map { Cursor(list: list, sortKey: "", id: String($0.id)).encoded } : nil
+        let nextCursor = hasMore ? items.last.map(cursor(after:)) : nil
         return Result(items: items, nextCursor: nextCursor, hasMore: hasMore, total: try await feed.count(), state: state)
     }
 }

@@ -13,8 +13,10 @@ public enum FeedPage: RPCMethod {
         public var pageSize: Int?
     }
 
-    public struct Result: Encodable, Sendable {
+    public struct Result: Sendable {
         public var items: [Profile]
+        /// Where `feed.list` continues after this page (null at the end): a client can switch to cursors.
+        public var nextCursor: String?
         public var page: Int
         public var pageSize: Int
         public var hasMore: Bool
@@ -34,7 +36,24 @@ public enum FeedPage: RPCMethod {
         let total = try await feed.count()
         let start = Int64(params.page - 1) * Int64(pageSize)
         let items = try await feed.items(after: start, limit: pageSize)
-        return Result(items: items, page: params.page, pageSize: pageSize,
-                      hasMore: start + Int64(items.count) < total, total: total, state: state)
+        let hasMore = start + Int64(items.count) < total
+        let nextCursor = hasMore ? items.last.map { FeedList.cursor(after: $0) } : nil
+        return Result(items: items, nextCursor: nextCursor, page: params.page, pageSize: pageSize,
+                      hasMore: hasMore, total: total, state: state)
+    }
+}
+
+extension FeedPage.Result: Encodable {
+    enum CodingKeys: String, CodingKey { case items, nextCursor, page, pageSize, hasMore, total, state }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(items, forKey: .items)
+        try container.encode(nextCursor, forKey: .nextCursor)  // null at the end, never absent
+        try container.encode(page, forKey: .page)
+        try container.encode(pageSize, forKey: .pageSize)
+        try container.encode(hasMore, forKey: .hasMore)
+        try container.encode(total, forKey: .total)
+        try container.encode(state, forKey: .state)
     }
 }
