@@ -78,7 +78,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SwitchboardHostTests",
-            dependencies: ["SwitchboardHost", "JSONRPC", "Jansson", "switchboard"],
+            dependencies: ["SwitchboardHost", "JSONRPC", "Jansson", "switchboard", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
 
