@@ -1,3 +1,5 @@
+import SwitchboardCore
+
 /// The demo feed: profile `n` is a pure function of `n`, so the in-memory service needs no storage
 /// and the SQLite seed is the same data, byte for byte, on every machine.
 public enum DemoFeed {
@@ -49,24 +51,4 @@ public enum DemoFeed {
     static let locations = ["Lisbon, Portugal", "Nairobi, Kenya", "Montréal, Canada", "Kyoto, Japan", "São Paulo, Brazil",
                             "Berlin, Germany", "Pune, India", "Melbourne, Australia", "Austin, TX", "Reykjavík, Iceland",
                             "Cape Town, South Africa", "Seoul, South Korea", "Zürich, Switzerland", "Oaxaca, Mexico"]
-}
-
-/// A small, fast, seedable generator (Steele, Lea and Flood's SplitMix64): deterministic demo data.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    public init(seed: UInt64) { state = seed }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A number in `0..<bound`.
-    public mutating func next(below bound: Int) -> Int {
-        Int(next() % UInt64(max(bound, 1)))
-    }
 }

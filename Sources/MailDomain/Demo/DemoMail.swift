@@ -1,3 +1,4 @@
+import SwitchboardCore
 /// The demo mailbox of ``DemoAccount``: realistic threads between the account and a few dozen
 /// contacts, a pure function of the message count and the clock, so both services (and every
 /// run with the same `--now`) hold the same mail.
@@ -21,7 +22,7 @@ public enum DemoMail {
         var thread: UInt64 = 0
         while made < count {
             thread += 1
-            var random = MailRandom(seed: thread &* 0xD1B5_4A32_D192_ED03 ^ 0x6D61_696C)
+            var random = SplitMix64(seed: thread &* 0xD1B5_4A32_D192_ED03 ^ 0x6D61_696C)
             let records = makeThread(&random, firstUID: made + 1, limit: count - made, now: now, span: span)
             made += records.count
             try body(records)
@@ -41,7 +42,7 @@ public enum DemoMail {
         return "m" + String(repeating: "0", count: max(0, 6 - digits.count)) + digits
     }
 
-    private static func makeThread(_ random: inout MailRandom, firstUID: Int, limit: Int, now: Int64, span: Int64) -> [MailRecord] {
+    private static func makeThread(_ random: inout SplitMix64, firstUID: Int, limit: Int, now: Int64, span: Int64) -> [MailRecord] {
         let me = DemoAccount.email
         let people = DemoContacts.people
         let contactIndex = random.next(below: people.count)

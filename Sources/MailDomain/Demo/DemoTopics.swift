@@ -1,10 +1,11 @@
+import SwitchboardCore
 /// What the demo threads are about: subjects, openings and replies, filled in per thread.
 struct DemoTopic: Sendable {
     var subjects: [String]
     var openings: [String]
     var replies: [String]
 
-    func subject(_ details: DemoTopics.Details, _ random: inout MailRandom) -> String {
+    func subject(_ details: DemoTopics.Details, _ random: inout SplitMix64) -> String {
         details.fill(random.pick(subjects))
     }
 }
@@ -21,7 +22,7 @@ enum DemoTopics {
         var feature: String
         var number: String
 
-        init(_ random: inout MailRandom) {
+        init(_ random: inout SplitMix64) {
             day = random.pick(DemoTopics.days)
             place = random.pick(DemoTopics.places)
             feature = random.pick(DemoTopics.features)
@@ -35,21 +36,21 @@ enum DemoTopics {
         }
     }
 
-    static func opening(_ topic: DemoTopic, _ details: Details, to: String, from: String, _ random: inout MailRandom) -> String {
+    static func opening(_ topic: DemoTopic, _ details: Details, to: String, from: String, _ random: inout SplitMix64) -> String {
         let greeting = random.pick(["Hi \(to),", "Hello \(to),", "Hey \(to),", "\(to),"])
         let body = sentences(topic.openings, count: 2 + random.next(below: 2), &random).map(details.fill)
         let closing = random.pick(["Thanks,", "Best,", "Cheers,", "Talk soon,"])
         return "\(greeting)\n\n\(body.joined(separator: " "))\n\n\(closing)\n\(from)"
     }
 
-    static func reply(_ topic: DemoTopic, _ details: Details, to: String, from: String, _ random: inout MailRandom) -> String {
+    static func reply(_ topic: DemoTopic, _ details: Details, to: String, from: String, _ random: inout SplitMix64) -> String {
         let greeting = random.pick(["Hi \(to),", "Thanks \(to)!", "\(to),", "Sounds good."])
         let body = sentences(topic.replies, count: 1 + random.next(below: 2), &random).map(details.fill)
         return "\(greeting)\n\n\(body.joined(separator: " "))\n\n\(from)"
     }
 
     /// `count` different sentences of `pool`, in pool order.
-    private static func sentences(_ pool: [String], count: Int, _ random: inout MailRandom) -> [String] {
+    private static func sentences(_ pool: [String], count: Int, _ random: inout SplitMix64) -> [String] {
         var chosen = Set<Int>()
         while chosen.count < min(count, pool.count) { chosen.insert(random.next(below: pool.count)) }
         return chosen.sorted().map { pool[$0] }

@@ -27,24 +27,11 @@ public enum InboxList: RPCMethod {
         }
     }
 
-    public struct Result: Encodable, Sendable {
-        public var items: [Conversation]
-        public var nextCursor: String?
-        public var state: String
-
-        enum CodingKeys: String, CodingKey { case items, nextCursor, state }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(items, forKey: .items)
-            try container.encode(nextCursor, forKey: .nextCursor)  // null at the end, never absent
-            try container.encode(state, forKey: .state)
-        }
-    }
+    public typealias Result = ListResult<Conversation>
 
     static func run(_ params: Params, mail: any MailService, account: String) async throws -> Result {
         let state = try await mail.state()
         let page = try await mail.conversations(account: account, folder: params.folder, unreadOnly: params.unreadOnly, page: params.page)
-        return Result(items: page.items, nextCursor: page.nextCursor, state: state)
+        return Result(page, state: state)
     }
 }

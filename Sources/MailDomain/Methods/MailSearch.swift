@@ -20,20 +20,7 @@ public enum MailSearch: RPCMethod {
         }
     }
 
-    public struct Result: Encodable, Sendable {
-        public var items: [SearchHit]
-        public var nextCursor: String?
-        public var state: String
-
-        enum CodingKeys: String, CodingKey { case items, nextCursor, state }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(items, forKey: .items)
-            try container.encode(nextCursor, forKey: .nextCursor)  // null at the end, never absent
-            try container.encode(state, forKey: .state)
-        }
-    }
+    public typealias Result = ListResult<SearchHit>
 
     static func run(_ params: Params, mail: any MailService, account: String) async throws -> Result {
         guard params.query.utf8.count <= 1_000 else {
@@ -41,6 +28,6 @@ public enum MailSearch: RPCMethod {
         }
         let state = try await mail.state()
         let page = try await mail.search(account: account, query: params.query, page: params.page)
-        return Result(items: page.items, nextCursor: page.nextCursor, state: state)
+        return Result(page, state: state)
     }
 }
