@@ -81,7 +81,9 @@ public final class JSONWriter {
                     if !first { output.append(UInt8(ascii: ",")) }
                     first = false
                     let name = JanssonValue.string(key)
-                    dump(name.view, flags: Self.flags(pretty: false, digits: 0)) { output.append(contentsOf: $0) }
+                    withExtendedLifetime(name) {
+                        dump(name.view, flags: Self.flags(pretty: false, digits: 0)) { output.append(contentsOf: $0) }
+                    }
                     output.append(UInt8(ascii: ":"))
                     writeMixed(member, into: &output)
                 }

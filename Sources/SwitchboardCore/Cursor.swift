@@ -28,18 +28,18 @@ public struct Cursor: Sendable, Equatable {
 
     /// Reads `text` as a cursor of `list`; throws the `-32602` error a client should see otherwise.
     public static func decode(_ text: String, list: String) throws(JSONFieldError) -> Cursor {
-        let got = JSONValue.string(text).jsonText()
-        guard let bytes = Base64URL.decode(text) else {
-            throw JSONFieldError(field: "cursor", expected: "a nextCursor returned by this list", got: got)
-        }
+        guard let bytes = Base64URL.decode(text) else { throw invalid(text) }
         let parts = String(decoding: bytes, as: UTF8.self).split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 4, checksum(parts[0...2].joined(separator: "\u{1F}")) == parts[3] else {
-            throw JSONFieldError(field: "cursor", expected: "a nextCursor returned by this list", got: got)
-        }
+        guard parts.count == 4, checksum(parts[0...2].joined(separator: "\u{1F}")) == parts[3] else { throw invalid(text) }
         guard parts[0] == list else {
-            throw JSONFieldError(field: "cursor", expected: "a cursor of this list, not of \(parts[0])", got: got)
+            throw JSONFieldError(field: "cursor", expected: "a cursor of this list, not of \(parts[0])", got: JSONValue.string(text).jsonText())
         }
         return Cursor(list: parts[0], sortKey: parts[1], id: parts[2])
+    }
+
+    /// The `-32602` error for a cursor that is not one this list gave out.
+    public static func invalid(_ text: String) -> JSONFieldError {
+        JSONFieldError(field: "cursor", expected: "a nextCursor returned by this list", got: JSONValue.string(text).jsonText())
     }
 
     /// FNV-1a, 32 bits, as hex: catches edits and truncation, not an adversary.

@@ -17,6 +17,8 @@ public struct AppDatabase: Sendable {
     /// Opens (creating if needed) the database at `path` and applies every migration not yet applied.
     public init(path: String, migrations: [DatabaseMigration]) throws {
         var configuration = Configuration()
+        // Another host process (an editor and a script) may be writing: wait for it, do not fail.
+        configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }

@@ -31,6 +31,8 @@ enum DemoSeed {
         let bar = ProgressBar(label: "seeding demo data", total: total)
         logger.info("seeding demo data into \(database.path): \(options.mailMessages) messages, \(options.feedItems) feed items")
         try database.writer.write { db in
+            // Checked again inside the write: two first runs at once seed once.
+            guard try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'seed'") == nil else { return }
             try SQLiteMailService.seed(db, clock: clock, messages: options.mailMessages) { bar.update($0) }
             try SQLiteFeedService.seed(db, count: options.feedItems) { bar.update(options.mailMessages + $0) }
             try db.execute(sql: "INSERT INTO meta(key, value) VALUES ('seed', ?)", arguments: [version])

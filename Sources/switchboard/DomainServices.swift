@@ -1,6 +1,7 @@
 import FeedDomain
 import MailDomain
 import Logging
+import JSONRPC
 import Synchronization
 import SwitchboardCore
 import SwitchboardStorage
@@ -35,21 +36,50 @@ struct DomainServices: Sendable {
 }
 
 /// Opens the services on first use, so a session that only calls `host.*` never touches the
-/// database and starts as fast as the host alone. A failure to open is reported to each caller.
+/// database and starts as fast as the host alone. Opening (and seeding, on first run) happens on a
+/// thread of its own while callers suspend: it never holds up Swift's small task pool. A failure to
+/// open is reported to each caller.
 final class LazyServices: Sendable {
+    private enum State {
+        case closed
+        case opening([CheckedContinuation<DomainServices, any Error>])
+        case opened(Result<DomainServices, any Error>)
+    }
+
     private let options: StoreConfiguration
     private let logger: Logger
-    private let opened = Mutex<Result<DomainServices, any Error>?>(nil)
+    private let state = Mutex(State.closed)
 
     init(options: StoreConfiguration, logger: Logger) {
         self.options = options
         self.logger = logger
     }
 
-    func get() throws -> DomainServices {
-        try opened.withLock { state in
-            if state == nil { state = Result { try DomainServices.open(options, logger: logger) } }
-            return try state!.get()
+    func get() async throws -> DomainServices {
+        if case .opened(let result) = state.withLock({ $0 }) { return try result.get() }
+        return try await withCheckedThrowingContinuation { continuation in
+            let startOpening: Bool = state.withLock { state in
+                switch state {
+                case .closed:
+                    state = .opening([continuation])
+                    return true
+                case .opening(let waiting):
+                    state = .opening(waiting + [continuation])
+                case .opened(let result):
+                    continuation.resume(with: result)
+                }
+                return false
+            }
+            guard startOpening else { return }
+            OSThread.detach(name: "sb-open-store") { [self] in
+                let result = Result { try DomainServices.open(options, logger: logger) }
+                let waiting: [CheckedContinuation<DomainServices, any Error>] = state.withLock { state in
+                    defer { state = .opened(result) }
+                    if case .opening(let waiting) = state { return waiting }
+                    return []
+                }
+                waiting.forEach { $0.resume(with: result) }
+            }
         }
     }
 
@@ -82,7 +112,7 @@ struct LazyFeed: FeedService {
 struct LazyMail: MailService {
     let services: LazyServices
 
-    private var mail: any MailService { get throws { try services.get().mail } }
+    private var mail: any MailService { get async throws { try await services.get().mail } }
 
     func login(email: String) async throws -> LoginOutcome { try await mail.login(email: email) }
     func folders(account: String) async throws -> [FolderSummary] { try await mail.folders(account: account) }

@@ -51,7 +51,9 @@ struct Serve: ParsableCommand {
         if maxDepth > JSONParser.maximumDepth {
             throw ValidationError("--max-depth can be at most \(JSONParser.maximumDepth), the deepest jansson parses; got \(maxDepth)")
         }
-        if drainTimeout < 0 || frameTimeout < 0 { throw ValidationError("timeouts cannot be negative") }
+        for (name, value) in [("--drain-timeout", drainTimeout), ("--frame-timeout", frameTimeout)] where !(0...3_600_000).contains(value) {
+            throw ValidationError("\(name) must be 0...3600000 milliseconds, got \(value)")
+        }
     }
 
     func run() throws {

@@ -226,6 +226,18 @@ final class Probe: Sendable {
         }
     }
 
+    /// Waits until `open(key)` was called, whatever happens to the task meanwhile.
+    func gateIgnoringCancellation(_ key: String) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = gates.withLock { gates in
+                if gates[key]?.open == true { return true }
+                gates[key, default: (false, [])].waiters.append(continuation)
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
     func enter() { running.withLock { $0.now += 1; $0.most = max($0.most, $0.now) } }
     func leave() { running.withLock { $0.now -= 1 } }
     /// The most `test.block` handlers that ran at the same time.
@@ -239,6 +251,14 @@ final class Probe: Sendable {
             events.filter { $0 == event }.count >= times ? true : nil
         }
     }
+}
+
+/// `test.stubborn {"key": K}`: like `test.block`, but finishes its work even when cancelled.
+enum TestStubborn: RPCMethod {
+    static let name = "test.stubborn"
+    static let summary = "Waits for the test, ignoring cancellation (tests only)."
+    struct Params: Decodable, Sendable { var key: String }
+    typealias Result = String
 }
 
 /// `test.block {"key": K}`: records start, waits until the test opens K (or it is cancelled), records end.
@@ -294,7 +314,7 @@ enum TestNote: RPCNotification {
 }
 
 enum TestMethods {
-    static let names = ["test.block", "test.boom", "test.boomNow", "test.count", "test.fast", "test.note"]
+    static let names = ["test.block", "test.boom", "test.boomNow", "test.count", "test.fast", "test.note", "test.stubborn"]
 
     static func registry(_ probe: Probe) -> MethodRegistry {
         var registry = MethodRegistry()
@@ -311,6 +331,12 @@ enum TestMethods {
             return params.key
         }
         registry.register(TestFast.self) { _, _ in "fast" }
+        registry.register(TestStubborn.self) { params, _ in
+            probe.record("start:\(params.key)")
+            await probe.gateIgnoringCancellation(params.key)
+            probe.record("end:\(params.key)")
+            return params.key
+        }
         registry.register(TestCount.self) { params, context in
             var step = 0
             do {

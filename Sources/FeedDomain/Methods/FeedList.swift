@@ -40,7 +40,7 @@ public enum FeedList: RPCMethod {
         if let text = params.cursor {
             let cursor = try Cursor.decode(text, list: list)
             guard let id = Int64(cursor.id), id >= 0 else {
-                throw JSONFieldError(field: "cursor", expected: "a nextCursor returned by this list", got: JSONValue.string(text).jsonText())
+                throw Cursor.invalid(text)
             }
             after = id
         }

@@ -16,23 +16,34 @@ final class AdmissionGate: @unchecked Sendable {
         self.maxWaiting = max(1, maxWaiting)
     }
 
-    /// Runs `start` now if a slot is free, else queues it; blocks while the queue is full.
+    /// Runs `start` now if a slot is free, else queues it; while the queue is full, calls
+    /// `beforeWaiting` (the input thread sends the replies it holds) and blocks.
     /// Call from the input thread only. Every started work must call ``release()`` when done.
-    func submit(_ start: @escaping @Sendable () -> Void) {
-        let runNow: Bool = lock.withLock {
-            if running < maxRunning {
-                running += 1
-                return true
+    func submit(_ start: @escaping @Sendable () -> Void, beforeWaiting: () -> Void = {}) {
+        enum Decision { case run, queued, full }
+        while true {
+            let decision: Decision = lock.withLock {
+                if running < maxRunning {
+                    running += 1
+                    return .run
+                }
+                guard waiting.count - waitingHead < maxWaiting else { return .full }
+                waiting.append(start)
+                return .queued
             }
-            while waiting.count - waitingHead >= maxWaiting { lock.wait() }
-            if running < maxRunning {
-                running += 1
-                return true
+            switch decision {
+            case .run:
+                start()
+                return
+            case .queued:
+                return
+            case .full:
+                beforeWaiting()
+                lock.withLock {
+                    while running >= maxRunning, waiting.count - waitingHead >= maxWaiting { lock.wait() }
+                }
             }
-            waiting.append(start)
-            return false
         }
-        if runNow { start() }
     }
 
     /// Frees the slot of finished work, starting the next queued one in it.

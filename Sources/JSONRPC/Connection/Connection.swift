@@ -21,6 +21,7 @@ public final class Connection: Sendable {
     /// Read for every message, so atomics rather than a lock.
     private let shutdownRequested = Atomic<Bool>(false)
     private let exitCode = Atomic<Int32>(-1)
+    private let accepting = Atomic<Bool>(true)
     private let outgoing = Mutex(OutgoingRequests())
 
     struct OutgoingRequests {
@@ -152,8 +153,14 @@ public final class Connection: Sendable {
     /// How many requests run or wait for a slot.
     public var inFlightCount: Int { inFlight.count }
 
-    /// Cancels every request in flight (used when draining runs out of time).
-    public func cancelAll() { inFlight.cancelAll() }
+    /// Cancels every request in flight (used when draining runs out of time); those still waiting
+    /// for a slot are answered `-32800` at once.
+    public func cancelAll() {
+        for request in inFlight.cancelAll() {
+            inFlight.remove(request)
+            deliver(.failure(.cancelled), for: request.context, target: request.target)
+        }
+    }
 
     /// Waits until no request runs or waits; `false` if `deadline` (monotonic ns) passed first.
     @discardableResult
@@ -161,6 +168,13 @@ public final class Connection: Sendable {
         gate.waitUntilIdle(deadline: deadline)
     }
 
-    /// Blocks until everything sent has been written.
-    public func flush() { sink.flush() }
+    /// Blocks until everything sent has been written; with a deadline (monotonic ns), false if it
+    /// passed first.
+    @discardableResult
+    public func flush(deadline: UInt64? = nil) -> Bool { sink.flush(deadline: deadline) }
+
+    /// Draining: requests read from now on are refused with `-32600`, notifications ignored.
+    public func stopAccepting() { accepting.store(false, ordering: .sequentiallyConsistent) }
+
+    public var isAccepting: Bool { accepting.load(ordering: .relaxed) }
 }

@@ -2,10 +2,26 @@ import Synchronization
 
 /// A request that runs (or waits to run) as a task: what `$/cancelRequest` reaches.
 final class InFlightRequest: Sendable {
-    let id: RequestID
-    private let state = Mutex<(task: Task<Void, Never>?, cancelled: Bool)>((nil, false))
+    private struct State {
+        var task: Task<Void, Never>?
+        var cancelled = false
+        /// The request got its slot and its task is (about to be) running.
+        var started = false
+        /// Cancelled while it waited for a slot, and answered then.
+        var answeredEarly = false
+    }
 
-    init(id: RequestID) { self.id = id }
+    let id: RequestID
+    /// Where the answer goes, for a request answered before it started.
+    let context: RequestContext
+    let target: ReplyTarget
+    private let state = Mutex(State())
+
+    init(context: RequestContext, target: ReplyTarget) {
+        self.id = context.id ?? .null
+        self.context = context
+        self.target = target
+    }
 
     /// Records the task running the request; cancels it at once if the client already asked to.
     func attach(_ task: Task<Void, Never>) {
@@ -15,14 +31,26 @@ final class InFlightRequest: Sendable {
         }
     }
 
+    /// Called when the request gets its slot; false if it was cancelled (and answered) while waiting.
+    func markStarted() -> Bool {
+        state.withLock { state in
+            if state.answeredEarly { return false }
+            state.started = true
+            return true
+        }
+    }
+
+    /// Cancels the request: its task if it runs, or the whole request if it still waits for a slot
+    /// (``answeredBeforeStart`` then tells the caller to answer it).
     func cancel() {
         state.withLock { state in
             state.cancelled = true
+            if !state.started { state.answeredEarly = true }
             state.task?.cancel()
         }
     }
 
-    var isCancelled: Bool { state.withLock { $0.cancelled } }
+    var answeredBeforeStart: Bool { state.withLock { $0.answeredEarly } }
 }
 
 /// The requests of one connection that are running or waiting for a slot, by id.
@@ -40,16 +68,18 @@ final class InFlightTable: Sendable {
         }
     }
 
-    /// Cancels every in-flight request with `id`; false when there is none.
-    @discardableResult
-    func cancel(_ id: RequestID) -> Bool {
+    /// Cancels every in-flight request with `id` and returns them.
+    func cancel(_ id: RequestID) -> [InFlightRequest] {
         let requests = table.withLock { $0[id] ?? [] }
         requests.forEach { $0.cancel() }
-        return !requests.isEmpty
+        return requests
     }
 
-    func cancelAll() {
-        table.withLock { $0.values.flatMap { $0 } }.forEach { $0.cancel() }
+    /// Cancels everything and returns the requests that were still waiting for a slot.
+    func cancelAll() -> [InFlightRequest] {
+        let requests = table.withLock { $0.values.flatMap { $0 } }
+        requests.forEach { $0.cancel() }
+        return requests.filter(\.answeredBeforeStart)
     }
 
     var count: Int { table.withLock { $0.values.reduce(0) { $0 + $1.count } } }

@@ -10,6 +10,10 @@ extension MessageReader {
             if let idView { reply(OutgoingMessage.response(id: idView, result: .null), target: target) }
             return
         }
+        guard connection.isAccepting else {
+            if idView != nil { replyError(.invalidRequest("the server is stopping and takes no more requests"), id: idView, target: target) }
+            return
+        }
         if connection.isShuttingDown, id != nil, method != BuiltinNotifications.exit {
             replyError(.invalidRequest("the server is shutting down and takes no more requests"), id: idView, target: target)
             return
@@ -52,20 +56,22 @@ extension MessageReader {
     /// Starts `work` in a task of its own once the admission gate gives it a slot.
     private func startTask(_ work: @escaping MethodEntry.PendingWork, context: RequestContext, target: ReplyTarget) {
         let connection = self.connection
-        let request = context.id.map(InFlightRequest.init(id:))
+        let request = context.id == nil ? nil : InFlightRequest(context: context, target: target)
         if let request { connection.inFlight.insert(request) }
-        connection.gate.submit {
+        let start: @Sendable () -> Void = {
+            // Cancelled while it waited for a slot: already answered, nothing to run.
+            if let request, !request.markStarted() {
+                connection.gate.release()
+                return
+            }
             let task = Task.detached {
                 let outcome: Result<JanssonValue, ResponseError>
-                if request?.isCancelled == true {
-                    outcome = .failure(.cancelled)
-                } else {
-                    do {
-                        let result = try await work(context)
-                        outcome = Task.isCancelled ? .failure(.cancelled) : .success(result)
-                    } catch {
-                        outcome = .failure(Task.isCancelled ? .cancelled : ResponseError(error))
-                    }
+                do {
+                    // A result the handler produced is delivered even if a cancel came meanwhile:
+                    // its work (a write, say) is done, and the client must learn of it.
+                    outcome = .success(try await work(context))
+                } catch {
+                    outcome = .failure(Task.isCancelled ? .cancelled : ResponseError(error))
                 }
                 if let request { connection.inFlight.remove(request) }
                 connection.deliver(outcome, for: context, target: target)
@@ -73,6 +79,7 @@ extension MessageReader {
             }
             request?.attach(task)
         }
+        connection.gate.submit(start, beforeWaiting: { flushReplies() })
     }
 
     /// `$/cancelRequest {"id": X}` (LSP) or `notifications/cancelled {"requestId": X}` (MCP).
@@ -81,8 +88,14 @@ extension MessageReader {
             connection.logger.debug("ignored a cancellation that names no request id")
             return
         }
-        if !connection.inFlight.cancel(id) {
+        let requests = connection.inFlight.cancel(id)
+        if requests.isEmpty {
             connection.logger.debug("ignored a cancellation of \(id): not in flight")
+        }
+        // Requests still waiting for a slot are answered now; running ones answer when they stop.
+        for request in requests where request.answeredBeforeStart {
+            connection.inFlight.remove(request)
+            connection.deliver(.failure(.cancelled), for: request.context, target: request.target)
         }
     }
 

@@ -57,7 +57,8 @@ public final class MessageReader {
         if let framing = probe.framing { connection.recordFraming(framing) }
     }
 
-    private func flushReplies() {
+    /// Writes the replies gathered so far (also before the input thread waits for a slot).
+    func flushReplies() {
         guard !replies.isEmpty else { return }
         connection.sink.writeFromInput(replies)
         replies.removeAll(keepingCapacity: true)

@@ -12,7 +12,7 @@ public final class CollectingSink: FrameSink, Sendable {
 
     public func writeFromInput(_ bytes: [UInt8]) { record(bytes) }
     public func enqueue(_ bytes: [UInt8]) { record(bytes) }
-    public func flush() {}
+    public func flush(deadline: UInt64?) -> Bool { true }
 
     private func record(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }

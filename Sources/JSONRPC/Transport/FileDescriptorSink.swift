@@ -57,9 +57,19 @@ public final class FileDescriptorSink: FrameSink, @unchecked Sendable {
         }
     }
 
-    public func flush() {
+    public func flush(deadline: UInt64?) -> Bool {
         lock.withLock {
-            while !closed, writing || !pending.isEmpty { waitLocked() }
+            while !closed, writing || !pending.isEmpty {
+                guard let deadline else {
+                    waitLocked()
+                    continue
+                }
+                if monotonicNanoseconds() >= deadline { return false }
+                waiters += 1
+                lock.wait(until: deadline)
+                waiters -= 1
+            }
+            return true
         }
     }
 

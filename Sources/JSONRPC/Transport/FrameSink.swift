@@ -5,6 +5,13 @@ public protocol FrameSink: AnyObject, Sendable {
     func writeFromInput(_ bytes: [UInt8])
     /// Queues frames produced by a task and returns at once; a writer sends them in order.
     func enqueue(_ bytes: [UInt8])
+    /// Blocks until every queued frame is written (or the output is gone); with a deadline
+    /// (monotonic nanoseconds), returns false if it passed first.
+    @discardableResult
+    func flush(deadline: UInt64?) -> Bool
+}
+
+extension FrameSink {
     /// Blocks until every queued frame is written (or the output is gone).
-    func flush()
+    public func flush() { flush(deadline: nil) }
 }

@@ -81,6 +81,9 @@ final class ImportFile {
         }
     }
 
+    /// The largest file an import reads.
+    static let maxFileBytes = 64 << 20
+
     /// The bytes of `path`, or the `-32602` error naming it.
     private static func read(_ path: String) throws(JSONFieldError) -> [UInt8] {
         let got = JSONValue.string(path).jsonText()
@@ -88,9 +91,13 @@ final class ImportFile {
             JSONFieldError(field: "path", expected: "a readable file (\(what))", got: got)
         }
         guard !path.isEmpty else { throw failure("the path is empty") }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO must not wait for a writer; regular files ignore it.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw failure(String(cString: strerror(errno)).lowercased()) }
         defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { throw failure("not a regular file") }
+        guard info.st_size <= maxFileBytes else { throw failure("larger than \(maxFileBytes >> 20) MiB") }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {

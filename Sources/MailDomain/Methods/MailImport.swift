@@ -48,7 +48,7 @@ public enum MailImport: RPCMethod {
             start = end
             context.reportProgress(["done": .integer(Int64(end)), "total": .integer(Int64(file.count))])
         }
-        result.state = try await mail.state()
+        result.state = try await stateAfterWrite(mail)
         return result
     }
 }

@@ -20,7 +20,7 @@ public enum MailMarkRead: RPCMethod {
     static func run(_ params: Params, mail: any MailService, account: String) async throws -> Result {
         try MailUIDs.check(params.uids)
         let updated = try await mail.markRead(account: account, uids: params.uids, read: params.read)
-        return Result(updated: updated, state: try await mail.state())
+        return Result(updated: updated, state: try await stateAfterWrite(mail))
     }
 }
 

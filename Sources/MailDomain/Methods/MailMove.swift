@@ -18,6 +18,6 @@ public enum MailMove: RPCMethod {
         try MailUIDs.check(params.uids)
         let folder = try Folder.parse(params.folder, field: "folder")
         let updated = try await mail.move(account: account, uids: params.uids, to: folder)
-        return Result(updated: updated, state: try await mail.state())
+        return Result(updated: updated, state: try await stateAfterWrite(mail))
     }
 }

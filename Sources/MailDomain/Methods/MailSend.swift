@@ -27,6 +27,6 @@ public enum MailSend: RPCMethod {
         let reply = params.inReplyTo.flatMap { $0.isEmpty ? nil : $0 }
         let outgoing = OutgoingMessage(from: account, to: to, cc: cc, subject: params.subject, text: params.text, inReplyTo: reply)
         let message = try await mail.send(account: account, outgoing)
-        return Result(message: message, state: try await mail.state())
+        return Result(message: message, state: try await stateAfterWrite(mail))
     }
 }

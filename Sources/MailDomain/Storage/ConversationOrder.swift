@@ -44,7 +44,7 @@ enum ConversationOrder {
         let parts = decoded.sortKey.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, let snapshot = Int64(parts[0]), let time = Int64(parts[1]),
               snapshot >= 0, snapshot <= current, !decoded.id.isEmpty else {
-            throw JSONFieldError(field: "cursor", expected: "a nextCursor returned by this list", got: JSONValue.string(cursor).jsonText())
+            throw Cursor.invalid(cursor)
         }
         return Position(snapshot: snapshot, after: Key(time: time, threadId: decoded.id))
     }

@@ -123,7 +123,7 @@ struct SearchQuery: Sendable, Equatable {
         let decoded = try Cursor.decode(cursor, list: listID(account: account))
         let parts = decoded.sortKey.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, let score = Int(parts[0]), let time = Int64(parts[1]), !decoded.id.isEmpty else {
-            throw JSONFieldError(field: "cursor", expected: "a nextCursor returned by this list", got: JSONValue.string(cursor).jsonText())
+            throw Cursor.invalid(cursor)
         }
         return Key(score: score, time: time, uid: decoded.id)
     }

@@ -44,27 +44,48 @@ public enum StdioHost {
 
         let reason = stop.wait()
         logger.debug("stopping: \(reason)")
-        return drain(connection, reason: reason, options: options, logger: logger)
+        return drain(connection, stop: stop, reason: reason, options: options, logger: logger)
     }
 
-    /// Finishes (or, on a signal, gives a deadline to) in-flight requests, flushes, and picks the exit code.
-    private static func drain(_ connection: Connection, reason: StopReason, options: HostOptions, logger: Logger) -> Int32 {
-        switch reason {
-        case .endOfInput, .exitRequested:
-            connection.waitUntilIdle()
-        case .signal, .clientDied:
-            let deadline = monotonicNanoseconds() + UInt64(options.drainTimeoutMilliseconds) * 1_000_000
-            if !connection.waitUntilIdle(deadline: deadline) {
+    /// Finishes in-flight requests — all of them after end of input or `exit`; within
+    /// `drainTimeoutMilliseconds` after a signal or the client's death, even one that arrives while
+    /// draining — then flushes, and picks the exit code.
+    private static func drain(_ connection: Connection, stop: StopSignal, reason first: StopReason,
+                              options: HostOptions, logger: Logger) -> Int32 {
+        let step: UInt64 = 100_000_000
+        let grace = UInt64(options.drainTimeoutMilliseconds) * 1_000_000
+        var deadline: UInt64?
+        func escalate(_ reason: StopReason) -> Int32? {
+            switch reason {
+            case .outputClosed, .inputFailed:
+                connection.cancelAll()
+                return reason == .outputClosed ? 0 : 1
+            case .signal, .clientDied:
+                if deadline == nil {
+                    connection.stopAccepting()
+                    deadline = monotonicNanoseconds() + grace
+                }
+                return nil
+            case .endOfInput, .exitRequested:
+                return nil
+            }
+        }
+        if let code = escalate(first) { return code }
+        while !connection.waitUntilIdle(deadline: monotonicNanoseconds() + step) {
+            if let later = stop.latestReason, later.isUrgent, let code = escalate(later) { return code }
+            if let limit = deadline, monotonicNanoseconds() >= limit {
                 logger.warning("cancelling \(connection.inFlightCount) requests still running after \(options.drainTimeoutMilliseconds) ms")
                 connection.cancelAll()
                 connection.waitUntilIdle(deadline: monotonicNanoseconds() + 1_000_000_000)
+                break
             }
-        case .outputClosed, .inputFailed:
-            connection.cancelAll()
-            return reason == .outputClosed ? 0 : 1
         }
-        connection.flush()
-        if case .exitRequested(let code) = reason { return code }
+        // Flush; a client that stopped reading cannot hold the host past a signal's deadline.
+        while !connection.flush(deadline: monotonicNanoseconds() + step) {
+            if let later = stop.latestReason, later.isUrgent, let code = escalate(later) { return code }
+            if let limit = deadline, monotonicNanoseconds() >= limit + 1_000_000_000 { break }
+        }
+        if case .exitRequested(let code) = first { return code }
         return 0
     }
 

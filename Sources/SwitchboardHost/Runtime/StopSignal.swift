@@ -16,25 +16,40 @@ enum StopReason: Equatable {
     case inputFailed(Int32)
 }
 
-/// The first reason to stop, announced by whichever thread sees it; the main thread waits for it.
+/// Why the host stops, announced by whichever thread sees it: the main thread waits for the first
+/// reason, and while it drains it also watches for a later, more urgent one (a signal after end of input).
 final class StopSignal: @unchecked Sendable {
     private let lock = ConditionLock()
-    private var reason: StopReason?
+    private var first: StopReason?
+    private var latest: StopReason?
 
-    /// Records `reason` unless another came first.
     func stop(_ reason: StopReason) {
         lock.withLock {
-            if self.reason == nil { self.reason = reason }
+            if first == nil { first = reason }
+            latest = reason
             lock.broadcast()
         }
     }
 
-    var isStopping: Bool { lock.withLock { reason != nil } }
+    var isStopping: Bool { lock.withLock { first != nil } }
+
+    /// The most recent reason given.
+    var latestReason: StopReason? { lock.withLock { latest } }
 
     func wait() -> StopReason {
         lock.withLock {
-            while reason == nil { lock.wait() }
-            return reason!
+            while first == nil { lock.wait() }
+            return first!
+        }
+    }
+}
+
+extension StopReason {
+    /// Reasons that give in-flight work a deadline rather than waiting for it.
+    var isUrgent: Bool {
+        switch self {
+        case .signal, .clientDied, .outputClosed, .inputFailed: true
+        case .endOfInput, .exitRequested: false
         }
     }
 }

@@ -1,0 +1,37 @@
+import Jansson
+import JSONRPC
+import Testing
+
+/// When a cancellation's answer goes out, relative to the work it cancels.
+@Suite("Cancellation timing")
+struct CancellationTimingTests {
+    func request(_ method: String, params: JSONValue, id: JSONValue) -> JSONValue {
+        ["jsonrpc": "2.0", "id": id, "method": .string(method), "params": params]
+    }
+
+    @Test("a request queued behind the in-flight bound is answered -32800 as soon as it is cancelled, while the bound is still full")
+    func queuedCancelAnswersAtOnce() async throws {
+        let host = try Harness(limits: ConnectionLimits(maxInFlight: 1))
+        try await host.send(json: request("test.block", params: ["key": "running"], id: 1))
+        try await host.probe.waitFor("start:running")
+        try await host.send(json: request("test.block", params: ["key": "queued"], id: 2))
+        try await host.notify("$/cancelRequest", params: ["id": 2])
+        // Answered while request 1 still holds the only slot.
+        expectError(try await host.reply(to: 2), id: 2, code: -32800)
+        #expect(host.probe.count(of: "end:running") == 0)
+        host.probe.open("running")
+        expectResult(try await host.reply(to: 1), id: 1, "running")
+        try await host.waitUntilIdle()
+        #expect(!host.probe.events.elements.contains("start:queued"))
+    }
+
+    @Test("a handler that finishes its work despite a cancel has its result delivered, not -32800: the work happened")
+    func finishedWorkIsDelivered() async throws {
+        let host = try Harness()
+        try await host.send(json: request("test.stubborn", params: ["key": "write"], id: 7))
+        try await host.probe.waitFor("start:write")
+        try await host.notify("$/cancelRequest", params: ["id": 7])
+        host.probe.open("write")
+        expectResult(try await host.reply(to: 7), id: 7, "write")
+    }
+}
