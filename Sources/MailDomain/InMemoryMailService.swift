@@ -104,7 +104,7 @@ public final class InMemoryMailService: MailService {
             for position in changed {
                 mailbox.records[position].read = read
                 let record = mailbox.records[position]
-                mailbox.logChange(record.uid, .updated)
+                mailbox.logChange(record.account, record.uid, .updated)
                 touched.insert(GroupKey(account: account, folder: record.folder, threadId: record.threadId))
             }
             mailbox.stamp(touched)
@@ -124,7 +124,7 @@ public final class InMemoryMailService: MailService {
                 touched.insert(GroupKey(account: account, folder: folder, threadId: record.threadId))
                 mailbox.records[position].folder = folder
                 mailbox.records[position].folderSeq = mailbox.sequence
-                mailbox.logChange(record.uid, .updated)
+                mailbox.logChange(record.account, record.uid, .updated)
             }
             mailbox.stamp(touched)
             return changed.map { mailbox.records[$0].uid }
@@ -169,11 +169,12 @@ public final class InMemoryMailService: MailService {
         ChangeTracking.state(domain: mailDomain, sequence: mailbox.withLock { $0.logSequence })
     }
 
-    public func changes(since sinceState: String, limit: Int) async throws -> ChangeSet {
+    public func changes(account: String, since sinceState: String, limit: Int) async throws -> ChangeSet {
         try mailbox.withLock { mailbox throws(ResponseError) in
             let latest = mailbox.logSequence
             let since = try ChangeTracking.sequence(of: sinceState, domain: mailDomain, oldest: 0, latest: latest)
-            var set = ChangeTracking.fold(mailbox.log.filter { $0.sequence > since }, domain: mailDomain, since: since, limit: limit)
+            let changes = mailbox.log.filter { $0.account == account && $0.change.sequence > since }.map(\.change)
+            var set = ChangeTracking.fold(changes, domain: mailDomain, since: since, limit: limit)
             if !set.hasMoreChanges { set.newState = ChangeTracking.state(domain: mailDomain, sequence: latest) }
             return set
         }

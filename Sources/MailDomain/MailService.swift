@@ -39,7 +39,7 @@ public protocol MailService: Sendable {
     /// The domain's change-tracking state.
     func state() async throws -> String
     /// Message uids created or updated since `sinceState`, at most `limit`.
-    func changes(since sinceState: String, limit: Int) async throws -> ChangeSet
+    func changes(account: String, since sinceState: String, limit: Int) async throws -> ChangeSet
 }
 
 /// The demo account every fixture belongs to, and the default account of the executable.

@@ -82,7 +82,7 @@ public struct SQLiteMailService: MailService {
             var touched = Set<GroupKey>()
             for (id, record) in changed {
                 try db.cachedStatement(sql: "UPDATE mail_message SET read = ? WHERE id = ?").execute(arguments: [read, id])
-                try ChangeLog.record(db, domain: mailDomain, itemID: record.uid, kind: .updated)
+                try ChangeLog.record(db, domain: mailScope(account), itemID: record.uid, kind: .updated)
                 touched.insert(GroupKey(account: account, folder: record.folder, threadId: record.threadId))
             }
             try Self.refresh(touched, sequence: sequence, db)
@@ -99,7 +99,7 @@ public struct SQLiteMailService: MailService {
             for (id, record) in changed {
                 try db.cachedStatement(sql: "UPDATE mail_message SET folder = ?, folder_seq = ? WHERE id = ?")
                     .execute(arguments: [folder.rawValue, sequence, id])
-                try ChangeLog.record(db, domain: mailDomain, itemID: record.uid, kind: .updated)
+                try ChangeLog.record(db, domain: mailScope(account), itemID: record.uid, kind: .updated)
                 touched.insert(GroupKey(account: account, folder: record.folder, threadId: record.threadId))
                 touched.insert(GroupKey(account: account, folder: folder, threadId: record.threadId))
             }
@@ -131,7 +131,9 @@ public struct SQLiteMailService: MailService {
         try await database.writer.read { db in try ChangeLog.state(db, domain: mailDomain) }
     }
 
-    public func changes(since sinceState: String, limit: Int) async throws -> ChangeSet {
-        try await database.writer.read { db in try ChangeLog.changes(db, domain: mailDomain, since: sinceState, limit: limit) }
+    public func changes(account: String, since sinceState: String, limit: Int) async throws -> ChangeSet {
+        try await database.writer.read { db in
+            try ChangeLog.changes(db, domain: mailDomain, scope: mailScope(account), since: sinceState, limit: limit)
+        }
     }
 }

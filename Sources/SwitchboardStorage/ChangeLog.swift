@@ -1,8 +1,8 @@
 import GRDB
 import SwitchboardCore
 
-/// The change log every domain writes to in the same transaction as the change itself, so a state a
-/// client holds always matches what it read.
+/// The change log every domain writes to in the same transaction as the change itself, so no change
+/// is ever missing from it. A state is one position in the log, shared by all domains and scopes.
 public enum ChangeLog {
     static let migration = DatabaseMigration("change-log-v1") { db in
         try db.execute(sql: """
@@ -16,7 +16,9 @@ public enum ChangeLog {
             """)
     }
 
-    /// Records that `itemID` of `domain` was created, updated or destroyed.
+    /// Records that `itemID` of `domain` was created, updated or destroyed. `domain` may be narrower
+    /// than the state's domain (mail records per account: `mail/ACCOUNT`), so changes can be
+    /// reported per scope while the state string stays one position in the log.
     public static func record(_ db: Database, domain: String, itemID: String, kind: ChangeRecord.Kind) throws {
         try db.cachedStatement(sql: "INSERT INTO change_log(domain, item_id, kind) VALUES (?, ?, ?)")
             .execute(arguments: [domain, itemID, kind.rawValue])
@@ -27,8 +29,8 @@ public enum ChangeLog {
         ChangeTracking.state(domain: domain, sequence: try latestSequence(db))
     }
 
-    /// The changes of `domain` since `sinceState`, at most `limit` items.
-    public static func changes(_ db: Database, domain: String, since sinceState: String, limit: Int) throws -> ChangeSet {
+    /// The changes of `scope` (by default all of `domain`) since `sinceState`, at most `limit` items.
+    public static func changes(_ db: Database, domain: String, scope: String? = nil, since sinceState: String, limit: Int) throws -> ChangeSet {
         let latest = try latestSequence(db)
         let since = try ChangeTracking.sequence(of: sinceState, domain: domain, oldest: 0, latest: latest)
         // Several records may fold into one item; read a bounded window and report the rest as more.
@@ -36,7 +38,7 @@ public enum ChangeLog {
         let rows = try Row.fetchAll(
             db,
             sql: "SELECT sequence, item_id, kind FROM change_log WHERE domain = ? AND sequence > ? ORDER BY sequence LIMIT ?",
-            arguments: [domain, since, window + 1]
+            arguments: [scope ?? domain, since, window + 1]
         )
         let truncated = rows.count > window
         let records = rows.prefix(window).map { row in

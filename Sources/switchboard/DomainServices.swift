@@ -135,5 +135,7 @@ struct LazyMail: MailService {
         try await mail.importMessages(account: account, records)
     }
     func state() async throws -> String { try await mail.state() }
-    func changes(since sinceState: String, limit: Int) async throws -> ChangeSet { try await mail.changes(since: sinceState, limit: limit) }
+    func changes(account: String, since sinceState: String, limit: Int) async throws -> ChangeSet {
+        try await mail.changes(account: account, since: sinceState, limit: limit)
+    }
 }

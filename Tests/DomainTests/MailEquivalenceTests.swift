@@ -52,8 +52,8 @@ struct MailEquivalenceTests {
         for query in ["lunch", "invoice paid", "ada", "k root", "re", "NEAR(\"x*"] {
             note("search \(query)", try await mail.search(account: me, query: query, page: PageRequest(limit: 500)).items)
         }
-        note("changes", try await mail.changes(since: "mail-0", limit: 500))
-        note("changes small", try await mail.changes(since: "mail-0", limit: 3))
+        note("changes", try await mail.changes(account: me, since: "mail-0", limit: 500))
+        note("changes small", try await mail.changes(account: me, since: "mail-0", limit: 3))
         note("state", try await mail.state())
         return log
     }

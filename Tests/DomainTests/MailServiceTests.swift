@@ -98,7 +98,7 @@ struct MailServiceTests {
         #expect(conversations.first?.subject == "Plans")
         #expect(try await mail.thread(account: me, threadId: "c0")?.messages.map(\.uid) == ["c0", "c1", "c2"])
         #expect(try await mail.thread(account: me, threadId: "c1") == nil)
-        let changes = try await mail.changes(since: before, limit: 50)
+        let changes = try await mail.changes(account: me, since: before, limit: 50)
         #expect(changes.created == ["c0"])
         #expect(changes.updated == ["c1", "c2"])
     }
@@ -173,13 +173,25 @@ struct MailServiceTests {
         #expect(try await mail.move(account: me, uids: [unread.threadId], to: .archive) == [])
         let folders = try await mail.folders(account: me)
         #expect(folders[0].total == inbox.total - 1 && folders[3].total >= 1)
-        let changes = try await mail.changes(since: state, limit: 50)
+        let changes = try await mail.changes(account: me, since: state, limit: 50)
         #expect(changes.created == [])
         #expect(Set(changes.updated) == Set([unread.latest.uid, unread.threadId]))
         #expect(changes.newState == (try await mail.state()) && !changes.hasMoreChanges)
-        #expect(try await mail.changes(since: changes.newState, limit: 50).updated == [])
+        #expect(try await mail.changes(account: me, since: changes.newState, limit: 50).updated == [])
         await #expect(throws: ResponseError.self) { _ = try await mail.markRead(account: me, uids: [unread.latest.uid, "nope"], read: false) }
         #expect(try await mail.message(account: me, uid: unread.latest.uid)?.read == true)
+    }
+
+    @Test("changes are per account: another account's sends and reads never show up", arguments: MailBackend.allCases)
+    func changesPerAccount(backend: MailBackend) async throws {
+        let mail = try backend.make(messages: 10)
+        let other = "ada@example.com"
+        _ = try await mail.login(email: other)
+        let state = try await mail.state()
+        let theirs = try await mail.send(account: other, OutgoingMessage(from: other, to: ["bob@example.com"], subject: "theirs", text: "x"))
+        let mine = try await mail.send(account: me, OutgoingMessage(from: me, to: ["bob@example.com"], subject: "mine", text: "y"))
+        #expect(try await mail.changes(account: me, since: state, limit: 50).created == [mine.uid])
+        #expect(try await mail.changes(account: other, since: state, limit: 50).created == [theirs.uid])
     }
 
     @Test("an unknown, foreign or future state is -32010 and says to reload", arguments: MailBackend.allCases)
@@ -187,7 +199,7 @@ struct MailServiceTests {
         let mail = try backend.make(messages: 10)
         for state in ["bogus", "feed-0", "mail-zz", "mail-"] {
             do {
-                _ = try await mail.changes(since: state, limit: 10)
+                _ = try await mail.changes(account: me, since: state, limit: 10)
                 Issue.record("\(state) was accepted")
             } catch let error as ResponseError {
                 #expect(error.code == .stateMismatch)

@@ -21,7 +21,7 @@ extension MethodRegistry {
         registry.register(MailImport.self) { params, context in
             try await MailImport.run(params, mail: mail, account: account(context), clock: clock, context: context)
         }
-        registry.register(MailChanges.self) { params, _ in try await MailChanges.run(params, mail: mail) }
+        registry.register(MailChanges.self) { params, context in try await MailChanges.run(params, mail: mail, account: account(context)) }
         return registry
     }
 }

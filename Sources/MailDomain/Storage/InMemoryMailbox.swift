@@ -13,16 +13,17 @@ struct InMemoryMailbox: Sendable {
     /// The mail sequence: one step per write that changed something.
     var sequence: Int64 = 0
     var sentCounter: Int64 = 0
-    var log: [ChangeRecord] = []
+    /// The change log: each record with the account it belongs to.
+    var log: [(account: String, change: ChangeRecord)] = []
 
-    var logSequence: Int64 { log.last?.sequence ?? 0 }
+    var logSequence: Int64 { log.last?.change.sequence ?? 0 }
 
     func record(_ account: String, _ uid: String) -> MailRecord? {
         positions[account]?[uid].map { records[$0] }
     }
 
-    mutating func logChange(_ uid: String, _ kind: ChangeRecord.Kind) {
-        log.append(ChangeRecord(sequence: logSequence + 1, itemID: uid, kind: kind))
+    mutating func logChange(_ account: String, _ uid: String, _ kind: ChangeRecord.Kind) {
+        log.append((account, ChangeRecord(sequence: logSequence + 1, itemID: uid, kind: kind)))
     }
 
     /// Adds demo or imported data as the starting state: no change records, sequence 0.
@@ -51,7 +52,7 @@ struct InMemoryMailbox: Sendable {
         load(MailRecord(account: account, uid: uid, threadId: threadId, folder: folder, from: message.from, to: message.to,
                         cc: message.cc, subject: message.subject, text: message.text, inReplyTo: message.inReplyTo,
                         time: time, read: read, folderSeq: sequence))
-        logChange(uid, .created)
+        logChange(account, uid, .created)
         var touched: Set<GroupKey> = [GroupKey(account: account, folder: folder, threadId: threadId)]
         let children = records.filter { $0.account == account && $0.inReplyTo == uid && $0.uid != uid }
             .sorted(by: MailRecord.chronological)
@@ -62,7 +63,7 @@ struct InMemoryMailbox: Sendable {
                 .sorted { MailRecord.chronological(records[$0], records[$1]) }
             for position in members {
                 records[position].threadId = threadId
-                logChange(records[position].uid, .updated)
+                logChange(account, records[position].uid, .updated)
                 touched.insert(GroupKey(account: account, folder: records[position].folder, threadId: old))
                 touched.insert(GroupKey(account: account, folder: records[position].folder, threadId: threadId))
             }

@@ -130,7 +130,7 @@ extension SQLiteMailService {
         try insertRow(MailRecord(account: account, uid: uid, threadId: threadId, folder: folder, from: message.from, to: message.to,
                                  cc: message.cc, subject: message.subject, text: message.text, inReplyTo: message.inReplyTo,
                                  time: time, read: read, folderSeq: sequence), db)
-        try ChangeLog.record(db, domain: mailDomain, itemID: uid, kind: .created)
+        try ChangeLog.record(db, domain: mailScope(account), itemID: uid, kind: .created)
         var touched: Set<GroupKey> = [GroupKey(account: account, folder: folder, threadId: threadId)]
         let children = try String.fetchAll(
             db.cachedStatement(sql: "SELECT uid FROM mail_message WHERE account = ? AND in_reply_to = ? AND uid != ? ORDER BY date_ms, uid"),
@@ -144,7 +144,7 @@ extension SQLiteMailService {
             try db.cachedStatement(sql: "UPDATE mail_message SET thread_id = ? WHERE account = ? AND thread_id = ?")
                 .execute(arguments: [threadId, account, old])
             for member in members {
-                try ChangeLog.record(db, domain: mailDomain, itemID: member[0], kind: .updated)
+                try ChangeLog.record(db, domain: mailScope(account), itemID: member[0], kind: .updated)
                 let memberFolder = Folder(rawValue: member[1]) ?? .inbox
                 touched.insert(GroupKey(account: account, folder: memberFolder, threadId: old))
                 touched.insert(GroupKey(account: account, folder: memberFolder, threadId: threadId))
