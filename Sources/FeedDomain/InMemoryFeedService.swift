@@ -41,12 +41,8 @@ public final class InMemoryFeedService: FeedService {
     }
 
     public func changes(since sinceState: String, limit: Int) async throws -> ChangeSet {
-        try state.withLock { state in
-            let since = try ChangeTracking.sequence(of: sinceState, domain: feedDomain, oldest: 0, latest: state.sequence)
-            var set = ChangeTracking.fold(state.log.filter { $0.sequence > since }, domain: feedDomain, since: since, limit: limit)
-            if !set.hasMoreChanges { set.newState = ChangeTracking.state(domain: feedDomain, sequence: state.sequence) }
-            return set
-        }
+        let (log, latest) = state.withLock { ($0.log, $0.sequence) }
+        return try ChangeTracking.changes(in: log, domain: feedDomain, since: sinceState, latest: latest, limit: limit)
     }
 
     public func append(_ profiles: [Profile]) async throws -> [Profile] {

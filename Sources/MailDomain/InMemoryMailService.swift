@@ -170,14 +170,10 @@ public final class InMemoryMailService: MailService {
     }
 
     public func changes(account: String, since sinceState: String, limit: Int) async throws -> ChangeSet {
-        try mailbox.withLock { mailbox throws(ResponseError) in
-            let latest = mailbox.logSequence
-            let since = try ChangeTracking.sequence(of: sinceState, domain: mailDomain, oldest: 0, latest: latest)
-            let changes = mailbox.log.filter { $0.account == account && $0.change.sequence > since }.map(\.change)
-            var set = ChangeTracking.fold(changes, domain: mailDomain, since: since, limit: limit)
-            if !set.hasMoreChanges { set.newState = ChangeTracking.state(domain: mailDomain, sequence: latest) }
-            return set
+        let (log, latest) = mailbox.withLock { mailbox in
+            (mailbox.log.filter { $0.account == account }.map(\.change), mailbox.logSequence)
         }
+        return try ChangeTracking.changes(in: log, domain: mailDomain, since: sinceState, latest: latest, limit: limit)
     }
 }
 

@@ -56,6 +56,16 @@ public enum ChangeTracking {
         return sequence
     }
 
+    /// The changes after `sinceState` in a whole log held in memory (`log` in order, `latest` its end):
+    /// what the in-memory services answer.
+    public static func changes(in log: [ChangeRecord], domain: String, since sinceState: String, latest: Int64,
+                               limit: Int) throws(ResponseError) -> ChangeSet {
+        let since = try sequence(of: sinceState, domain: domain, oldest: 0, latest: latest)
+        var set = fold(log.filter { $0.sequence > since }, domain: domain, since: since, limit: limit)
+        if !set.hasMoreChanges { set.newState = state(domain: domain, sequence: latest) }
+        return set
+    }
+
     /// Folds records (in log order, after the client's state) into a change set, at most `limit` items.
     public static func fold(_ records: [ChangeRecord], domain: String, since: Int64, limit: Int) -> ChangeSet {
         var order: [String] = []
