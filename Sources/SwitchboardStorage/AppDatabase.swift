@@ -29,10 +29,11 @@ public struct AppDatabase: Sendable {
         }
         self.path = path
         var migrator = DatabaseMigrator()
-        for migration in [ChangeLog.migration] + migrations {
+        for migration in [ChangeLog.migration, ChangeLog.floorMigration] + migrations {
             migrator.registerMigration(migration.name, migrate: migration.apply)
         }
         try migrator.migrate(writer)
+        try writer.write { db in try ChangeLog.prune(db) }
     }
 }
 

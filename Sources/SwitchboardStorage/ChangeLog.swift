@@ -16,6 +16,26 @@ public enum ChangeLog {
             """)
     }
 
+    static let floorMigration = DatabaseMigration("change-log-floor-v1") { db in
+        try db.execute(sql: "CREATE TABLE change_log_floor (id INTEGER PRIMARY KEY CHECK (id = 1), sequence INTEGER NOT NULL)")
+    }
+
+    /// How many change records are kept; states older than that are answered `cannotCalculateChanges`.
+    public static let retainedRecords = 100_000
+
+    /// Drops all but the newest `keeping` records and remembers where the log now starts.
+    public static func prune(_ db: Database, keeping: Int = retainedRecords) throws {
+        let floor = try latestSequence(db) - Int64(keeping)
+        guard floor > (try oldestSequence(db)) else { return }
+        try db.execute(sql: "DELETE FROM change_log WHERE sequence <= ?", arguments: [floor])
+        try db.execute(sql: "INSERT OR REPLACE INTO change_log_floor(id, sequence) VALUES (1, ?)", arguments: [floor])
+    }
+
+    /// The oldest state changes can still be computed from.
+    static func oldestSequence(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT sequence FROM change_log_floor WHERE id = 1") ?? 0
+    }
+
     /// Records that `itemID` of `domain` was created, updated or destroyed. `domain` may be narrower
     /// than the state's domain (mail records per account: `mail/ACCOUNT`), so changes can be
     /// reported per scope while the state string stays one position in the log.
@@ -32,7 +52,7 @@ public enum ChangeLog {
     /// The changes of `scope` (by default all of `domain`) since `sinceState`, at most `limit` items.
     public static func changes(_ db: Database, domain: String, scope: String? = nil, since sinceState: String, limit: Int) throws -> ChangeSet {
         let latest = try latestSequence(db)
-        let since = try ChangeTracking.sequence(of: sinceState, domain: domain, oldest: 0, latest: latest)
+        let since = try ChangeTracking.sequence(of: sinceState, domain: domain, oldest: try oldestSequence(db), latest: latest)
         // Several records may fold into one item; read a bounded window and report the rest as more.
         let window = limit * 4
         let rows = try Row.fetchAll(

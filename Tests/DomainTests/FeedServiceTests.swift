@@ -103,4 +103,22 @@ struct FeedServiceTests {
             }
         }
     }
+
+    @Test("on SQLite, a state older than the change log kept is -32010, telling the client to reload")
+    func prunedState() async throws {
+        let database = try AppDatabase(path: ":memory:", migrations: SQLiteFeedService.migrations)
+        let feed = SQLiteFeedService(database: database)
+        let start = try await feed.state()
+        _ = try await feed.append((1...5).map { DemoFeed.profile($0) })
+        let recent = try await feed.state()
+        try await database.writer.write { db in try ChangeLog.prune(db, keeping: 2) }
+        do {
+            _ = try await feed.changes(since: start, limit: 10)
+            Issue.record("a state older than the log was accepted")
+        } catch let error as ResponseError {
+            #expect(error.code == .stateMismatch)
+            #expect(error.message.contains("older than the change log kept"))
+        }
+        #expect(try await feed.changes(since: recent, limit: 10).created.isEmpty)
+    }
 }
