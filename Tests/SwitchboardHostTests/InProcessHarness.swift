@@ -212,14 +212,7 @@ final class Probe: Sendable {
     /// Waits until `open(key)` was called, or the task is cancelled.
     func gate(_ key: String) async {
         await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let ready = gates.withLock { gates in
-                    if gates[key]?.open == true { return true }
-                    gates[key, default: (false, [])].waiters.append(continuation)
-                    return false
-                }
-                if ready { continuation.resume() }
-            }
+            await gateIgnoringCancellation(key)
         } onCancel: {
             // Wake the waiter; it sees the cancellation itself.
             self.open(key)
