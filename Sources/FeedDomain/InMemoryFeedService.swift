@@ -26,6 +26,10 @@ public final class InMemoryFeedService: FeedService {
         return (first...last).map { profile($0, appended: appended) }
     }
 
+    public func slice(after afterID: Int64, limit: Int) async throws -> FeedSlice {
+        FeedSlice(items: try await items(after: afterID, limit: limit), total: try await count(), state: try await state())
+    }
+
     public func item(id: Int64) async throws -> Profile? {
         let appended = state.withLock { $0.appended }
         guard id >= 1, id <= demoCount + Int64(appended.count) else { return nil }

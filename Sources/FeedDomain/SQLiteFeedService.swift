@@ -34,10 +34,24 @@ public struct SQLiteFeedService: FeedService {
     static let columns = "id, account_id, display_name, reputation, user_type, gold, silver, bronze, profile_image, location, website_url"
 
     public func items(after afterID: Int64, limit: Int) async throws -> [Profile] {
+        try await database.writer.read { db in try Self.items(db, after: afterID, limit: limit) }
+    }
+
+    public func slice(after afterID: Int64, limit: Int) async throws -> FeedSlice {
         try await database.writer.read { db in
-            try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Self.columns) FROM feed_item WHERE id > ? ORDER BY id LIMIT ?"),
-                             arguments: [afterID, limit]).map(Self.profile)
+            FeedSlice(items: try Self.items(db, after: afterID, limit: limit), total: try Self.total(db),
+                      state: try ChangeLog.state(db, domain: feedDomain))
         }
+    }
+
+    static func items(_ db: Database, after afterID: Int64, limit: Int) throws -> [Profile] {
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT \(columns) FROM feed_item WHERE id > ? ORDER BY id LIMIT ?"),
+                         arguments: [afterID, limit]).map(profile)
+    }
+
+    /// `max(id)`: the ids are dense, and this is an index look-up where `count(*)` scans the table.
+    static func total(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(id) FROM feed_item")) ?? 0
     }
 
     public func item(id: Int64) async throws -> Profile? {
@@ -46,9 +60,8 @@ public struct SQLiteFeedService: FeedService {
         }
     }
 
-    /// `max(id)`: the ids are dense, and this is an index look-up where `count(*)` scans the table.
     public func count() async throws -> Int64 {
-        try await database.writer.read { db in try Int64.fetchOne(db, sql: "SELECT max(id) FROM feed_item") ?? 0 }
+        try await database.writer.read { db in try Self.total(db) }
     }
 
     public func state() async throws -> String {
@@ -61,7 +74,7 @@ public struct SQLiteFeedService: FeedService {
 
     public func append(_ profiles: [Profile]) async throws -> [Profile] {
         try await database.writer.write { db in
-            var next = (try Int64.fetchOne(db, sql: "SELECT max(id) FROM feed_item") ?? 0) + 1
+            var next = try Self.total(db) + 1
             return try profiles.map { profile in
                 var stored = profile
                 stored.id = next

@@ -33,7 +33,7 @@ public enum ChangeLog {
 
     /// The oldest state changes can still be computed from.
     static func oldestSequence(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT sequence FROM change_log_floor WHERE id = 1") ?? 0
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT sequence FROM change_log_floor WHERE id = 1")) ?? 0
     }
 
     /// Records that `itemID` of `domain` was created, updated or destroyed. `domain` may be narrower
@@ -76,6 +76,6 @@ public enum ChangeLog {
 
     /// The newest position in the whole log (0 when empty).
     static func latestSequence(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'change_log'") ?? 0
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT seq FROM sqlite_sequence WHERE name = 'change_log'")) ?? 0
     }
 }

@@ -101,6 +101,7 @@ struct LazyFeed: FeedService {
     let services: LazyServices
 
     func items(after afterID: Int64, limit: Int) async throws -> [Profile] { try await services.get().feed.items(after: afterID, limit: limit) }
+    func slice(after afterID: Int64, limit: Int) async throws -> FeedSlice { try await services.get().feed.slice(after: afterID, limit: limit) }
     func item(id: Int64) async throws -> Profile? { try await services.get().feed.item(id: id) }
     func count() async throws -> Int64 { try await services.get().feed.count() }
     func state() async throws -> String { try await services.get().feed.state() }

@@ -43,6 +43,10 @@ struct FeedServiceTests {
         #expect(try await feed.items(after: 998, limit: 5).map(\.id) == [999, 1_000])
         #expect(try await feed.items(after: 1_000, limit: 5).isEmpty)
         #expect(try await feed.count() == 1_000)
+        let slice = try await feed.slice(after: 10, limit: 5)
+        #expect(slice.items == items)
+        #expect(slice.total == 1_000)
+        #expect(slice.state == (try await feed.state()))
     }
 
     @Test("an unknown id is nil", arguments: Backend.allCases)

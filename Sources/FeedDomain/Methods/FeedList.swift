@@ -44,11 +44,10 @@ public enum FeedList: RPCMethod {
             }
             after = id
         }
-        let state = try await feed.state()
-        let fetched = try await feed.items(after: after, limit: params.limit + 1)
-        let items = Array(fetched.prefix(params.limit))
-        let hasMore = fetched.count > params.limit
+        let slice = try await feed.slice(after: after, limit: params.limit + 1)
+        let items = Array(slice.items.prefix(params.limit))
+        let hasMore = slice.items.count > params.limit
         let nextCursor = hasMore ? items.last.map(cursor(after:)) : nil
-        return Result(items: items, nextCursor: nextCursor, hasMore: hasMore, total: try await feed.count(), state: state)
+        return Result(items: items, nextCursor: nextCursor, hasMore: hasMore, total: slice.total, state: slice.state)
     }
 }

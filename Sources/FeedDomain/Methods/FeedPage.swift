@@ -32,10 +32,9 @@ public enum FeedPage: RPCMethod {
         guard params.page >= 1, params.page <= Int(Int32.max) else {
             throw JSONFieldError(field: "page", expected: "integer 1...\(Int32.max)", got: String(params.page))
         }
-        let state = try await feed.state()
-        let total = try await feed.count()
         let start = Int64(params.page - 1) * Int64(pageSize)
-        let items = try await feed.items(after: start, limit: pageSize)
+        let slice = try await feed.slice(after: start, limit: pageSize)
+        let (items, total, state) = (slice.items, slice.total, slice.state)
         let hasMore = start + Int64(items.count) < total
         let nextCursor = hasMore ? items.last.map { FeedList.cursor(after: $0) } : nil
         return Result(items: items, nextCursor: nextCursor, page: params.page, pageSize: pageSize,

@@ -16,6 +16,7 @@ public final class Connection: Sendable {
     public let session = ConnectionSession()
     let sink: any FrameSink
     let inFlight = InFlightTable()
+    private let writers = WriterPool()
     let gate: AdmissionGate
     private let framingCode: Atomic<UInt8>
     /// Read for every message, so atomics rather than a lock.
@@ -71,7 +72,7 @@ public final class Connection: Sendable {
     /// Sends a message from any task or thread.
     func send(_ message: JanssonValue) {
         var output: [UInt8] = []
-        frame(message, writer: JSONWriter(initialCapacity: 1024), into: &output)
+        writers.withWriter { frame(message, writer: $0, into: &output) }
         sink.enqueue(output)
     }
 
