@@ -26,20 +26,18 @@ public final class MessageReader {
 
     /// Processes bytes from the peer.
     public func receive(_ chunk: UnsafeRawBufferPointer) {
-        if connection.framing == nil { detectFraming(chunk) }
+        detectFraming { $0.consume(chunk) { _ in } }
         framer.consume(chunk) { handle($0) }
         flushReplies()
     }
 
-    /// Processes the end of input: a last message without its newline, a truncated one.
+    /// Processes the end of input: a last message without its newline, a truncated one. Requests
+    /// sent to the peer can no longer be answered, so they fail now.
     public func finishInput() {
-        if connection.framing == nil {
-            var probe = framer
-            probe.finish { _ in }
-            if let framing = probe.framing { connection.recordFraming(framing) }
-        }
+        detectFraming { $0.finish { _ in } }
         framer.finish { handle($0) }
         flushReplies()
+        connection.closeOutgoing()
     }
 
     /// Gives up on a message whose remaining bytes stopped arriving, answering with an error.
@@ -51,9 +49,10 @@ public final class MessageReader {
     /// Replies must be framed like the stream, which the framer learns from the first bytes: a copy of
     /// it looks ahead at the chunk (only until the framing is known), since the framer cannot be read
     /// while it hands out events.
-    private func detectFraming(_ chunk: UnsafeRawBufferPointer) {
+    private func detectFraming(_ lookAhead: (inout Framer) -> Void) {
+        guard connection.framing == nil else { return }
         var probe = framer
-        probe.consume(chunk) { _ in }
+        lookAhead(&probe)
         if let framing = probe.framing { connection.recordFraming(framing) }
     }
 

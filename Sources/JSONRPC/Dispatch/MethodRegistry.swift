@@ -20,7 +20,7 @@ public struct MethodRegistry: Sendable {
         _ handler: @escaping @Sendable (_ params: M.Params, _ context: RequestContext) async throws -> M.Result
     ) {
         add(MethodEntry(name: M.name, summary: M.summary, kind: .request, body: .task { params in
-            let decoded = try ParamsDecoding.decode(M.Params.self, from: params, method: M.name)
+            let decoded = try ParamsDecoding.decode(M.Params.self, from: params)
             return { context in try ResultEncoding.encode(try await handler(decoded, context)) }
         }))
     }
@@ -31,7 +31,7 @@ public struct MethodRegistry: Sendable {
         _ handler: @escaping @Sendable (_ params: M.Params, _ context: RequestContext) throws -> M.Result
     ) {
         add(MethodEntry(name: M.name, summary: M.summary, kind: .request, body: .immediate { params, context in
-            let decoded = try ParamsDecoding.decode(M.Params.self, from: params, method: M.name)
+            let decoded = try ParamsDecoding.decode(M.Params.self, from: params)
             return try ResultEncoding.encode(try handler(decoded, context))
         }))
     }
@@ -42,7 +42,7 @@ public struct MethodRegistry: Sendable {
         _ handler: @escaping @Sendable (_ params: N.Params, _ context: RequestContext) throws -> Void
     ) {
         add(MethodEntry(name: N.name, summary: N.summary, kind: .notification, body: .immediate { params, context in
-            try handler(try ParamsDecoding.decode(N.Params.self, from: params, method: N.name), context)
+            try handler(try ParamsDecoding.decode(N.Params.self, from: params), context)
             return JanssonValue.null
         }))
     }

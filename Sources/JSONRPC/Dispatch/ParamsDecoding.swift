@@ -6,17 +6,17 @@ import Jansson
 /// members are all optional can be called bare. Positional params (an array) are accepted only by
 /// methods that take none (`[]`) and by free-form `JSONValue` params.
 enum ParamsDecoding {
-    static func decode<P: Decodable>(_ type: P.Type, from params: JSONView?, method: String) throws -> P {
+    static func decode<P: Decodable>(_ type: P.Type, from params: JSONView?) throws -> P {
         if P.self == JSONValue.self { return (params.map(JSONValue.init) ?? .null) as! P }
         if P.self == EmptyParams.self {
             if let params, params.kind == .array, params.count > 0 {
-                throw ResponseError.invalidParams(JSONFieldError(field: "", expected: "no params", got: params.preview()))
+                throw JSONFieldError(field: "", expected: "no params", got: params.preview())
             }
             return EmptyParams() as! P
         }
         guard let params else { return try JanssonDecoder().decode(P.self, from: emptyObject.view) }
         guard params.kind == .object else {
-            throw ResponseError.invalidParams(JSONFieldError(field: "", expected: "object (named params)", got: params.preview()))
+            throw JSONFieldError(field: "", expected: "object (named params)", got: params.preview())
         }
         return try JanssonDecoder().decode(P.self, from: params)
     }

@@ -1,0 +1,63 @@
+import Jansson
+import JSONRPC
+import Logging
+import Synchronization
+import Testing
+
+/// Requests the host sends to its peer (as it will to plugins): answered by the peer's response,
+/// failed at once when the peer's input ends.
+@Suite("Requests to the peer", .timeLimit(.minutes(1)))
+struct OutgoingRequestTests {
+    /// A connection whose output is watched: `sent` resumes once the first frame is written.
+    final class Peer: Sendable {
+        let connection: Connection
+        private let firstWrite = Mutex<(written: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+
+        init() throws {
+            let box = Mutex<Peer?>(nil)
+            let sink = CollectingSink { _ in box.withLock { $0 }?.wrote() }
+            connection = Connection(dispatcher: try MethodRegistry().freeze(), framing: .ndjson, sink: sink, logger: Logger(label: "test"))
+            box.withLock { $0 = self }
+        }
+
+        private func wrote() {
+            let waiter = firstWrite.withLock { state in
+                state.written = true
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume()
+        }
+
+        func sent() async {
+            await withCheckedContinuation { continuation in
+                let ready = firstWrite.withLock { state in
+                    if !state.written { state.waiter = continuation }
+                    return state.written
+                }
+                if ready { continuation.resume() }
+            }
+        }
+    }
+
+    @Test("a request to the peer is answered by the peer's response with the same id")
+    func answered() async throws {
+        let peer = try Peer()
+        let reader = MessageReader(connection: peer.connection)
+        let call = Task { try await peer.connection.sendRequest(method: "plugin.hello", params: ["x": 1]) }
+        await peer.sent()
+        Array(#"{"jsonrpc":"2.0","id":1,"result":{"hi":true}}"#.utf8 + [0x0A]).withUnsafeBytes { reader.receive($0) }
+        #expect(try await call.value == ["hi": true])
+    }
+
+    @Test("a request to the peer fails at once when the peer's input ends, instead of waiting forever")
+    func failsAtEndOfInput() async throws {
+        let peer = try Peer()
+        let reader = MessageReader(connection: peer.connection)
+        let call = Task { try await peer.connection.sendRequest(method: "plugin.hello", params: nil) }
+        await peer.sent()
+        reader.finishInput()
+        await #expect(throws: ResponseError.self) { _ = try await call.value }
+        await #expect(throws: ResponseError.self) { _ = try await peer.connection.sendRequest(method: "late", params: nil) }
+    }
+}
