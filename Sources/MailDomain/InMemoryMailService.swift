@@ -9,11 +9,11 @@ import SwitchboardCore
 /// Listings are computed from the messages on each call, which suits fixture-sized mailboxes; the
 /// answers are the same as ``SQLiteMailService`` gives for the same operations.
 public final class InMemoryMailService: MailService {
-    private let clock: any Clock
+    private let clock: any WallClock
     private let mailbox: Mutex<InMemoryMailbox>
 
     /// - Parameter demoMessages: how many demo messages the demo account starts with.
-    public init(clock: any Clock = SystemClock(), demoMessages: Int = DemoMail.defaultCount) {
+    public init(clock: any WallClock = SystemClock(), demoMessages: Int = DemoMail.defaultCount) {
         self.clock = clock
         var mailbox = InMemoryMailbox()
         mailbox.accounts[DemoAccount.email] = Account(email: DemoAccount.email, name: DemoAccount.name)
@@ -80,7 +80,7 @@ public final class InMemoryMailService: MailService {
         mailbox.withLock { $0.record(account, uid)?.message }
     }
 
-    public func send(account: String, _ message: OutgoingMessage) async throws -> Message {
+    public func send(account: String, _ message: MailDraft) async throws -> Message {
         let now = clock.now()
         return try mailbox.withLock { mailbox throws(ResponseError) in
             if let parent = message.inReplyTo, mailbox.record(account, parent) == nil {

@@ -26,7 +26,7 @@ public protocol MailService: Sendable {
     func message(account: String, uid: String) async throws -> Message?
     /// Stores `message` in Sent under a new uid (`s1`, `s2`, …), dated by the clock, threaded with
     /// what it answers. Throws not-found naming `inReplyTo` when that message does not exist.
-    func send(account: String, _ message: OutgoingMessage) async throws -> Message
+    func send(account: String, _ message: MailDraft) async throws -> Message
     /// Sets the read flag; returns the uids whose flag changed. Throws not-found naming `uids[i]`
     /// (and changes nothing) when a uid does not exist.
     func markRead(account: String, uids: [String], read: Bool) async throws -> [String]

@@ -14,9 +14,9 @@ import SwitchboardStorage
 /// ```
 public struct SQLiteMailService: MailService {
     public let database: AppDatabase
-    private let clock: any Clock
+    private let clock: any WallClock
 
-    public init(database: AppDatabase, clock: any Clock = SystemClock()) {
+    public init(database: AppDatabase, clock: any WallClock = SystemClock()) {
         self.database = database
         self.clock = clock
     }
@@ -59,7 +59,7 @@ public struct SQLiteMailService: MailService {
         try await database.writer.read { db in try Self.fetchRecord(db, account: account, uid: uid)?.message }
     }
 
-    public func send(account: String, _ message: OutgoingMessage) async throws -> Message {
+    public func send(account: String, _ message: MailDraft) async throws -> Message {
         let now = clock.now()
         return try await database.writer.write { db in
             if let parent = message.inReplyTo, try Self.fetchRecord(db, account: account, uid: parent) == nil {

@@ -25,7 +25,7 @@ enum DemoSeed {
     }
 
     /// Seeds unless already done, with a progress bar on stderr when stderr is a terminal.
-    static func seedIfNeeded(_ database: AppDatabase, options: StoreConfiguration, clock: any Clock, logger: Logger) throws {
+    static func seedIfNeeded(_ database: AppDatabase, options: StoreConfiguration, clock: any WallClock, logger: Logger) throws {
         guard try !isSeeded(database) else { return }
         let total = options.mailMessages + options.feedItems
         let bar = ProgressBar(label: "seeding demo data", total: total)

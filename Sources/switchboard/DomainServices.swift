@@ -10,7 +10,7 @@ import SwitchboardStorage
 struct DomainServices: Sendable {
     var feed: any FeedService
     var mail: any MailService
-    var clock: any Clock
+    var clock: any WallClock
 
     /// Opens the backend. On SQLite, a database that was never seeded gets the demo data first.
     static func open(_ options: StoreConfiguration, logger: Logger) throws -> DomainServices {
@@ -90,7 +90,7 @@ final class LazyServices: Sendable {
     var mail: any MailService { LazyMail(services: self) }
 
     /// The clock, which needs no database.
-    var clock: any Clock { (try? options.makeClock()) ?? SystemClock() }
+    var clock: any WallClock { (try? options.makeClock()) ?? SystemClock() }
 
     /// The account a bare mail call uses: `--account`, else the demo account.
     var defaultAccount: String { options.account ?? DemoAccount.email }
@@ -122,7 +122,7 @@ struct LazyMail: MailService {
     }
     func thread(account: String, threadId: String) async throws -> ThreadDetail? { try await mail.thread(account: account, threadId: threadId) }
     func message(account: String, uid: String) async throws -> Message? { try await mail.message(account: account, uid: uid) }
-    func send(account: String, _ message: OutgoingMessage) async throws -> Message { try await mail.send(account: account, message) }
+    func send(account: String, _ message: MailDraft) async throws -> Message { try await mail.send(account: account, message) }
     func markRead(account: String, uids: [String], read: Bool) async throws -> [String] {
         try await mail.markRead(account: account, uids: uids, read: read)
     }

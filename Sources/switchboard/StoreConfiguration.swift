@@ -28,7 +28,7 @@ struct StoreConfiguration: Sendable {
     }
 
     /// `--now`, else `$SWITCHBOARD_NOW`, else the system clock.
-    func makeClock() throws(ConfigurationError) -> any Clock {
+    func makeClock() throws(ConfigurationError) -> any WallClock {
         let text = now ?? getenv("SWITCHBOARD_NOW").map { String(cString: $0) }
         guard let text, !text.isEmpty else { return SystemClock() }
         guard let instant = Timestamp.parse(text) else {

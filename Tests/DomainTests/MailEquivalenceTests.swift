@@ -27,14 +27,14 @@ struct MailEquivalenceTests {
         for conversation in inbox.prefix(5) { note("thread", try await mail.thread(account: me, threadId: conversation.threadId) as Any) }
         let first = try await mail.conversations(account: me, folder: .inbox, unreadOnly: true, page: PageRequest(limit: 4))
         note("unread page", first.items)
-        note("send", try await mail.send(account: me, OutgoingMessage(from: me, to: [inbox[3].latest.from], cc: ["cc@example.org"],
+        note("send", try await mail.send(account: me, MailDraft(from: me, to: [inbox[3].latest.from], cc: ["cc@example.org"],
                                                                     subject: "Re: x", text: "Reply", inReplyTo: inbox[3].latest.uid)))
         note("import", try await mail.importMessages(account: me, [
-            ImportRecord(uid: "k2", message: OutgoingMessage(from: "a@example.org", to: [me], subject: "Re: K", text: "child", inReplyTo: "k1"),
+            ImportRecord(uid: "k2", message: MailDraft(from: "a@example.org", to: [me], subject: "Re: K", text: "child", inReplyTo: "k1"),
                          time: Timestamp.parse("2025-12-31T23:00:00Z")!),
-            ImportRecord(uid: "k1", message: OutgoingMessage(from: me, to: ["a@example.org"], subject: "K", text: "root"),
+            ImportRecord(uid: "k1", message: MailDraft(from: me, to: ["a@example.org"], subject: "K", text: "root"),
                          time: Timestamp.parse("2025-12-31T22:00:00Z")!),
-            ImportRecord(uid: "k3", message: OutgoingMessage(from: "b@example.org", to: [me], subject: "Re: x", text: "late",
+            ImportRecord(uid: "k3", message: MailDraft(from: "b@example.org", to: [me], subject: "Re: x", text: "late",
                                                              inReplyTo: inbox[7].latest.uid), time: Timestamp.parse("2026-01-01T08:00:00Z")!),
         ]))
         note("markRead", try await mail.markRead(account: me, uids: inbox.prefix(6).map(\.latest.uid), read: false))

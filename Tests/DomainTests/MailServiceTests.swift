@@ -24,7 +24,7 @@ struct MailServiceTests {
 
     func record(_ uid: String, from: String = "zoe@example.org", subject: String = "Hello", text: String = "Hi there.",
                 replyTo: String? = nil, at time: String = "2025-12-31T12:00:00Z") -> ImportRecord {
-        ImportRecord(uid: uid, message: OutgoingMessage(from: from, to: [me], subject: subject, text: text, inReplyTo: replyTo),
+        ImportRecord(uid: uid, message: MailDraft(from: from, to: [me], subject: subject, text: text, inReplyTo: replyTo),
                      time: Timestamp.parse(time)!)
     }
 
@@ -144,7 +144,7 @@ struct MailServiceTests {
         let mail = try backend.make()
         let conversation = try #require(try await walk(mail).first)
         let sentBefore = try await mail.folders(account: me)[1].total
-        let reply = OutgoingMessage(from: me, to: [conversation.latest.from], subject: "Re: \(conversation.subject)", text: "On it.",
+        let reply = MailDraft(from: me, to: [conversation.latest.from], subject: "Re: \(conversation.subject)", text: "On it.",
                                     inReplyTo: conversation.latest.uid)
         let sent = try await mail.send(account: me, reply)
         #expect(sent.uid == "s1" && sent.folder == .sent && sent.read && sent.threadId == conversation.threadId)
@@ -153,10 +153,10 @@ struct MailServiceTests {
         #expect(try await mail.thread(account: me, threadId: conversation.threadId)?.messages.last == sent)
         #expect(try await walk(mail, .sent).first?.threadId == conversation.threadId)
         #expect(try await walk(mail).first == conversation)
-        let fresh = try await mail.send(account: me, OutgoingMessage(from: me, to: ["x@example.org"], subject: "Hi", text: "New."))
+        let fresh = try await mail.send(account: me, MailDraft(from: me, to: ["x@example.org"], subject: "Hi", text: "New."))
         #expect(fresh.uid == "s2" && fresh.threadId == "s2" && fresh.inReplyTo == nil)
         await #expect(throws: ResponseError.self) {
-            _ = try await mail.send(account: me, OutgoingMessage(from: me, to: ["x@example.org"], subject: "", text: "", inReplyTo: "nope"))
+            _ = try await mail.send(account: me, MailDraft(from: me, to: ["x@example.org"], subject: "", text: "", inReplyTo: "nope"))
         }
     }
 
@@ -188,8 +188,8 @@ struct MailServiceTests {
         let other = "ada@example.com"
         _ = try await mail.login(email: other)
         let state = try await mail.state()
-        let theirs = try await mail.send(account: other, OutgoingMessage(from: other, to: ["bob@example.com"], subject: "theirs", text: "x"))
-        let mine = try await mail.send(account: me, OutgoingMessage(from: me, to: ["bob@example.com"], subject: "mine", text: "y"))
+        let theirs = try await mail.send(account: other, MailDraft(from: other, to: ["bob@example.com"], subject: "theirs", text: "x"))
+        let mine = try await mail.send(account: me, MailDraft(from: me, to: ["bob@example.com"], subject: "mine", text: "y"))
         #expect(try await mail.changes(account: me, since: state, limit: 50).created == [mine.uid])
         #expect(try await mail.changes(account: other, since: state, limit: 50).created == [theirs.uid])
     }

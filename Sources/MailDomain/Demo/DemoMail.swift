@@ -29,14 +29,6 @@ public enum DemoMail {
         }
     }
 
-    /// Every demo message, for the in-memory service.
-    static func all(messages count: Int, now: Int64) -> [MailRecord] {
-        var records: [MailRecord] = []
-        records.reserveCapacity(count)
-        generate(messages: count, now: now) { records += $0 }
-        return records
-    }
-
     static func uid(_ number: Int) -> String {
         let digits = String(number)
         return "m" + String(repeating: "0", count: max(0, 6 - digits.count)) + digits

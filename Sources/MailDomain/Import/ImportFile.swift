@@ -57,7 +57,7 @@ final class ImportFile {
         guard let time = date(dateText, now: now) else {
             throw JSONFieldError(field: "dateTime", expected: "an RFC 3339 time, \"Today\" or \"Yesterday\"", got: JSONValue.string(dateText).jsonText())
         }
-        let message = OutgoingMessage(from: from, to: to, subject: try string(item, "subject", required: false),
+        let message = MailDraft(from: from, to: to, subject: try string(item, "subject", required: false),
                                       text: try string(item, "text", required: false), inReplyTo: reply.isEmpty ? nil : reply)
         return ImportRecord(uid: uid, message: message, time: time)
     }

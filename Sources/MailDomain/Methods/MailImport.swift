@@ -26,7 +26,7 @@ public enum MailImport: RPCMethod {
         public var state: String
     }
 
-    static func run(_ params: Params, mail: any MailService, account: String, clock: any Clock,
+    static func run(_ params: Params, mail: any MailService, account: String, clock: any WallClock,
                     context: RequestContext) async throws -> Result {
         let file = try ImportFile(path: params.path)
         let now = clock.now()

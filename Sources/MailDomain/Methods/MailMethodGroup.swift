@@ -5,7 +5,7 @@ extension MethodRegistry {
     /// The mail methods, served by `mail`. Requests act for the account `mail.login` bound to their
     /// connection, else for `defaultAccount` (the executable passes `--account` or the demo account);
     /// with neither they fail with -32001. `clock` dates the prototype's "Today" in imports.
-    public static func mailMethods(_ mail: any MailService, defaultAccount: String?, clock: any Clock = SystemClock()) -> MethodRegistry {
+    public static func mailMethods(_ mail: any MailService, defaultAccount: String?, clock: any WallClock = SystemClock()) -> MethodRegistry {
         let fallback = defaultAccount.map { EmailAddress.normalized($0) ?? $0 }
         let account: @Sendable (RequestContext) throws -> String = { try MailSession.account($0, default: fallback) }
         var registry = MethodRegistry()

@@ -25,7 +25,7 @@ public enum MailSend: RPCMethod {
         let to = try AddressField.parse(params.to, field: "to", allowEmpty: false)
         let cc = try params.cc.map { value throws(JSONFieldError) in try AddressField.parse(value, field: "cc", allowEmpty: true) } ?? []
         let reply = params.inReplyTo.flatMap { $0.isEmpty ? nil : $0 }
-        let outgoing = OutgoingMessage(from: account, to: to, cc: cc, subject: params.subject, text: params.text, inReplyTo: reply)
+        let outgoing = MailDraft(from: account, to: to, cc: cc, subject: params.subject, text: params.text, inReplyTo: reply)
         let message = try await mail.send(account: account, outgoing)
         return Result(message: message, state: try await stateAfterWrite(mail))
     }

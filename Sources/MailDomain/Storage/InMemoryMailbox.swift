@@ -46,7 +46,7 @@ struct InMemoryMailbox: Sendable {
 
     /// Stores a new message, threads it, and re-threads the replies to it that arrived first (see
     /// ``MailService``). Logs the message as created and every re-threaded one as updated.
-    mutating func insert(account: String, uid: String, message: OutgoingMessage, folder: Folder, read: Bool, time: Int64) {
+    mutating func insert(account: String, uid: String, message: MailDraft, folder: Folder, read: Bool, time: Int64) {
         let parent = message.inReplyTo.flatMap { $0 == uid ? nil : record(account, $0) }
         let threadId = parent?.threadId ?? uid
         load(MailRecord(account: account, uid: uid, threadId: threadId, folder: folder, from: message.from, to: message.to,

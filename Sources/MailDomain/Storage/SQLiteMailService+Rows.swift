@@ -121,7 +121,7 @@ extension SQLiteMailService {
 
     /// Stores a new message, threads it, and re-threads the replies to it that arrived first, as
     /// ``InMemoryMailbox`` does: logs the message as created and every re-threaded one as updated.
-    static func insert(account: String, uid: String, message: OutgoingMessage, folder: Folder, read: Bool, time: Int64,
+    static func insert(account: String, uid: String, message: MailDraft, folder: Folder, read: Bool, time: Int64,
                        sequence: Int64, _ db: Database) throws {
         var threadId = uid
         if let parent = message.inReplyTo, parent != uid, let found = try fetchRecord(db, account: account, uid: parent) {

@@ -8,7 +8,7 @@ extension SQLiteMailService {
     /// Reports the messages written every 1,000 and at the end.
     ///
     /// - Precondition: the demo account has no mail yet (a fresh database).
-    public static func seed(_ db: Database, clock: any Clock, messages: Int = DemoMail.defaultCount,
+    public static func seed(_ db: Database, clock: any WallClock, messages: Int = DemoMail.defaultCount,
                             progress: (Int) -> Void = { _ in }) throws {
         let account = DemoAccount.email
         try db.execute(sql: "INSERT OR IGNORE INTO mail_account(email, name) VALUES (?, ?)", arguments: [account, DemoAccount.name])

@@ -4,13 +4,13 @@ import Glibc
 
 /// Where services read the time: the system clock, or a fixed one (`--now`) so harnesses get the same
 /// timestamps and relative dates on every run.
-public protocol Clock: Sendable {
+public protocol WallClock: Sendable {
     /// Milliseconds since 1970-01-01T00:00:00Z.
     func now() -> Int64
 }
 
 /// The real time.
-public struct SystemClock: Clock {
+public struct SystemClock: WallClock {
     public init() {}
 
     public func now() -> Int64 {
@@ -21,7 +21,7 @@ public struct SystemClock: Clock {
 }
 
 /// Always the same instant.
-public struct FixedClock: Clock {
+public struct FixedClock: WallClock {
     public let instant: Int64
 
     public init(milliseconds: Int64) { instant = milliseconds }

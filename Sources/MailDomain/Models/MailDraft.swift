@@ -1,6 +1,6 @@
 /// A message to store: one the account sends, or one read by `mail.import`. Addresses are already
 /// validated and lower-cased.
-public struct OutgoingMessage: Sendable, Equatable {
+public struct MailDraft: Sendable, Equatable {
     public var from: String
     public var to: [String]
     public var cc: [String]
@@ -21,11 +21,11 @@ public struct OutgoingMessage: Sendable, Equatable {
 /// One good record of an import file: the message and the uid and time it came with.
 public struct ImportRecord: Sendable, Equatable {
     public var uid: String
-    public var message: OutgoingMessage
+    public var message: MailDraft
     /// Milliseconds since the epoch.
     public var time: Int64
 
-    public init(uid: String, message: OutgoingMessage, time: Int64) {
+    public init(uid: String, message: MailDraft, time: Int64) {
         self.uid = uid
         self.message = message
         self.time = time
