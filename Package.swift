@@ -39,8 +39,12 @@ let package = Package(
         ),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "Jansson"], swiftSettings: swiftSettings),
 
-        // Shared models and service plumbing of every domain: clock, pagination cursors, change sets.
-        .target(name: "SwitchboardCore", dependencies: ["JSONRPC", "Jansson"], swiftSettings: swiftSettings),
+        // Shared models and service plumbing of every domain: clock, pagination cursors, change sets,
+        // the errors services throw. No JSON-RPC here: the method layer maps errors.
+        .target(name: "SwitchboardCore", dependencies: ["Jansson"], swiftSettings: swiftSettings),
+
+        // What every domain's methods share above JSON-RPC: domain error codes, ServiceError → ResponseError.
+        .target(name: "DomainMethods", dependencies: ["SwitchboardCore", "JSONRPC", "Jansson"], swiftSettings: swiftSettings),
 
         // The one SQLite database (GRDB): migrations, the shared change log.
         .target(
@@ -52,17 +56,17 @@ let package = Package(
         // Domains: each has its models, a service protocol, in-memory and SQLite services, its methods.
         .target(
             name: "FeedDomain",
-            dependencies: ["SwitchboardCore", "SwitchboardStorage", "JSONRPC", "Jansson", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["DomainMethods", "SwitchboardCore", "SwitchboardStorage", "JSONRPC", "Jansson", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "MailDomain",
-            dependencies: ["SwitchboardCore", "SwitchboardStorage", "JSONRPC", "Jansson", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["DomainMethods", "SwitchboardCore", "SwitchboardStorage", "JSONRPC", "Jansson", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "DomainTests",
-            dependencies: ["FeedDomain", "MailDomain", "SwitchboardCore", "SwitchboardStorage", "SwitchboardHost", "JSONRPC", "Jansson"],
+            dependencies: ["DomainMethods", "FeedDomain", "MailDomain", "SwitchboardCore", "SwitchboardStorage", "SwitchboardHost", "JSONRPC", "Jansson"],
             swiftSettings: swiftSettings
         ),
 
@@ -86,7 +90,7 @@ let package = Package(
         .executableTarget(
             name: "switchboard",
             dependencies: [
-                "SwitchboardHost", "JSONRPC", "Jansson", "SwitchboardCore", "SwitchboardStorage", "FeedDomain", "MailDomain",
+                "SwitchboardHost", "JSONRPC", "Jansson", "DomainMethods", "SwitchboardCore", "SwitchboardStorage", "FeedDomain", "MailDomain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

@@ -16,8 +16,9 @@ public protocol FeedService: Sendable {
     func state() async throws -> String
     /// What changed since `sinceState`, at most `limit` items.
     func changes(since sinceState: String, limit: Int) async throws -> ChangeSet
-    /// Appends items (ids are assigned in order) and records them as created.
-    func append(_ profiles: [Profile]) async throws -> [Profile]
+    /// Appends items (ids are assigned in order) and records them as created; the state is read in
+    /// the same transaction (see ``Committed``).
+    func append(_ profiles: [Profile]) async throws -> Committed<[Profile]>
 }
 
 /// Items of the feed read together with its size and state, so they agree.

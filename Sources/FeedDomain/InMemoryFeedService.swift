@@ -49,9 +49,9 @@ public final class InMemoryFeedService: FeedService {
         return try ChangeTracking.changes(in: log, domain: feedDomain, since: sinceState, latest: latest, limit: limit)
     }
 
-    public func append(_ profiles: [Profile]) async throws -> [Profile] {
+    public func append(_ profiles: [Profile]) async throws -> Committed<[Profile]> {
         state.withLock { state in
-            profiles.map { profile in
+            let stored = profiles.map { profile in
                 var stored = profile
                 stored.id = demoCount + Int64(state.appended.count) + 1
                 state.appended.append(stored)
@@ -59,6 +59,7 @@ public final class InMemoryFeedService: FeedService {
                 state.log.append(ChangeRecord(sequence: state.sequence, itemID: String(stored.id), kind: .created))
                 return stored
             }
+            return Committed(stored, state: ChangeTracking.state(domain: feedDomain, sequence: state.sequence))
         }
     }
 

@@ -72,10 +72,10 @@ public struct SQLiteFeedService: FeedService {
         try await database.writer.read { db in try ChangeLog.changes(db, domain: feedDomain, since: sinceState, limit: limit) }
     }
 
-    public func append(_ profiles: [Profile]) async throws -> [Profile] {
-        try await database.writer.write { db in
+    public func append(_ profiles: [Profile]) async throws -> Committed<[Profile]> {
+        try await database.write { db in
             var next = try Self.total(db) + 1
-            return try profiles.map { profile in
+            let stored = try profiles.map { profile in
                 var stored = profile
                 stored.id = next
                 next += 1
@@ -83,6 +83,7 @@ public struct SQLiteFeedService: FeedService {
                 try ChangeLog.record(db, domain: feedDomain, itemID: String(stored.id), kind: .created)
                 return stored
             }
+            return Committed(stored, state: try ChangeLog.state(db, domain: feedDomain))
         }
     }
 

@@ -1,5 +1,4 @@
 import Jansson
-import JSONRPC
 import Synchronization
 import SwitchboardCore
 
@@ -80,25 +79,26 @@ public final class InMemoryMailService: MailService {
         mailbox.withLock { $0.record(account, uid)?.message }
     }
 
-    public func send(account: String, _ message: MailDraft) async throws -> Message {
+    public func send(account: String, _ message: MailDraft) async throws -> Committed<Message> {
         let now = clock.now()
-        return try mailbox.withLock { mailbox throws(ResponseError) in
+        return try mailbox.withLock { mailbox throws(ServiceError) in
             if let parent = message.inReplyTo, mailbox.record(account, parent) == nil {
-                throw ResponseError.notFound("message \(parent)", field: "inReplyTo", got: parent)
+                throw ServiceError.notFound(kind: "message", id: parent)
             }
             var number = mailbox.sentCounter + 1
             while mailbox.record(account, "s\(number)") != nil { number += 1 }
             mailbox.sentCounter = number
             mailbox.sequence += 1
             mailbox.insert(account: account, uid: "s\(number)", message: message, folder: .sent, read: true, time: now)
-            return mailbox.record(account, "s\(number)")!.message
+            guard let stored = mailbox.record(account, "s\(number)") else { throw ServiceError.notFound(kind: "message", id: "s\(number)") }
+            return Committed(stored.message, state: mailbox.state)
         }
     }
 
-    public func markRead(account: String, uids: [String], read: Bool) async throws -> [String] {
-        try mailbox.withLock { mailbox throws(ResponseError) in
+    public func markRead(account: String, uids: [String], read: Bool) async throws -> Committed<[String]> {
+        try mailbox.withLock { mailbox throws(ServiceError) in
             let changed = try mailbox.positions(of: uids, account: account).filter { mailbox.records[$0].read != read }
-            guard !changed.isEmpty else { return [] }
+            guard !changed.isEmpty else { return Committed([], state: mailbox.state) }
             mailbox.sequence += 1
             var touched = Set<GroupKey>()
             for position in changed {
@@ -108,14 +108,14 @@ public final class InMemoryMailService: MailService {
                 touched.insert(GroupKey(account: account, folder: record.folder, threadId: record.threadId))
             }
             mailbox.stamp(touched)
-            return changed.map { mailbox.records[$0].uid }
+            return Committed(changed.map { mailbox.records[$0].uid }, state: mailbox.state)
         }
     }
 
-    public func move(account: String, uids: [String], to folder: Folder) async throws -> [String] {
-        try mailbox.withLock { mailbox throws(ResponseError) in
+    public func move(account: String, uids: [String], to folder: Folder) async throws -> Committed<[String]> {
+        try mailbox.withLock { mailbox throws(ServiceError) in
             let changed = try mailbox.positions(of: uids, account: account).filter { mailbox.records[$0].folder != folder }
-            guard !changed.isEmpty else { return [] }
+            guard !changed.isEmpty else { return Committed([], state: mailbox.state) }
             mailbox.sequence += 1
             var touched = Set<GroupKey>()
             for position in changed {
@@ -127,7 +127,7 @@ public final class InMemoryMailService: MailService {
                 mailbox.logChange(record.account, record.uid, .updated)
             }
             mailbox.stamp(touched)
-            return changed.map { mailbox.records[$0].uid }
+            return Committed(changed.map { mailbox.records[$0].uid }, state: mailbox.state)
         }
     }
 
@@ -161,12 +161,13 @@ public final class InMemoryMailService: MailService {
                 mailbox.insert(account: account, uid: record.uid, message: record.message, folder: folder, read: read, time: record.time)
                 outcome.imported.append(record.uid)
             }
+            outcome.state = mailbox.state
             return outcome
         }
     }
 
     public func state() async throws -> String {
-        ChangeTracking.state(domain: mailDomain, sequence: mailbox.withLock { $0.logSequence })
+        mailbox.withLock { $0.state }
     }
 
     public func changes(account: String, since sinceState: String, limit: Int) async throws -> ChangeSet {

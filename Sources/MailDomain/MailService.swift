@@ -12,7 +12,9 @@ import SwitchboardCore
 /// conversation is re-threaded under the new root.
 ///
 /// - Important: Change tracking counts messages by uid: sends and imports are `created`, read-flag
-///   changes, moves and re-threading are `updated`. Writes and their change records share a transaction.
+///   changes, moves and re-threading are `updated`. Writes and their change records share a
+///   transaction, and a write's answer carries the state read in that transaction (``Committed``).
+///   Services throw ``ServiceError``; the method layer names the params in the client's error.
 public protocol MailService: Sendable {
     /// Signs into `email` (validated, lower-cased), creating the account on first login.
     func login(email: String) async throws -> LoginOutcome
@@ -25,16 +27,18 @@ public protocol MailService: Sendable {
     func thread(account: String, threadId: String) async throws -> ThreadDetail?
     func message(account: String, uid: String) async throws -> Message?
     /// Stores `message` in Sent under a new uid (`s1`, `s2`, …), dated by the clock, threaded with
-    /// what it answers. Throws not-found naming `inReplyTo` when that message does not exist.
-    func send(account: String, _ message: MailDraft) async throws -> Message
-    /// Sets the read flag; returns the uids whose flag changed. Throws not-found naming `uids[i]`
-    /// (and changes nothing) when a uid does not exist.
-    func markRead(account: String, uids: [String], read: Bool) async throws -> [String]
+    /// what it answers. Throws ``ServiceError/notFound(kind:id:)`` with the parent's uid when the
+    /// message it answers does not exist.
+    func send(account: String, _ message: MailDraft) async throws -> Committed<Message>
+    /// Sets the read flag; returns the uids whose flag changed. Throws ``ServiceError/notFound(kind:id:)``
+    /// with the first unknown uid (and changes nothing) when a uid does not exist.
+    func markRead(account: String, uids: [String], read: Bool) async throws -> Committed<[String]>
     /// Moves messages; returns the uids that changed folder. Unknown uids as for ``markRead(account:uids:read:)``.
-    func move(account: String, uids: [String], to folder: Folder) async throws -> [String]
+    func move(account: String, uids: [String], to folder: Folder) async throws -> Committed<[String]>
     /// Full-text search over sender, subject and text, best match first (see ``SearchQuery``).
     func search(account: String, query: String, page: PageRequest) async throws -> Page<SearchHit>
-    /// Stores the records whose uid the account does not have yet, threading each.
+    /// Stores the records whose uid the account does not have yet, threading each; the outcome
+    /// carries the state read in the (last) write transaction.
     func importMessages(account: String, _ records: [ImportRecord]) async throws -> ImportOutcome
     /// The domain's change-tracking state.
     func state() async throws -> String

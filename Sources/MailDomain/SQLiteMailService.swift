@@ -1,5 +1,4 @@
 import GRDB
-import JSONRPC
 import SwitchboardCore
 import SwitchboardStorage
 
@@ -22,7 +21,13 @@ public struct SQLiteMailService: MailService {
     }
 
     public func login(email: String) async throws -> LoginOutcome {
-        try await database.writer.write { db in
+        let known: Account? = try await database.writer.read { db in
+            try Row.fetchOne(db, sql: "SELECT email, name FROM mail_account WHERE email = ?", arguments: [email])
+                .map { Account(email: $0[0], name: $0[1]) }
+        }
+        // An existing account signs in without a write, so a read-only database still serves it.
+        if let known { return LoginOutcome(account: known, created: false) }
+        return try await database.write { db in
             if let row = try Row.fetchOne(db, sql: "SELECT email, name FROM mail_account WHERE email = ?", arguments: [email]) {
                 return LoginOutcome(account: Account(email: row[0], name: row[1]), created: false)
             }
@@ -59,25 +64,28 @@ public struct SQLiteMailService: MailService {
         try await database.writer.read { db in try Self.fetchRecord(db, account: account, uid: uid)?.message }
     }
 
-    public func send(account: String, _ message: MailDraft) async throws -> Message {
+    public func send(account: String, _ message: MailDraft) async throws -> Committed<Message> {
         let now = clock.now()
-        return try await database.writer.write { db in
+        return try await database.write { db in
             if let parent = message.inReplyTo, try Self.fetchRecord(db, account: account, uid: parent) == nil {
-                throw ResponseError.notFound("message \(parent)", field: "inReplyTo", got: parent)
+                throw ServiceError.notFound(kind: "message", id: parent)
             }
             var number = try Self.counter(db, "sent") + 1
             while try Self.fetchRecord(db, account: account, uid: "s\(number)") != nil { number += 1 }
             try Self.setCounter(db, "sent", number)
             let sequence = try Self.nextSequence(db)
             try Self.insert(account: account, uid: "s\(number)", message: message, folder: .sent, read: true, time: now, sequence: sequence, db)
-            return try Self.fetchRecord(db, account: account, uid: "s\(number)")!.message
+            guard let stored = try Self.fetchRecord(db, account: account, uid: "s\(number)") else {
+                throw ServiceError.notFound(kind: "message", id: "s\(number)")
+            }
+            return Committed(stored.message, state: try ChangeLog.state(db, domain: mailDomain))
         }
     }
 
-    public func markRead(account: String, uids: [String], read: Bool) async throws -> [String] {
-        try await database.writer.write { db in
+    public func markRead(account: String, uids: [String], read: Bool) async throws -> Committed<[String]> {
+        try await database.write { db in
             let changed = try Self.rowIDs(of: uids, account: account, db).filter { $0.record.read != read }
-            guard !changed.isEmpty else { return [] }
+            guard !changed.isEmpty else { return Committed([], state: try ChangeLog.state(db, domain: mailDomain)) }
             let sequence = try Self.nextSequence(db)
             var touched = Set<GroupKey>()
             for (id, record) in changed {
@@ -86,14 +94,14 @@ public struct SQLiteMailService: MailService {
                 touched.insert(GroupKey(account: account, folder: record.folder, threadId: record.threadId))
             }
             try Self.refresh(touched, sequence: sequence, db)
-            return changed.map(\.record.uid)
+            return Committed(changed.map(\.record.uid), state: try ChangeLog.state(db, domain: mailDomain))
         }
     }
 
-    public func move(account: String, uids: [String], to folder: Folder) async throws -> [String] {
-        try await database.writer.write { db in
+    public func move(account: String, uids: [String], to folder: Folder) async throws -> Committed<[String]> {
+        try await database.write { db in
             let changed = try Self.rowIDs(of: uids, account: account, db).filter { $0.record.folder != folder }
-            guard !changed.isEmpty else { return [] }
+            guard !changed.isEmpty else { return Committed([], state: try ChangeLog.state(db, domain: mailDomain)) }
             let sequence = try Self.nextSequence(db)
             var touched = Set<GroupKey>()
             for (id, record) in changed {
@@ -104,7 +112,7 @@ public struct SQLiteMailService: MailService {
                 touched.insert(GroupKey(account: account, folder: folder, threadId: record.threadId))
             }
             try Self.refresh(touched, sequence: sequence, db)
-            return changed.map(\.record.uid)
+            return Committed(changed.map(\.record.uid), state: try ChangeLog.state(db, domain: mailDomain))
         }
     }
 
@@ -123,6 +131,7 @@ public struct SQLiteMailService: MailService {
                                 time: record.time, sequence: sequence, db)
                 outcome.imported.append(record.uid)
             }
+            outcome.state = try ChangeLog.state(db, domain: mailDomain)
             return outcome
         }
     }

@@ -1,6 +1,3 @@
-import Jansson
-import JSONRPC
-
 /// What changed in a domain since a state the client holds, as JMAP's `/changes` reports it.
 public struct ChangeSet: Codable, Sendable, Equatable {
     public var created: [String]
@@ -45,13 +42,13 @@ public enum ChangeTracking {
     public static func state(domain: String, sequence: Int64) -> String { "\(domain)-\(String(sequence, radix: 36))" }
 
     /// The log position a state names, or the error telling the client to reload.
-    public static func sequence(of state: String, domain: String, oldest: Int64, latest: Int64) throws(ResponseError) -> Int64 {
+    public static func sequence(of state: String, domain: String, oldest: Int64, latest: Int64) throws(ServiceError) -> Int64 {
         let prefix = "\(domain)-"
         guard state.hasPrefix(prefix), let sequence = Int64(state.dropFirst(prefix.count), radix: 36), sequence <= latest else {
-            throw ResponseError.cannotCalculateChanges(state: state, reason: "is not a state of \(domain)")
+            throw ServiceError.cannotCalculateChanges(state: state, reason: "is not a state of \(domain)")
         }
         guard sequence >= oldest else {
-            throw ResponseError.cannotCalculateChanges(state: state, reason: "is older than the change log kept")
+            throw ServiceError.cannotCalculateChanges(state: state, reason: "is older than the change log kept")
         }
         return sequence
     }
@@ -59,7 +56,7 @@ public enum ChangeTracking {
     /// The changes after `sinceState` in a whole log held in memory (`log` in order, `latest` its end):
     /// what the in-memory services answer.
     public static func changes(in log: [ChangeRecord], domain: String, since sinceState: String, latest: Int64,
-                               limit: Int) throws(ResponseError) -> ChangeSet {
+                               limit: Int) throws(ServiceError) -> ChangeSet {
         let since = try sequence(of: sinceState, domain: domain, oldest: 0, latest: latest)
         var set = fold(log.filter { $0.sequence > since }, domain: domain, since: since, limit: limit)
         if !set.hasMoreChanges { set.newState = state(domain: domain, sequence: latest) }
@@ -93,16 +90,5 @@ public enum ChangeTracking {
             }
         }
         return set
-    }
-}
-
-extension ResponseError {
-    /// JMAP's `cannotCalculateChanges`: the client must reload the list to get a fresh state.
-    public static func cannotCalculateChanges(state: String, reason: String) -> ResponseError {
-        ResponseError(
-            code: .stateMismatch,
-            message: "cannotCalculateChanges: state \(state) \(reason); reload the list to get a fresh state",
-            data: ["type": "cannotCalculateChanges", "sinceState": .string(state)]
-        )
     }
 }

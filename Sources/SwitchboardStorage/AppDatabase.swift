@@ -37,6 +37,13 @@ public struct AppDatabase: Sendable {
     }
 }
 
+extension AppDatabase {
+    /// Runs `updates` in a write transaction: what every service write goes through.
+    public func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await writer.write(updates)
+    }
+}
+
 /// One named schema step. Names are permanent: a new change is a new migration.
 public struct DatabaseMigration: Sendable {
     public let name: String

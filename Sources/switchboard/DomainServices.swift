@@ -106,7 +106,7 @@ struct LazyFeed: FeedService {
     func count() async throws -> Int64 { try await services.get().feed.count() }
     func state() async throws -> String { try await services.get().feed.state() }
     func changes(since sinceState: String, limit: Int) async throws -> ChangeSet { try await services.get().feed.changes(since: sinceState, limit: limit) }
-    func append(_ profiles: [Profile]) async throws -> [Profile] { try await services.get().feed.append(profiles) }
+    func append(_ profiles: [Profile]) async throws -> Committed<[Profile]> { try await services.get().feed.append(profiles) }
 }
 
 /// Forwards to the mail service of ``LazyServices``, opening it on the first call.
@@ -122,11 +122,11 @@ struct LazyMail: MailService {
     }
     func thread(account: String, threadId: String) async throws -> ThreadDetail? { try await mail.thread(account: account, threadId: threadId) }
     func message(account: String, uid: String) async throws -> Message? { try await mail.message(account: account, uid: uid) }
-    func send(account: String, _ message: MailDraft) async throws -> Message { try await mail.send(account: account, message) }
-    func markRead(account: String, uids: [String], read: Bool) async throws -> [String] {
+    func send(account: String, _ message: MailDraft) async throws -> Committed<Message> { try await mail.send(account: account, message) }
+    func markRead(account: String, uids: [String], read: Bool) async throws -> Committed<[String]> {
         try await mail.markRead(account: account, uids: uids, read: read)
     }
-    func move(account: String, uids: [String], to folder: Folder) async throws -> [String] {
+    func move(account: String, uids: [String], to folder: Folder) async throws -> Committed<[String]> {
         try await mail.move(account: account, uids: uids, to: folder)
     }
     func search(account: String, query: String, page: PageRequest) async throws -> Page<SearchHit> {

@@ -1,3 +1,4 @@
+import DomainMethods
 import Jansson
 import JSONRPC
 import MailDomain
@@ -146,16 +147,16 @@ struct MailServiceTests {
         let sentBefore = try await mail.folders(account: me)[1].total
         let reply = MailDraft(from: me, to: [conversation.latest.from], subject: "Re: \(conversation.subject)", text: "On it.",
                                     inReplyTo: conversation.latest.uid)
-        let sent = try await mail.send(account: me, reply)
+        let sent = try await mail.send(account: me, reply).value
         #expect(sent.uid == "s1" && sent.folder == .sent && sent.read && sent.threadId == conversation.threadId)
         #expect(sent.date == "2026-01-01T09:00:00Z")
         #expect(try await mail.folders(account: me)[1].total == sentBefore + 1)
         #expect(try await mail.thread(account: me, threadId: conversation.threadId)?.messages.last == sent)
         #expect(try await walk(mail, .sent).first?.threadId == conversation.threadId)
         #expect(try await walk(mail).first == conversation)
-        let fresh = try await mail.send(account: me, MailDraft(from: me, to: ["x@example.org"], subject: "Hi", text: "New."))
+        let fresh = try await mail.send(account: me, MailDraft(from: me, to: ["x@example.org"], subject: "Hi", text: "New.")).value
         #expect(fresh.uid == "s2" && fresh.threadId == "s2" && fresh.inReplyTo == nil)
-        await #expect(throws: ResponseError.self) {
+        await #expect(throws: ServiceError.notFound(kind: "message", id: "nope")) {
             _ = try await mail.send(account: me, MailDraft(from: me, to: ["x@example.org"], subject: "", text: "", inReplyTo: "nope"))
         }
     }
@@ -166,11 +167,11 @@ struct MailServiceTests {
         let state = try await mail.state()
         let unread = try #require(try await walk(mail, unreadOnly: true).first)
         let inbox = try await mail.folders(account: me)[0]
-        #expect(try await mail.markRead(account: me, uids: [unread.latest.uid, unread.latest.uid], read: true) == [unread.latest.uid])
-        #expect(try await mail.markRead(account: me, uids: [unread.latest.uid], read: true) == [])
+        #expect(try await mail.markRead(account: me, uids: [unread.latest.uid, unread.latest.uid], read: true).value == [unread.latest.uid])
+        #expect(try await mail.markRead(account: me, uids: [unread.latest.uid], read: true).value == [])
         #expect(try await mail.folders(account: me)[0].unread == inbox.unread - 1)
-        #expect(try await mail.move(account: me, uids: [unread.threadId], to: .archive) == [unread.threadId])
-        #expect(try await mail.move(account: me, uids: [unread.threadId], to: .archive) == [])
+        #expect(try await mail.move(account: me, uids: [unread.threadId], to: .archive).value == [unread.threadId])
+        #expect(try await mail.move(account: me, uids: [unread.threadId], to: .archive).value == [])
         let folders = try await mail.folders(account: me)
         #expect(folders[0].total == inbox.total - 1 && folders[3].total >= 1)
         let changes = try await mail.changes(account: me, since: state, limit: 50)
@@ -178,7 +179,9 @@ struct MailServiceTests {
         #expect(Set(changes.updated) == Set([unread.latest.uid, unread.threadId]))
         #expect(changes.newState == (try await mail.state()) && !changes.hasMoreChanges)
         #expect(try await mail.changes(account: me, since: changes.newState, limit: 50).updated == [])
-        await #expect(throws: ResponseError.self) { _ = try await mail.markRead(account: me, uids: [unread.latest.uid, "nope"], read: false) }
+        await #expect(throws: ServiceError.notFound(kind: "message", id: "nope")) {
+            _ = try await mail.markRead(account: me, uids: [unread.latest.uid, "nope"], read: false)
+        }
         #expect(try await mail.message(account: me, uid: unread.latest.uid)?.read == true)
     }
 
@@ -188,8 +191,8 @@ struct MailServiceTests {
         let other = "ada@example.com"
         _ = try await mail.login(email: other)
         let state = try await mail.state()
-        let theirs = try await mail.send(account: other, MailDraft(from: other, to: ["bob@example.com"], subject: "theirs", text: "x"))
-        let mine = try await mail.send(account: me, MailDraft(from: me, to: ["bob@example.com"], subject: "mine", text: "y"))
+        let theirs = try await mail.send(account: other, MailDraft(from: other, to: ["bob@example.com"], subject: "theirs", text: "x")).value
+        let mine = try await mail.send(account: me, MailDraft(from: me, to: ["bob@example.com"], subject: "mine", text: "y")).value
         #expect(try await mail.changes(account: me, since: state, limit: 50).created == [mine.uid])
         #expect(try await mail.changes(account: other, since: state, limit: 50).created == [theirs.uid])
     }
@@ -201,9 +204,10 @@ struct MailServiceTests {
             do {
                 _ = try await mail.changes(account: me, since: state, limit: 10)
                 Issue.record("\(state) was accepted")
-            } catch let error as ResponseError {
-                #expect(error.code == .stateMismatch)
-                #expect(error.message.contains("reload"))
+            } catch let error as ServiceError {
+                guard case .cannotCalculateChanges(state, _) = error else { Issue.record("\(error)"); continue }
+                #expect(ResponseError(service: error).code == .stateMismatch)
+                #expect(ResponseError(service: error).message.contains("reload"))
             }
         }
     }

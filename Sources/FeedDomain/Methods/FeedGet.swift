@@ -1,3 +1,4 @@
+import DomainMethods
 import Jansson
 import JSONRPC
 import SwitchboardCore

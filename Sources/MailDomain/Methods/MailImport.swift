@@ -43,12 +43,13 @@ public enum MailImport: RPCMethod {
                 }
             }
             let outcome = try await mail.importMessages(account: account, batch)
+            result.state = outcome.state
             result.imported += outcome.imported.count
             result.skipped += outcome.skipped.count
             start = end
             context.reportProgress(["done": .integer(Int64(end)), "total": .integer(Int64(file.count))])
         }
-        result.state = try await stateAfterWrite(mail)
+        if file.count == 0 { result.state = try await mail.state() }
         return result
     }
 }

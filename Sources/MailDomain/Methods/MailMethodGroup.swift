@@ -1,3 +1,4 @@
+import DomainMethods
 import JSONRPC
 import SwitchboardCore
 
@@ -9,19 +10,19 @@ extension MethodRegistry {
         let fallback = defaultAccount.map { EmailAddress.normalized($0) ?? $0 }
         let account: @Sendable (RequestContext) throws -> String = { try MailSession.account($0, default: fallback) }
         var registry = MethodRegistry()
-        registry.register(MailLogin.self) { params, context in try await MailLogin.run(params, mail: mail, context: context) }
-        registry.register(MailFolders.self) { _, context in try await MailFolders.run(mail: mail, account: account(context)) }
-        registry.register(InboxList.self) { params, context in try await InboxList.run(params, mail: mail, account: account(context)) }
-        registry.register(MailThread.self) { params, context in try await MailThread.run(params, mail: mail, account: account(context)) }
-        registry.register(MailGet.self) { params, context in try await MailGet.run(params, mail: mail, account: account(context)) }
-        registry.register(MailSend.self) { params, context in try await MailSend.run(params, mail: mail, account: account(context)) }
-        registry.register(MailMarkRead.self) { params, context in try await MailMarkRead.run(params, mail: mail, account: account(context)) }
-        registry.register(MailMove.self) { params, context in try await MailMove.run(params, mail: mail, account: account(context)) }
-        registry.register(MailSearch.self) { params, context in try await MailSearch.run(params, mail: mail, account: account(context)) }
-        registry.register(MailImport.self) { params, context in
+        registry.registerDomain(MailLogin.self) { params, context in try await MailLogin.run(params, mail: mail, context: context) }
+        registry.registerDomain(MailFolders.self) { _, context in try await MailFolders.run(mail: mail, account: account(context)) }
+        registry.registerDomain(InboxList.self) { params, context in try await InboxList.run(params, mail: mail, account: account(context)) }
+        registry.registerDomain(MailThread.self) { params, context in try await MailThread.run(params, mail: mail, account: account(context)) }
+        registry.registerDomain(MailGet.self) { params, context in try await MailGet.run(params, mail: mail, account: account(context)) }
+        registry.registerDomain(MailSend.self) { params, context in try await MailSend.run(params, mail: mail, account: account(context)) }
+        registry.registerDomain(MailMarkRead.self) { params, context in try await MailMarkRead.run(params, mail: mail, account: account(context)) }
+        registry.registerDomain(MailMove.self) { params, context in try await MailMove.run(params, mail: mail, account: account(context)) }
+        registry.registerDomain(MailSearch.self) { params, context in try await MailSearch.run(params, mail: mail, account: account(context)) }
+        registry.registerDomain(MailImport.self) { params, context in
             try await MailImport.run(params, mail: mail, account: account(context), clock: clock, context: context)
         }
-        registry.register(MailChanges.self) { params, context in try await MailChanges.run(params, mail: mail, account: account(context)) }
+        registry.registerDomain(MailChanges.self) { params, context in try await MailChanges.run(params, mail: mail, account: account(context)) }
         return registry
     }
 }

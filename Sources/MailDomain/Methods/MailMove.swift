@@ -1,5 +1,6 @@
 import Jansson
 import JSONRPC
+import SwitchboardCore
 
 /// `mail.move {uids, folder}` → `{updated, state}`: moves messages to a folder; `updated` lists the
 /// uids that changed folder.
@@ -17,7 +18,7 @@ public enum MailMove: RPCMethod {
     static func run(_ params: Params, mail: any MailService, account: String) async throws -> Result {
         try MailUIDs.check(params.uids)
         let folder = try Folder.parse(params.folder, field: "folder")
-        let updated = try await mail.move(account: account, uids: params.uids, to: folder)
-        return Result(updated: updated, state: try await stateAfterWrite(mail))
+        let updated = try await MailUIDs.naming(params.uids) { try await mail.move(account: account, uids: params.uids, to: folder) }
+        return Result(updated: updated.value, state: updated.state)
     }
 }

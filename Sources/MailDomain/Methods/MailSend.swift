@@ -1,3 +1,4 @@
+import DomainMethods
 import Jansson
 import JSONRPC
 import SwitchboardCore
@@ -26,7 +27,11 @@ public enum MailSend: RPCMethod {
         let cc = try params.cc.map { value throws(JSONFieldError) in try AddressField.parse(value, field: "cc", allowEmpty: true) } ?? []
         let reply = params.inReplyTo.flatMap { $0.isEmpty ? nil : $0 }
         let outgoing = MailDraft(from: account, to: to, cc: cc, subject: params.subject, text: params.text, inReplyTo: reply)
-        let message = try await mail.send(account: account, outgoing)
-        return Result(message: message, state: try await stateAfterWrite(mail))
+        do {
+            let sent = try await mail.send(account: account, outgoing)
+            return Result(message: sent.value, state: sent.state)
+        } catch let error as ServiceError {
+            throw ResponseError(service: error, field: "inReplyTo")
+        }
     }
 }

@@ -1,3 +1,4 @@
+import DomainMethods
 import JSONRPC
 import SwitchboardCore
 

@@ -38,9 +38,12 @@ public struct ImportOutcome: Sendable, Equatable {
     public var imported: [String]
     /// Uids already present, in file order.
     public var skipped: [String]
+    /// The mail state read inside the write's (last) transaction: see ``Committed``.
+    public var state: String
 
-    public init(imported: [String] = [], skipped: [String] = []) {
+    public init(imported: [String] = [], skipped: [String] = [], state: String = "") {
         self.imported = imported
         self.skipped = skipped
+        self.state = state
     }
 }

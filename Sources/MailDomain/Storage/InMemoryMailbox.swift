@@ -1,4 +1,3 @@
-import JSONRPC
 import SwitchboardCore
 
 /// The state of ``InMemoryMailService``: every message of every account, and the bookkeeping the
@@ -18,6 +17,9 @@ struct InMemoryMailbox: Sendable {
 
     var logSequence: Int64 { log.last?.change.sequence ?? 0 }
 
+    /// The change-tracking state: read under the same lock as the write it follows.
+    var state: String { ChangeTracking.state(domain: mailDomain, sequence: logSequence) }
+
     func record(_ account: String, _ uid: String) -> MailRecord? {
         positions[account]?[uid].map { records[$0] }
     }
@@ -32,12 +34,13 @@ struct InMemoryMailbox: Sendable {
         records.append(record)
     }
 
-    /// The position of every message whose uid `uids` names, or the not-found error naming `uids[i]`.
-    func positions(of uids: [String], account: String) throws(ResponseError) -> [Int] {
+    /// The position of every message whose uid `uids` names, or ``ServiceError/notFound(kind:id:)``
+    /// for the first unknown one.
+    func positions(of uids: [String], account: String) throws(ServiceError) -> [Int] {
         var found: [Int] = []
-        for (index, uid) in uids.enumerated() {
+        for uid in uids {
             guard let position = positions[account]?[uid] else {
-                throw ResponseError.notFound("message \(uid)", field: "uids[\(index)]", got: uid)
+                throw ServiceError.notFound(kind: "message", id: uid)
             }
             if !found.contains(position) { found.append(position) }
         }

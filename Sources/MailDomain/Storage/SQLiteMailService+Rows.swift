@@ -1,5 +1,4 @@
 import GRDB
-import JSONRPC
 import SwitchboardCore
 import SwitchboardStorage
 
@@ -153,14 +152,14 @@ extension SQLiteMailService {
         try refresh(touched, sequence: sequence, db)
     }
 
-    /// The ids of the messages `uids` names, or the not-found error naming `uids[i]`.
+    /// The ids of the messages `uids` names, or ``ServiceError/notFound(kind:id:)`` for the first unknown one.
     static func rowIDs(of uids: [String], account: String, _ db: Database) throws -> [(id: Int64, record: MailRecord)] {
         var found: [(id: Int64, record: MailRecord)] = []
-        for (index, uid) in uids.enumerated() {
+        for uid in uids {
             guard let row = try Row.fetchOne(
                 db.cachedStatement(sql: "SELECT id, \(recordColumns) FROM mail_message WHERE account = ? AND uid = ?"),
                 arguments: [account, uid]) else {
-                throw ResponseError.notFound("message \(uid)", field: "uids[\(index)]", got: uid)
+                throw ServiceError.notFound(kind: "message", id: uid)
             }
             let id: Int64 = row[0]
             if !found.contains(where: { $0.id == id }) {

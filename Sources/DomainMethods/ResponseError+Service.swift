@@ -1,0 +1,36 @@
+import Jansson
+import JSONRPC
+import SwitchboardCore
+
+extension ResponseError {
+    /// `-32004`: the item does not exist; `data` names the field that pointed at it.
+    public static func notFound(_ what: String, field: String, got: String) -> ResponseError {
+        ResponseError(code: .notFound, message: "Not found: \(what)", data: ["field": .string(field), "got": .string(got)])
+    }
+
+    /// JMAP's `cannotCalculateChanges`: the client must reload the list to get a fresh state.
+    public static func cannotCalculateChanges(state: String, reason: String) -> ResponseError {
+        ResponseError(
+            code: .stateMismatch,
+            message: "cannotCalculateChanges: state \(state) \(reason); reload the list to get a fresh state",
+            data: ["type": "cannotCalculateChanges", "sinceState": .string(state)]
+        )
+    }
+
+    /// The error a client sees for a service error. `field` names the param an unknown item came
+    /// from (`uids[2]`, `inReplyTo`); without one, `data.field` is `id`.
+    public init(service error: ServiceError, field: String? = nil) {
+        switch error {
+        case .notFound(let kind, let id):
+            self = .notFound("\(kind) \(id)", field: field ?? "id", got: id)
+        case .cannotCalculateChanges(let state, let reason):
+            self = .cannotCalculateChanges(state: state, reason: reason)
+        case .storageUnavailable(let path, let cause):
+            self.init(code: .storageUnavailable, message: "Storage unavailable: \(path): \(cause)",
+                      data: ["path": .string(path), "cause": .string(cause)])
+        case .storageReadOnly(let path, let cause):
+            self.init(code: .storageReadOnly, message: "Storage is read-only: \(path): \(cause); reads still work",
+                      data: ["path": .string(path), "cause": .string(cause)])
+        }
+    }
+}

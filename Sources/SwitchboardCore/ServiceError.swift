@@ -1,0 +1,22 @@
+/// What a domain service throws when a request cannot be served, in domain terms: no JSON field
+/// names and no JSON-RPC codes. The method layer (`DomainMethods`) turns each case into the error a
+/// client sees, naming the param that pointed at the problem.
+public enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// An item a write refers to does not exist: `kind` is what it is ("message"), `id` its id.
+    case notFound(kind: String, id: String)
+    /// A change-tracking state changes cannot be calculated from; the client must reload.
+    case cannotCalculateChanges(state: String, reason: String)
+    /// The storage cannot be used at all: `path` is the database file, `cause` a sentence.
+    case storageUnavailable(path: String, cause: String)
+    /// The storage can be read but not written (a read-only file or folder).
+    case storageReadOnly(path: String, cause: String)
+
+    public var description: String {
+        switch self {
+        case .notFound(let kind, let id): "\(kind) \(id) not found"
+        case .cannotCalculateChanges(let state, let reason): "cannot calculate changes: state \(state) \(reason)"
+        case .storageUnavailable(let path, let cause): "storage unavailable: \(path): \(cause)"
+        case .storageReadOnly(let path, let cause): "storage is read-only: \(path): \(cause)"
+        }
+    }
+}
