@@ -26,10 +26,10 @@ extension ResponseError {
         case .cannotCalculateChanges(let state, let reason):
             self = .cannotCalculateChanges(state: state, reason: reason)
         case .storageUnavailable(let path, let cause):
-            self.init(code: .storageUnavailable, message: "Storage unavailable: \(path): \(cause)",
+            self.init(code: .storageUnavailable, message: "Storage unavailable: \(ServiceError.show(path)): \(cause)",
                       data: ["path": .string(path), "cause": .string(cause)])
         case .storageReadOnly(let path, let cause):
-            self.init(code: .storageReadOnly, message: "Storage is read-only: \(path): \(cause); reads still work",
+            self.init(code: .storageReadOnly, message: "Storage is read-only: \(ServiceError.show(path)): \(cause); reads still work",
                       data: ["path": .string(path), "cause": .string(cause)])
         }
     }

@@ -15,8 +15,11 @@ public enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .notFound(let kind, let id): "\(kind) \(id) not found"
         case .cannotCalculateChanges(let state, let reason): "cannot calculate changes: state \(state) \(reason)"
-        case .storageUnavailable(let path, let cause): "storage unavailable: \(path): \(cause)"
-        case .storageReadOnly(let path, let cause): "storage is read-only: \(path): \(cause)"
+        case .storageUnavailable(let path, let cause): "storage unavailable: \(Self.show(path)): \(cause)"
+        case .storageReadOnly(let path, let cause): "storage is read-only: \(Self.show(path)): \(cause)"
         }
     }
+
+    /// A path as a message shows it: an empty one as `""`.
+    public static func show(_ path: String) -> String { path.isEmpty ? "\"\"" : path }
 }

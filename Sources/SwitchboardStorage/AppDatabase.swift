@@ -1,4 +1,8 @@
 import GRDB
+#if canImport(Glibc)
+import Glibc
+#endif
+import SwitchboardCore
 
 /// The one SQLite database of the host, through GRDB: WAL mode on disk, named migrations that each
 /// domain contributes, and the change log they all share.
@@ -7,40 +11,138 @@ import GRDB
 /// let database = try AppDatabase(path: "/tmp/switchboard.sqlite", migrations: FeedStore.migrations)
 /// let total = try await database.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM feed_item") }
 /// ```
+///
+/// - Important: Opening is safe for any number of processes at once: the first open, migration and
+///   `prepare` (seeding) run under an exclusive lock on `PATH.lock` (``SetupLock``). Every failure is
+///   a ``ServiceError`` naming the file and the cause.
 public struct AppDatabase: Sendable {
-    /// Reads and writes; a `DatabasePool` (WAL) on disk, a `DatabaseQueue` in memory.
+    /// Reads and writes; a `DatabasePool` (WAL) on disk, a `DatabaseQueue` in memory or read-only.
     public let writer: any DatabaseWriter
 
     /// The path given, `:memory:` for a throwaway database.
     public let path: String
 
+    /// Why the database cannot be written (a read-only file or folder), or `nil` when it can.
+    public let readOnlyCause: String?
+
+    public var isReadOnly: Bool { readOnlyCause != nil }
+
     /// Opens (creating if needed) the database at `path` and applies every migration not yet applied.
-    public init(path: String, migrations: [DatabaseMigration]) throws {
+    ///
+    /// - Parameters:
+    ///   - beforeOpen: runs under the setup lock before the file is opened (`seed --reset` deletes it here).
+    ///   - prepare: runs under the setup lock once the schema is current (seeding).
+    ///   - waiting: called when another process holds the setup lock and this one waits for it.
+    public init(path: String, migrations: [DatabaseMigration], beforeOpen: () throws -> Void = {},
+                prepare: (AppDatabase) throws -> Void = { _ in }, waiting: () -> Void = {}) throws {
+        self.path = path
+        if path == ":memory:" {
+            writer = try DatabaseQueue(configuration: Self.configuration(readOnly: false))
+            readOnlyCause = nil
+            try Self.migrate(writer, migrations)
+            try prepare(self)
+            return
+        }
+        let lock = try DatabaseFile.access(path) == .readWrite ? SetupLock.acquire(for: path, waiting: waiting) : nil
+        try beforeOpen()
+        let access = try DatabaseFile.access(path)
+        do {
+            switch access {
+            case .readWrite:
+                writer = try DatabasePool(path: path, configuration: Self.configuration(readOnly: false))
+                readOnlyCause = nil
+                try Self.checkOwnership(writer, path: path)
+                try Self.migrate(writer, migrations)
+            case .readOnly(let cause):
+                writer = try DatabaseQueue(path: path, configuration: Self.configuration(readOnly: true))
+                readOnlyCause = cause
+                try Self.checkOwnership(writer, path: path)
+                let migrator = Self.migrator(migrations)
+                guard try writer.read({ db in try migrator.hasCompletedMigrations(db) }) else {
+                    throw ServiceError.storageUnavailable(
+                        path: path, cause: "is read-only (\(cause)) and was made by an older switchboard; open it writable once to update it")
+                }
+            }
+            try prepare(self)
+        } catch let error as DatabaseError {
+            throw Self.storageError(error, path: path)
+        }
+        _ = consume lock
+    }
+
+    static func configuration(readOnly: Bool) -> Configuration {
         var configuration = Configuration()
+        configuration.readonly = readOnly
         // Another host process (an editor and a script) may be writing: wait for it, do not fail.
         configuration.busyMode = .timeout(10)
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        if !readOnly {
+            configuration.prepareDatabase { db in
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            }
         }
-        if path == ":memory:" {
-            writer = try DatabaseQueue(configuration: configuration)
-        } else {
-            writer = try DatabasePool(path: path, configuration: configuration)
-        }
-        self.path = path
+        return configuration
+    }
+
+    static func migrator(_ migrations: [DatabaseMigration]) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         for migration in [ChangeLog.migration, ChangeLog.floorMigration] + migrations {
             migrator.registerMigration(migration.name, migrate: migration.apply)
         }
-        try migrator.migrate(writer)
+        return migrator
+    }
+
+    static func migrate(_ writer: any DatabaseWriter, _ migrations: [DatabaseMigration]) throws {
+        try migrator(migrations).migrate(writer)
         try writer.write { db in try ChangeLog.prune(db) }
+    }
+
+    /// Refuses an SQLite database of another program: one with tables but not the change log.
+    static func checkOwnership(_ reader: any DatabaseReader, path: String) throws {
+        let (tables, ours) = try reader.read { db in
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table'") ?? 0,
+             try db.tableExists("change_log"))
+        }
+        guard tables == 0 || ours else {
+            throw ServiceError.storageUnavailable(path: path, cause: "is an SQLite database of another program (it has no switchboard tables)")
+        }
+    }
+
+    /// The ``ServiceError`` for a database error that is about the storage, not the query.
+    public static func storageError(_ error: DatabaseError, path: String) -> any Error {
+        switch error.resultCode {
+        case .SQLITE_READONLY:
+            return ServiceError.storageReadOnly(path: path, cause: "the database cannot be written")
+        case .SQLITE_NOTADB:
+            return ServiceError.storageUnavailable(path: path, cause: "is not an SQLite database")
+        case .SQLITE_CORRUPT:
+            return ServiceError.storageUnavailable(path: path, cause: "is corrupt")
+        case .SQLITE_CANTOPEN:
+            return ServiceError.storageUnavailable(path: path, cause: "cannot be opened (check the file and folder permissions)")
+        case .SQLITE_FULL:
+            return ServiceError.storageUnavailable(path: path, cause: "the disk is full")
+        case .SQLITE_IOERR:
+            return ServiceError.storageUnavailable(path: path, cause: "a disk read or write failed")
+        case .SQLITE_PERM, .SQLITE_AUTH:
+            return ServiceError.storageUnavailable(path: path, cause: "access was denied")
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return ServiceError.storageUnavailable(path: path, cause: "another process kept the database locked for over 10 s")
+        default:
+            return error
+        }
     }
 }
 
 extension AppDatabase {
-    /// Runs `updates` in a write transaction: what every service write goes through.
+    /// Runs `updates` in a write transaction: what every service write goes through. A read-only
+    /// database answers ``ServiceError/storageReadOnly(path:cause:)``; storage failures are
+    /// ``ServiceError``s naming the file.
     public func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await writer.write(updates)
+        if let readOnlyCause { throw ServiceError.storageReadOnly(path: path, cause: readOnlyCause) }
+        do {
+            return try await writer.write(updates)
+        } catch let error as DatabaseError {
+            throw Self.storageError(error, path: path)
+        }
     }
 }
 
@@ -52,5 +154,27 @@ public struct DatabaseMigration: Sendable {
     public init(_ name: String, apply: @escaping @Sendable (Database) throws -> Void) {
         self.name = name
         self.apply = apply
+    }
+}
+
+extension AppDatabase {
+    /// Throws unless the file at `path` is missing or is a switchboard database (an SQLite file with
+    /// the change log), so `seed --reset` never deletes anything else.
+    public static func checkDeletable(_ path: String) throws(ServiceError) {
+        var info = stat()
+        guard path != ":memory:", stat(path, &info) == 0 else { return }
+        if case .readOnly(let cause) = try DatabaseFile.access(path) {
+            throw ServiceError.storageReadOnly(path: path, cause: cause)
+        }
+        let ours: Bool
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration(readOnly: true))
+            ours = try queue.read { db in try db.tableExists("change_log") && db.tableExists("grdb_migrations") }
+        } catch {
+            ours = false
+        }
+        guard ours else {
+            throw ServiceError.storageUnavailable(path: path, cause: "is not a switchboard database; refusing to delete it")
+        }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Jansson
 import JSONRPC
+import SwitchboardCore
 import SwitchboardHost
 #if canImport(Glibc)
 import Glibc
@@ -35,6 +36,15 @@ struct Call: ParsableCommand {
                 parsed = try JSONValue(parsing: params)
             } catch {
                 throw ValidationError("PARAMS is not valid JSON: \(error)")
+            }
+        }
+        // A domain call fails at start, in one line, when the database cannot be used.
+        if !["host.", "rpc."].contains(where: method.hasPrefix) {
+            do {
+                try store.configuration.checkStorage()
+            } catch {
+                writeLine("switchboard: \(error)", to: STDERR_FILENO)
+                throw ExitCode.failure
             }
         }
         let services = LazyServices(options: store.configuration, logger: logger)

@@ -4,11 +4,13 @@ import SwitchboardCore
 import GRDB
 import Logging
 import SwitchboardStorage
-#if canImport(Glibc)
-import Glibc
-#endif
 
-/// Fills a new database with the demo data, once: the `meta` table remembers that it was done.
+/// Fills a database with the demo data, domain by domain: the `meta` table holds one flag per
+/// domain (`seed/mail`, `seed/feed`), so a database seeded before a domain existed gets that
+/// domain's demo data the next time it is opened, and nothing is seeded twice.
+///
+/// - Important: Runs under the database's setup lock (see ``AppDatabase``), and each domain checks
+///   its flag again inside its write transaction: processes starting at once seed each domain once.
 enum DemoSeed {
     static let version = "demo-v1"
 
@@ -16,60 +18,88 @@ enum DemoSeed {
         DatabaseMigration("meta-v1") { db in
             try db.execute(sql: "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
         },
+        // Databases seeded before the per-domain flags had one flag for mail and feed together.
+        DatabaseMigration("meta-seed-per-domain-v1") { db in
+            try db.execute(sql: """
+                INSERT OR IGNORE INTO meta(key, value) SELECT 'seed/mail', value FROM meta WHERE key = 'seed';
+                INSERT OR IGNORE INTO meta(key, value) SELECT 'seed/feed', value FROM meta WHERE key = 'seed';
+                DELETE FROM meta WHERE key = 'seed';
+                """)
+        },
     ] + SQLiteFeedService.migrations + SQLiteMailService.migrations
 
-    static func isSeeded(_ database: AppDatabase) throws -> Bool {
-        try database.writer.read { db in
-            try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'seed'") != nil
+    /// One domain's demo data.
+    struct Domain: Sendable {
+        var name: String
+        /// What its count counts, for reports: "messages", "items".
+        var unit: String
+        /// How many it will write with these options.
+        var planned: @Sendable (StoreConfiguration) -> Int
+        /// How many it holds now.
+        var count: @Sendable (Database) throws -> Int
+        /// Writes the demo data, reporting the number written so far.
+        var seed: @Sendable (Database, StoreConfiguration, any WallClock, (Int) -> Void) throws -> Void
+
+        var flag: String { "seed/\(name)" }
+    }
+
+    static let domains: [Domain] = [
+        Domain(name: "mail", unit: "messages", planned: { $0.mailMessages },
+               count: { db in
+                   try Int.fetchOne(db, sql: "SELECT count(*) FROM mail_message WHERE account = ?", arguments: [DemoAccount.email]) ?? 0
+               },
+               seed: { db, options, clock, progress in
+                   try SQLiteMailService.seed(db, clock: clock, messages: options.mailMessages, progress: progress)
+               }),
+        Domain(name: "feed", unit: "items", planned: { $0.feedItems },
+               count: { db in try Int.fetchOne(db, sql: "SELECT coalesce(max(id), 0) FROM feed_item") ?? 0 },
+               seed: { db, options, _, progress in try SQLiteFeedService.seed(db, count: options.feedItems, progress: progress) }),
+    ]
+
+    /// What seeding did for one domain.
+    struct Outcome: Sendable, Equatable {
+        var domain: String
+        var unit: String
+        /// True when this call wrote the demo data; false when the domain was seeded already.
+        var seededNow: Bool
+        var count: Int
+
+        var summary: String { "\(domain) (\(count) \(unit))" }
+    }
+
+    /// Seeds every domain whose flag is missing; reports progress over all of them together.
+    static func seedMissing(_ database: AppDatabase, options: StoreConfiguration, clock: any WallClock,
+                            logger: Logger, progress: SeedProgress) throws -> [Outcome] {
+        let missing = try database.writer.read { db in
+            try domains.filter { try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [$0.flag]) == nil }
+        }.map(\.name)
+        if !missing.isEmpty, database.isReadOnly {
+            logger.warning("\(database.path) is read-only: the demo data of \(missing.joined(separator: ", ")) cannot be added")
         }
-    }
-
-    /// Seeds unless already done, with a progress bar on stderr when stderr is a terminal.
-    static func seedIfNeeded(_ database: AppDatabase, options: StoreConfiguration, clock: any WallClock, logger: Logger) throws {
-        guard try !isSeeded(database) else { return }
-        let total = options.mailMessages + options.feedItems
-        let bar = ProgressBar(label: "seeding demo data", total: total)
-        logger.info("seeding demo data into \(database.path): \(options.mailMessages) messages, \(options.feedItems) feed items")
-        try database.writer.write { db in
-            // Checked again inside the write: two first runs at once seed once.
-            guard try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'seed'") == nil else { return }
-            try SQLiteMailService.seed(db, clock: clock, messages: options.mailMessages) { bar.update($0) }
-            try SQLiteFeedService.seed(db, count: options.feedItems) { bar.update(options.mailMessages + $0) }
-            try db.execute(sql: "INSERT INTO meta(key, value) VALUES ('seed', ?)", arguments: [version])
+        let toSeed = database.isReadOnly ? [] : domains.filter { missing.contains($0.name) }
+        let total = toSeed.reduce(0) { $0 + $1.planned(options) }
+        if !toSeed.isEmpty {
+            let what = toSeed.map { "\($0.planned(options)) \($0.name) \($0.unit)" }.joined(separator: ", ")
+            progress.start("seeding demo data into \(database.path): \(what)", total: total)
+            logger.info("seeding demo data into \(database.path): \(what)")
         }
-        bar.finish()
-    }
-
-    /// Removes the database files so the next open starts afresh.
-    static func removeDatabase(at path: String) {
-        for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
-    }
-}
-
-/// A one-line progress bar on stderr, drawn only when stderr is a terminal.
-final class ProgressBar {
-    private let label: String
-    private let total: Int
-    private let enabled = isatty(STDERR_FILENO) == 1
-    private var lastPercent = -1
-
-    init(label: String, total: Int) {
-        self.label = label
-        self.total = max(total, 1)
-    }
-
-    func update(_ done: Int) {
-        guard enabled else { return }
-        let percent = min(100, done * 100 / total)
-        guard percent != lastPercent else { return }
-        lastPercent = percent
-        let filled = percent / 4
-        let line = "\r\(label) [\(String(repeating: "#", count: filled))\(String(repeating: " ", count: 25 - filled))] \(percent)%"
-        writeLine(line, to: STDERR_FILENO, newline: false)
-    }
-
-    func finish() {
-        guard enabled else { return }
-        writeLine("", to: STDERR_FILENO)
+        var outcomes: [Outcome] = []
+        var done = 0
+        for domain in domains {
+            let base = done
+            let seededNow = try toSeed.contains(where: { $0.name == domain.name }) && database.writer.write { db in
+                // Checked again inside the write: another process may have seeded it meanwhile.
+                guard try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [domain.flag]) == nil
+                else { return false }
+                try domain.seed(db, options, clock) { progress.update(base + $0) }
+                try db.execute(sql: "INSERT INTO meta(key, value) VALUES (?, ?)", arguments: [domain.flag, version])
+                return true
+            }
+            if seededNow { done += domain.planned(options) }
+            outcomes.append(Outcome(domain: domain.name, unit: domain.unit, seededNow: seededNow,
+                                    count: try database.writer.read { try domain.count($0) }))
+        }
+        if !toSeed.isEmpty { progress.finish() }
+        return outcomes
     }
 }

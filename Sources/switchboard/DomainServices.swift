@@ -1,3 +1,4 @@
+import DomainMethods
 import FeedDomain
 import MailDomain
 import Logging
@@ -5,15 +6,25 @@ import JSONRPC
 import Synchronization
 import SwitchboardCore
 import SwitchboardStorage
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The services every domain method is served by, on the chosen backend.
 struct DomainServices: Sendable {
     var feed: any FeedService
     var mail: any MailService
     var clock: any WallClock
+    /// What seeding found or did, per domain (empty in memory).
+    var seeding: [DemoSeed.Outcome] = []
 
-    /// Opens the backend. On SQLite, a database that was never seeded gets the demo data first.
-    static func open(_ options: StoreConfiguration, logger: Logger) throws -> DomainServices {
+    /// Opens the backend. On SQLite, each domain not seeded yet gets its demo data first. Every
+    /// storage failure is a ``ServiceError`` naming the file and the cause.
+    ///
+    /// - Parameter reset: deletes the database first (under the setup lock); the caller has checked
+    ///   that it is a switchboard database.
+    static func open(_ options: StoreConfiguration, logger: Logger, progress: SeedProgress,
+                     reset: Bool = false) throws -> DomainServices {
         let clock = try options.makeClock()
         switch options.backend {
         case .memory:
@@ -23,13 +34,19 @@ struct DomainServices: Sendable {
                 clock: clock
             )
         case .sqlite:
-            let path = try options.databasePath()
-            let database = try AppDatabase(path: path, migrations: DemoSeed.migrations)
-            try DemoSeed.seedIfNeeded(database, options: options, clock: clock, logger: logger)
+            let path = try options.storagePath()
+            var seeding: [DemoSeed.Outcome] = []
+            let database = try AppDatabase(
+                path: path, migrations: DemoSeed.migrations,
+                beforeOpen: { if reset { DatabaseFile.remove(path) } },
+                prepare: { seeding = try DemoSeed.seedMissing($0, options: options, clock: clock, logger: logger, progress: progress) },
+                waiting: { writeLine("switchboard: waiting for another switchboard process to finish setting up \(path)", to: STDERR_FILENO) }
+            )
             return DomainServices(
                 feed: SQLiteFeedService(database: database),
                 mail: SQLiteMailService(database: database, clock: clock),
-                clock: clock
+                clock: clock,
+                seeding: seeding
             )
         }
     }
@@ -37,17 +54,21 @@ struct DomainServices: Sendable {
 
 /// Opens the services on first use, so a session that only calls `host.*` never touches the
 /// database and starts as fast as the host alone. Opening (and seeding, on first run) happens on a
-/// thread of its own while callers suspend: it never holds up Swift's small task pool. A failure to
-/// open is reported to each caller.
+/// thread of its own while callers suspend: it never holds up Swift's small task pool. Requests
+/// waiting on it with a progress token get `$/progress` while it seeds.
+///
+/// A failure to open is reported to each caller waiting, and the next call tries again: a folder
+/// created or a permission fixed later is picked up without restarting the session.
 final class LazyServices: Sendable {
     private enum State {
         case closed
         case opening([CheckedContinuation<DomainServices, any Error>])
-        case opened(Result<DomainServices, any Error>)
+        case opened(DomainServices)
     }
 
     private let options: StoreConfiguration
     private let logger: Logger
+    private let progress = SeedProgress()
     private let state = Mutex(State.closed)
 
     init(options: StoreConfiguration, logger: Logger) {
@@ -56,7 +77,8 @@ final class LazyServices: Sendable {
     }
 
     func get() async throws -> DomainServices {
-        if case .opened(let result) = state.withLock({ $0 }) { return try result.get() }
+        if case .opened(let services) = state.withLock({ $0 }) { return services }
+        if let context = DomainRequest.context { progress.add(context) }
         return try await withCheckedThrowingContinuation { continuation in
             let startOpening: Bool = state.withLock { state in
                 switch state {
@@ -65,16 +87,20 @@ final class LazyServices: Sendable {
                     return true
                 case .opening(let waiting):
                     state = .opening(waiting + [continuation])
-                case .opened(let result):
-                    continuation.resume(with: result)
+                case .opened(let services):
+                    continuation.resume(returning: services)
                 }
                 return false
             }
             guard startOpening else { return }
             OSThread.detach(name: "sb-open-store") { [self] in
-                let result = Result { try DomainServices.open(options, logger: logger) }
+                let result = Result { try DomainServices.open(options, logger: logger, progress: progress) }
+                progress.removeRequests()
+                if case .failure(let error) = result { logger.error("cannot open the storage: \(error)") }
                 let waiting: [CheckedContinuation<DomainServices, any Error>] = state.withLock { state in
-                    defer { state = .opened(result) }
+                    defer {
+                        if case .success(let services) = result { state = .opened(services) } else { state = .closed }
+                    }
                     if case .opening(let waiting) = state { return waiting }
                     return []
                 }

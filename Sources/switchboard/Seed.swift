@@ -1,12 +1,22 @@
 import ArgumentParser
 import Logging
+import SwitchboardCore
+import SwitchboardStorage
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// `switchboard seed [--reset]`: writes the demo data (done automatically on first run).
+/// `switchboard seed [--reset]`: writes the demo data of every domain not seeded yet (done
+/// automatically on first use) and says what it did.
 struct Seed: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "seed",
-        abstract: "Seed the database with demo data (first run does it on its own).",
-        discussion: "With --reset the database is deleted and seeded afresh."
+        abstract: "Seed the database with demo data (first use does it on its own).",
+        discussion: """
+            Seeds each domain whose demo data is missing; one seeded already is left as it is, and \
+            --feed-items/--mail-messages apply only to domains seeded now. With --reset the database \
+            is deleted and seeded afresh; a file that is not a switchboard database is never deleted.
+            """
     )
 
     @Flag(help: "Delete the database and seed it again.")
@@ -21,9 +31,29 @@ struct Seed: ParsableCommand {
 
     func run() throws {
         let logger = try logging.makeLogger()
-        let path = try store.configuration.databasePath()
-        if reset { DemoSeed.removeDatabase(at: path) }
-        _ = try DomainServices.open(store.configuration, logger: logger)
-        writeLine("seeded \(path)", to: 2)
+        let configuration = store.configuration
+        let services: DomainServices
+        do {
+            let path = try configuration.storagePath()
+            if reset {
+                try AppDatabase.checkDeletable(path)
+            } else {
+                try configuration.checkStorage()
+            }
+            services = try DomainServices.open(configuration, logger: logger, progress: SeedProgress(), reset: reset)
+        } catch let error as ServiceError {
+            writeLine("switchboard: \(reset ? "cannot reset: " : "")\(error)", to: STDERR_FILENO)
+            throw ExitCode.failure
+        }
+        writeLine(Self.report(services.seeding, path: try configuration.storagePath()), to: STDOUT_FILENO)
+    }
+
+    /// "seeded PATH: mail (400 messages), feed (1000 items)", and what was seeded already.
+    static func report(_ outcomes: [DemoSeed.Outcome], path: String) -> String {
+        let now = outcomes.filter(\.seededNow).map(\.summary).joined(separator: ", ")
+        let before = outcomes.filter { !$0.seededNow }.map(\.summary).joined(separator: ", ")
+        if now.isEmpty { return "already seeded \(path): \(before); use --reset to seed afresh" }
+        if before.isEmpty { return "seeded \(path): \(now)" }
+        return "seeded \(path): \(now); already seeded: \(before)"
     }
 }

@@ -71,6 +71,15 @@ struct Serve: ParsableCommand {
     static func serve(host: HostOptions, store: StoreConfiguration, logLevel: Logger.Level) throws -> Int32 {
         try store.validate()
         let logger = LoggingOptions.makeLogger(level: logLevel)
+        // A database named with --db is checked at start (cheaply, without opening it). The session
+        // still starts: host.* works, and domain requests answer -32050 until the file is usable.
+        if store.db != nil {
+            do {
+                try store.checkStorage()
+            } catch {
+                writeLine("switchboard: warning: \(error); domain requests will answer -32050 until that is fixed", to: STDERR_FILENO)
+            }
+        }
         let services = LazyServices(options: store, logger: logger)
         return try StdioHost.run(options: host, logger: logger) { HostRegistry.make(environment: $0, services: services) }
     }

@@ -1,4 +1,5 @@
 import SwitchboardCore
+import SwitchboardStorage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -35,6 +36,24 @@ struct StoreConfiguration: Sendable {
             throw ConfigurationError("--now takes an RFC 3339 time such as 2026-01-01T09:00:00Z, got \"\(text)\"")
         }
         return FixedClock(milliseconds: instant)
+    }
+
+    /// The database path as ``databasePath()`` finds it, a failure being the storage error requests get.
+    func storagePath() throws(ServiceError) -> String {
+        do {
+            return try databasePath()
+        } catch {
+            throw ServiceError.storageUnavailable(path: db ?? "(default database)", cause: error.message)
+        }
+    }
+
+    /// Checks, without opening it, that the database can be used (for `call`, `seed` and `serve` at
+    /// start): the path, the file's kind and header, the folder. Nothing to check in memory.
+    func checkStorage() throws(ServiceError) {
+        guard backend == .sqlite else { return }
+        let path = try storagePath()
+        guard path != ":memory:" else { return }
+        _ = try DatabaseFile.access(path)
     }
 
     /// The database path: `--db`, else the XDG data folder (created if needed).

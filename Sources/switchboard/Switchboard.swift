@@ -26,6 +26,7 @@ struct Switchboard: ParsableCommand {
 enum Main {
     static func main() {
         guard CommandLine.arguments.count == 1 else {
+            rejectUnknownSubcommand(CommandLine.arguments[1])
             Switchboard.main()
             return
         }
@@ -36,4 +37,14 @@ enum Main {
             exit(1)
         }
     }
+}
+
+/// A first argument that is neither an option nor a subcommand would be read as an argument of the
+/// default `serve`, whose usage would then mislead: list the subcommands instead, and exit 64.
+func rejectUnknownSubcommand(_ first: String) {
+    let names = Switchboard.configuration.subcommands.map { $0.configuration.commandName ?? "" } + ["help"]
+    guard !first.hasPrefix("-"), !names.contains(first) else { return }
+    writeLine("Error: unknown subcommand '\(first)'\n", to: STDERR_FILENO)
+    writeLine(Switchboard.helpMessage(), to: STDERR_FILENO)
+    exit(64)
 }

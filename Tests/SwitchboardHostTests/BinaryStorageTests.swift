@@ -1,0 +1,230 @@
+import GRDB
+import Jansson
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Opening the database, against the binary: processes racing on a fresh file, failures that name
+/// the file and the cause, read-only files, per-domain seeding, what `seed` says, seeding progress.
+@Suite("Storage opening, against the binary")
+struct BinaryStorageTests {
+    typealias H = BinaryHarness
+
+    static let small = ["--feed-items", "100", "--mail-messages", "20", "--now", "2026-01-01T09:00:00Z"]
+
+    /// A fresh folder under /tmp, removed by the caller.
+    static func folder() throws -> String {
+        var template = Array("/tmp/switchboard-storage-XXXXXX".utf8CString)
+        return try #require(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
+    }
+
+    static func run(_ arguments: [String]) throws -> H.Run {
+        try H.run(arguments, raw: true, timeout: 60_000)
+    }
+
+    @Test("16 processes started at once on one fresh database all open, migrate, seed and answer", arguments: 1...2)
+    func racingFirstRuns(round: Int) throws {
+        let folder = try Self.folder()
+        defer { _ = system("rm -rf '\(folder)'") }
+        let database = folder + "/race.sqlite"
+        let hosts = try (1...16).map { _ in
+            try SpawnedHost(arguments: ["call", "inbox.list", #"{"limit":1}"#, "--db", database] + Self.small, raw: true)
+        }
+        for host in hosts { host.closeInput() }
+        for host in hosts {
+            try host.readToEndOfOutput(within: 60_000)
+            let termination = try host.waitForExit(within: 60_000)
+            #expect(termination == .exited(0), "\(host.stderrText)")
+            #expect(try JSONValue(parsing: host.stdoutText)["items"]?.arrayValue?.count == 1)
+        }
+        let seed = try Self.run(["seed", "--db", database] + Self.small)
+        #expect(seed.stdout.hasPrefix("already seeded \(database): mail (20 messages), feed (100 items)"))
+    }
+
+    @Test("a failed open is retried on the next request: the folder created after the first call is used")
+    func failedOpenIsRetried() throws {
+        let folder = try Self.folder()
+        defer { _ = system("rm -rf '\(folder)'") }
+        let database = folder + "/later/data.sqlite"
+        let host = try SpawnedHost(arguments: ["--db", database] + Self.small)
+        try host.send(H.request(1, "inbox.list", #"{"limit":1}"#))
+        let failed = try host.response(to: 1, within: 60_000).response
+        #expect(failed["error"]?["code"] == -32050)
+        #expect(failed["error"]?["data"]?["path"] == .string(database))
+        #expect(failed["error"]?["data"]?["cause"] == .string("its folder \(folder)/later does not exist"))
+        #expect(mkdir(folder + "/later", 0o755) == 0)
+        try host.send(H.request(2, "inbox.list", #"{"limit":1}"#))
+        let answered = try host.response(to: 2, within: 60_000).response
+        #expect(answered["result"]?["items"]?.arrayValue?.count == 1, "\(answered)")
+        host.closeInput()
+        #expect(try host.waitForExit(within: 60_000) == .exited(0))
+        #expect(host.stderrText.contains("warning: storage unavailable: \(database)"), "warned at start: \(host.stderrText)")
+    }
+
+    @Test("each database failure is one error naming the file and the cause, at start for call and as -32050 for requests",
+          arguments: ["directory", "garbage", "empty path", "missing folder", "read-only folder", "another program's database"])
+    func failuresNameFileAndCause(kind: String) throws {
+        let folder = try Self.folder()
+        defer { _ = system("chmod -R u+w '\(folder)'; rm -rf '\(folder)'") }
+        let path: String
+        let cause: String
+        switch kind {
+        case "directory":
+            path = folder + "/adir"
+            #expect(mkdir(path, 0o755) == 0)
+            cause = "is a directory, not a database file"
+        case "garbage":
+            path = folder + "/garbage.sqlite"
+            #expect(system("head -c 5000 /dev/urandom > '\(path)'") == 0)
+            cause = "is not an SQLite database (it does not start with the SQLite header)"
+        case "empty path":
+            path = ""
+            cause = "the database path is empty; give a file name with --db"
+        case "missing folder":
+            path = folder + "/nowhere/data.sqlite"
+            cause = "its folder \(folder)/nowhere does not exist"
+        case "read-only folder":
+            #expect(mkdir(folder + "/ro", 0o555) == 0)
+            path = folder + "/ro/data.sqlite"
+            cause = "the database does not exist and its folder \(folder)/ro is read-only, so it cannot be created"
+        default:
+            path = folder + "/other.sqlite"
+            try DatabaseQueue(path: path).write { db in try db.execute(sql: "CREATE TABLE notes(text TEXT)") }
+            cause = "is an SQLite database of another program (it has no switchboard tables)"
+        }
+        let call = try Self.run(["call", "inbox.list", "--db", path] + Self.small)
+        #expect(call.termination == .exited(1))
+        #expect(call.stdout.isEmpty)
+        let shown = path.isEmpty ? "\"\"" : path
+        #expect(call.stderr.contains("storage unavailable: \(shown): \(cause)"), "\(call.stderr)")
+        #expect(!call.stderr.lowercased().contains("sqlite error"), "\(call.stderr)")
+
+        let host = try SpawnedHost(arguments: ["--db", path] + Self.small)
+        try host.send(H.request(1, "mail.folders"))
+        let error = try host.response(to: 1, within: 60_000).response["error"]
+        #expect(error?["code"] == -32050)
+        #expect(error?["data"] == ["path": .string(path), "cause": .string(cause)])
+        host.closeInput()
+        #expect(try host.waitForExit(within: 60_000) == .exited(0))
+    }
+
+    @Test("a read-only database serves reads; writes answer -32051 naming the file")
+    func readOnlyDatabase() throws {
+        let folder = try Self.folder()
+        defer { _ = system("rm -rf '\(folder)'") }
+        let database = folder + "/ro.sqlite"
+        #expect(try Self.run(["seed", "--db", database] + Self.small).termination == .exited(0))
+        #expect(chmod(database, 0o444) == 0)
+        let read = try Self.run(["call", "inbox.list", #"{"limit":2}"#, "--db", database] + Self.small)
+        #expect(read.termination == .exited(0), "\(read.stderr)")
+        #expect(try JSONValue(parsing: read.stdout)["items"]?.arrayValue?.count == 2)
+        let login = try Self.run(["call", "mail.login", #"{"email":"demo@switchboard.example","password":"x"}"#, "--db", database])
+        #expect(login.termination == .exited(0), "an existing account signs in without writing: \(login.stderr)")
+        let write = try Self.run(["call", "mail.markRead", #"{"uids":["m000001"],"read":true}"#, "--db", database] + Self.small)
+        #expect(write.termination == .exited(1))
+        let error = try JSONValue(parsing: write.stderr)
+        #expect(error["code"] == -32051)
+        #expect(error["data"] == ["path": .string(database), "cause": "the file is read-only"])
+    }
+
+    @Test("seed --reset refuses to delete a file that is not a switchboard database")
+    func resetRefusesForeignFiles() throws {
+        let folder = try Self.folder()
+        defer { _ = system("rm -rf '\(folder)'") }
+        let notes = folder + "/notes.txt"
+        #expect(system("printf 'my notes\\n' > '\(notes)'") == 0)
+        let text = try Self.run(["seed", "--reset", "--db", notes] + Self.small)
+        #expect(text.termination == .exited(1))
+        #expect(text.stderr.contains("cannot reset: storage unavailable: \(notes): is not an SQLite database"), "\(text.stderr)")
+        let other = folder + "/other.sqlite"
+        try DatabaseQueue(path: other).write { db in try db.execute(sql: "CREATE TABLE notes(text TEXT); INSERT INTO notes VALUES ('keep')") }
+        let sqlite = try Self.run(["seed", "--reset", "--db", other] + Self.small)
+        #expect(sqlite.termination == .exited(1))
+        #expect(sqlite.stderr.contains("\(other): is not a switchboard database; refusing to delete it"), "\(sqlite.stderr)")
+        #expect(try DatabaseQueue(path: other).read { db in try String.fetchOne(db, sql: "SELECT text FROM notes") } == "keep")
+        var info = stat()
+        #expect(stat(notes, &info) == 0 && info.st_size == 9, "the text file is untouched")
+        // A switchboard database is reset.
+        let ours = folder + "/ours.sqlite"
+        #expect(try Self.run(["seed", "--db", ours] + Self.small).termination == .exited(0))
+        let reset = try Self.run(["seed", "--reset", "--db", ours, "--feed-items", "7"])
+        #expect(reset.termination == .exited(0))
+        #expect(reset.stdout == "seeded \(ours): mail (400 messages), feed (7 items)\n")
+    }
+
+    @Test("seed says what it did: what it seeded, and what was seeded already")
+    func seedReports() throws {
+        let folder = try Self.folder()
+        defer { _ = system("rm -rf '\(folder)'") }
+        let database = folder + "/report.sqlite"
+        let first = try Self.run(["seed", "--db", database] + Self.small)
+        #expect(first.stdout == "seeded \(database): mail (20 messages), feed (100 items)\n")
+        let again = try Self.run(["seed", "--db", database, "--feed-items", "5"])
+        #expect(again.stdout == "already seeded \(database): mail (20 messages), feed (100 items); use --reset to seed afresh\n")
+    }
+
+    @Test("a domain whose demo data is missing seeds itself; the others are left as they are")
+    func domainAddedLaterSeedsItself() throws {
+        let folder = try Self.folder()
+        defer { _ = system("rm -rf '\(folder)'") }
+        let database = folder + "/later.sqlite"
+        #expect(try Self.run(["seed", "--db", database] + Self.small).termination == .exited(0))
+        // As a database seeded before the feed existed: mail seeded, no feed data, no feed flag.
+        try DatabasePool(path: database).write { db in
+            try db.execute(sql: "DELETE FROM feed_item; DELETE FROM meta WHERE key = 'seed/feed'")
+            try db.execute(sql: "UPDATE mail_message SET subject = 'kept' WHERE uid = 'm000001'")
+        }
+        let call = try Self.run(["call", "feed.get", #"{"id":3}"#, "--db", database] + Self.small)
+        #expect(call.termination == .exited(0), "\(call.stderr)")
+        #expect(try JSONValue(parsing: call.stdout)["id"] == 3)
+        let seed = try Self.run(["seed", "--db", database])
+        #expect(seed.stdout == "already seeded \(database): mail (20 messages), feed (100 items); use --reset to seed afresh\n")
+        let kept = try Self.run(["call", "mail.get", #"{"uid":"m000001"}"#, "--db", database])
+        #expect(try JSONValue(parsing: kept.stdout)["subject"] == "kept", "mail was not seeded again")
+    }
+
+    @Test("a database seeded with the old single flag counts as seeded for mail and feed")
+    func legacySeedFlag() throws {
+        let folder = try Self.folder()
+        defer { _ = system("rm -rf '\(folder)'") }
+        let database = folder + "/legacy.sqlite"
+        #expect(try Self.run(["seed", "--db", database] + Self.small).termination == .exited(0))
+        try DatabasePool(path: database).write { db in
+            try db.execute(sql: """
+                DELETE FROM meta; INSERT INTO meta(key, value) VALUES ('seed', 'demo-v1');
+                DELETE FROM grdb_migrations WHERE identifier = 'meta-seed-per-domain-v1'
+                """)
+        }
+        let seed = try Self.run(["seed", "--db", database])
+        #expect(seed.stdout == "already seeded \(database): mail (20 messages), feed (100 items); use --reset to seed afresh\n")
+    }
+
+    @Test("the first call on a fresh database reports $/progress to a request with a token, and lines on stderr in a pipe")
+    func seedingProgress() throws {
+        let folder = try Self.folder()
+        defer { _ = system("rm -rf '\(folder)'") }
+        let database = folder + "/progress.sqlite"
+        let host = try SpawnedHost(arguments: ["--db", database, "--feed-items", "30000", "--mail-messages", "20"])
+        try host.send(H.request(1, "feed.get", #"{"id":1,"_meta":{"progressToken":"seed-1"}}"#))
+        let (answer, before) = try host.response(to: 1, within: 120_000)
+        #expect(answer["result"]?["id"] == 1, "\(answer)")
+        let progress = before.filter { $0["method"] == "$/progress" && $0["params"]?["token"] == "seed-1" }
+        #expect(progress.count >= 2, "\(before)")
+        #expect(progress.last?["params"]?["value"]?["done"] == 30_020)
+        #expect(progress.last?["params"]?["value"]?["total"] == 30_020)
+        host.closeInput()
+        #expect(try host.waitForExit(within: 60_000) == .exited(0))
+        #expect(host.stderrText.contains("switchboard: seeding demo data into \(database): 20 mail messages, 30000 feed items"))
+        #expect(host.stderrText.contains("switchboard: seeding done"))
+    }
+
+    @Test("an unknown subcommand lists the subcommands and exits 64")
+    func unknownSubcommand() throws {
+        let run = try Self.run(["frobnicate"])
+        #expect(run.termination == .exited(64))
+        #expect(run.stderr.contains("unknown subcommand 'frobnicate'"))
+        #expect(run.stderr.contains("SUBCOMMANDS:") && run.stderr.contains("seed"), "\(run.stderr)")
+        #expect(run.stdout.isEmpty)
+    }
+}
