@@ -11,12 +11,14 @@ extension Connection {
 
     /// Sends an answer (or a request) from a task; the task waits, suspended, while the output is full.
     func send(_ message: JanssonValue) async {
+        if holdUntilFramed(message) { return }
         await sink.enqueue(framed(message))
     }
 
     /// Sends an answer from a plain thread (the input thread, the drain), which blocks while the output
     /// is full.
     func sendBlocking(_ message: JanssonValue) {
+        if holdUntilFramed(message) { return }
         sink.writeFromInput(framed(message))
     }
 
@@ -24,9 +26,29 @@ extension Connection {
     /// and counted, and so is every later push until the sink has room again (half its bound free) and
     /// the count has gone out (``reportDroppedNotifications()``).
     func push(_ message: JanssonValue, method: String) {
+        if holdUntilFramed(message, pushing: method) { return }
         let bytes = framed(message)
         dropped.withLock { dropped in
             if !dropped.isEmpty || !sink.offer(bytes) { dropped.record(method) }
+        }
+    }
+
+    /// Keeps `message` while the stream's framing is unknown (an NDJSON line would be garbage to an
+    /// LSP-framed client); false once it is known: send it now. Held pushes (`method` given) count
+    /// against the output bound; past it they are dropped and reported like any other.
+    func holdUntilFramed(_ message: JanssonValue, pushing method: String? = nil) -> Bool {
+        guard framing == nil else { return false }
+        return held.withLock { held in
+            guard framing == nil else { return false }
+            let body = writers.withWriter { writer in writer.withBytes(of: message.view) { Array($0) } }
+            if let method, held.byteCount > 0, held.byteCount + body.count > limits.maxOutputBytes {
+                dropped.withLock { $0.record(method) }
+                held.dropped = true
+                return true
+            }
+            held.bodies.append(body)
+            held.byteCount += body.count
+            return true
         }
     }
 
@@ -37,6 +59,14 @@ extension Connection {
             dropped = DroppedNotifications()
         }
     }
+}
+
+/// Messages sent before the framing was known: their bodies, framed and sent in order once it is.
+struct HeldMessages: Sendable {
+    var bodies: [[UInt8]] = []
+    var byteCount = 0
+    /// Pushes were dropped meanwhile: the count follows the held messages.
+    var dropped = false
 }
 
 /// Notifications the host pushed while the output was full, not yet reported to the peer.

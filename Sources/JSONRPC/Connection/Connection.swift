@@ -26,6 +26,8 @@ public final class Connection: Sendable {
     let outgoing = Mutex(OutgoingRequests())
     /// Pushed notifications the output had no room for, not yet reported.
     let dropped = Mutex(DroppedNotifications())
+    /// Messages sent before the framing was known.
+    let held = Mutex(HeldMessages())
 
     public init(dispatcher: Dispatcher, limits: ConnectionLimits = ConnectionLimits(), framing: Framing? = nil,
                 sink: any FrameSink, logger: Logger) {
@@ -49,8 +51,20 @@ public final class Connection: Sendable {
         }
     }
 
+    /// Records the framing the input showed, then sends what was held until it was known, framed, ahead
+    /// of anything sent from now on (senders that find no framing take the same lock).
     func recordFraming(_ framing: Framing) {
-        framingCode.store(Self.code(for: framing), ordering: .relaxed)
+        let (output, hadDrops): ([UInt8], Bool) = held.withLock { held in
+            framingCode.store(Self.code(for: framing), ordering: .sequentiallyConsistent)
+            var output: [UInt8] = []
+            for body in held.bodies { body.withUnsafeBytes { framing.appendFrame(body: $0, to: &output) } }
+            let hadDrops = held.dropped
+            held = HeldMessages()
+            // Nothing can have been queued before the framing was known, so the sink takes it at once.
+            return sink.offer(output) ? ([], hadDrops) : (output, hadDrops)
+        }
+        if !output.isEmpty { sink.writeFromInput(output) }
+        if hadDrops { reportDroppedNotifications() }
     }
 
     private static func code(for framing: Framing?) -> UInt8 {
