@@ -36,12 +36,6 @@ public struct JSONView {
         }
     }
 
-    /// The bytes of a string value, without copying; `nil` for other kinds.
-    public func withStringBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R? {
-        guard kind == .string, let chars = json_string_value(pointer) else { return nil }
-        return try body(UnsafeRawBufferPointer(start: chars, count: json_string_length(pointer)))
-    }
-
     /// The integer, if the value is a JSON integer (jansson keeps integers as 64-bit).
     public var int64: Int64? { kind == .integer ? Int64(json_integer_value(pointer)) : nil }
 

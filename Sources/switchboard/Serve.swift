@@ -34,6 +34,9 @@ struct Serve: ParsableCommand {
     @Option(help: "Requests running at once; past it the host stops reading input.")
     var maxInFlight: Int = ConnectionLimits().maxInFlight
 
+    @Option(help: "Output bytes that may wait for the client to read them; past it answers wait and pushed notifications are dropped (then counted in $/notificationsDropped).")
+    var maxOutputBytes: Int = ConnectionLimits().maxOutputBytes
+
     @Option(help: "On SIGTERM/SIGINT, milliseconds to let in-flight requests finish before cancelling them.")
     var drainTimeout: Int = HostOptions().drainTimeoutMilliseconds
 
@@ -45,7 +48,8 @@ struct Serve: ParsableCommand {
 
     func validate() throws {
         for (name, value) in [("--max-message-bytes", maxMessageBytes), ("--max-batch", maxBatch),
-                              ("--max-depth", maxDepth), ("--max-in-flight", maxInFlight)] where value < 1 {
+                              ("--max-depth", maxDepth), ("--max-in-flight", maxInFlight),
+                              ("--max-output-bytes", maxOutputBytes)] where value < 1 {
             throw ValidationError("\(name) must be at least 1, got \(value)")
         }
         if maxDepth > JSONParser.maximumDepth {
@@ -60,7 +64,8 @@ struct Serve: ParsableCommand {
         let options = HostOptions(
             framing: framing,
             limits: ConnectionLimits(maxMessageBytes: maxMessageBytes, maxBatchLength: maxBatch,
-                                     maxNestingDepth: maxDepth, maxInFlight: maxInFlight),
+                                     maxNestingDepth: maxDepth, maxInFlight: maxInFlight,
+                                     maxOutputBytes: maxOutputBytes),
             drainTimeoutMilliseconds: drainTimeout,
             frameTimeoutMilliseconds: frameTimeout
         )

@@ -13,7 +13,7 @@ struct IntrospectionTests {
 
     @Test("initialize reports server name and version, framing, the connection's limits and the namespaces")
     func initialize() async throws {
-        let limits = ConnectionLimits(maxMessageBytes: 12345, maxBatchLength: 17, maxNestingDepth: 33, maxInFlight: 5)
+        let limits = ConnectionLimits(maxMessageBytes: 12345, maxBatchLength: 17, maxNestingDepth: 33, maxInFlight: 5, maxOutputBytes: 999)
         let host = try Harness(limits: limits)
         let reply = try await host.call("initialize", params: ["processId": nil, "clientInfo": ["name": "tests"]], id: 1)
         expectEnvelope(reply.json)
@@ -22,7 +22,7 @@ struct IntrospectionTests {
         #expect(result["serverInfo"]?["version"]?.stringValue?.isEmpty == false)
         let capabilities = try #require(result["capabilities"])
         #expect(capabilities["framing"] == "ndjson")
-        #expect(capabilities["limits"] == ["maxMessageBytes": 12345, "maxBatchLength": 17, "maxNestingDepth": 33, "maxInFlight": 5])
+        #expect(capabilities["limits"] == ["maxMessageBytes": 12345, "maxBatchLength": 17, "maxNestingDepth": 33, "maxInFlight": 5, "maxOutputBytes": 999])
         let namespaceValues = try #require(capabilities["namespaces"]?.arrayValue)
         let namespaces = namespaceValues.compactMap { $0.stringValue }
         for expected in ["host", "rpc", "test"] { #expect(namespaces.contains(expected), "namespaces: \(namespaces)") }
@@ -37,7 +37,7 @@ struct IntrospectionTests {
         let reply = try await host.call("initialize", params: ["protocolVersion": "2025-06-18"], id: 1)
         #expect(reply.result?["protocolVersion"] == "2025-06-18")
         #expect(reply.result?["capabilities"]?["limits"] == [
-            "maxMessageBytes": .integer(16 << 20), "maxBatchLength": 1000, "maxNestingDepth": 128, "maxInFlight": 64,
+            "maxMessageBytes": .integer(16 << 20), "maxBatchLength": 1000, "maxNestingDepth": 128, "maxInFlight": 64, "maxOutputBytes": .integer(4 << 20),
         ])
     }
 

@@ -81,5 +81,4 @@ final class AdmissionGate: @unchecked Sendable {
         }
     }
 
-    var runningCount: Int { lock.withLock { running } }
 }

@@ -16,20 +16,18 @@ public final class Connection: Sendable {
     public let session = ConnectionSession()
     let sink: any FrameSink
     let inFlight = InFlightTable()
-    private let writers = WriterPool()
+    let writers = WriterPool()
     let gate: AdmissionGate
     private let framingCode: Atomic<UInt8>
     /// Read for every message, so atomics rather than a lock.
     private let shutdownRequested = Atomic<Bool>(false)
     private let exitCode = Atomic<Int32>(-1)
     private let accepting = Atomic<Bool>(true)
-    private let outgoing = Mutex(OutgoingRequests())
-
-    struct OutgoingRequests {
-        var nextID: Int64 = 1
-        var waiting: [Int64: CheckedContinuation<JSONValue, any Error>] = [:]
-        var closed = false
-    }
+    let outgoing = Mutex(OutgoingRequests())
+    /// Pushed notifications the output had no room for, not yet reported.
+    let dropped = Mutex(DroppedNotifications())
+    /// Messages sent before the framing was known.
+    let held = Mutex(HeldMessages())
 
     public init(dispatcher: Dispatcher, limits: ConnectionLimits = ConnectionLimits(), framing: Framing? = nil,
                 sink: any FrameSink, logger: Logger) {
@@ -39,6 +37,7 @@ public final class Connection: Sendable {
         self.logger = logger
         self.gate = AdmissionGate(maxRunning: limits.maxInFlight, maxWaiting: limits.maxInFlight)
         self.framingCode = Atomic(Self.code(for: framing))
+        sink.setRoomHandler { [weak self] in self?.reportDroppedNotifications() }
     }
 
     // MARK: Framing
@@ -52,8 +51,20 @@ public final class Connection: Sendable {
         }
     }
 
+    /// Records the framing the input showed, then sends what was held until it was known, framed, ahead
+    /// of anything sent from now on (senders that find no framing take the same lock).
     func recordFraming(_ framing: Framing) {
-        framingCode.store(Self.code(for: framing), ordering: .relaxed)
+        let (output, hadDrops): ([UInt8], Bool) = held.withLock { held in
+            framingCode.store(Self.code(for: framing), ordering: .sequentiallyConsistent)
+            var output: [UInt8] = []
+            for body in held.bodies { body.withUnsafeBytes { framing.appendFrame(body: $0, to: &output) } }
+            let hadDrops = held.dropped
+            held = HeldMessages()
+            // Nothing can have been queued before the framing was known, so the sink takes it at once.
+            return sink.offer(output) ? ([], hadDrops) : (output, hadDrops)
+        }
+        if !output.isEmpty { sink.writeFromInput(output) }
+        if hadDrops { reportDroppedNotifications() }
     }
 
     private static func code(for framing: Framing?) -> UInt8 {
@@ -69,68 +80,18 @@ public final class Connection: Sendable {
         writer.withBytes(of: message.view) { (framing ?? .ndjson).appendFrame(body: $0, to: &output) }
     }
 
-    /// Sends a message from any task or thread.
-    func send(_ message: JanssonValue) {
-        var output: [UInt8] = []
-        writers.withWriter { frame(message, writer: $0, into: &output) }
-        sink.enqueue(output)
-    }
-
     // MARK: Notifications to the peer
 
     /// Sends a notification to the peer; the general path for everything the host pushes on its own
-    /// (progress, chat messages, change events).
+    /// (progress, chat messages, change events). Dropped while the output is full; the peer then
+    /// receives one `$/notificationsDropped` once there is room again.
     public func notify(method: String, params: JSONValue?) {
-        send(OutgoingMessage.notification(method: method, params: params?.makeJansson()))
+        push(OutgoingMessage.notification(method: method, params: params?.makeJansson()), method: method)
     }
 
     /// Sends a notification whose params are any `Encodable` value.
     public func notify<P: Encodable>(method: String, encoding params: P) throws {
-        send(OutgoingMessage.notification(method: method, params: try ResultEncoding.encode(params)))
-    }
-
-    // MARK: Requests to the peer
-
-    /// Sends a request to the peer and waits for its answer; throws the peer's ``ResponseError``.
-    public func sendRequest(method: String, params: JSONValue?) async throws -> JSONValue {
-        try await withCheckedThrowingContinuation { continuation in
-            let id: Int64? = outgoing.withLock { state in
-                guard !state.closed else { return nil }
-                defer { state.nextID += 1 }
-                state.waiting[state.nextID] = continuation
-                return state.nextID
-            }
-            guard let id else {
-                continuation.resume(throwing: ResponseError.internalError("the connection is closed"))
-                return
-            }
-            send(OutgoingMessage.request(id: id, method: method, params: params?.makeJansson()))
-        }
-    }
-
-    /// Hands a response from the peer to the request waiting for it.
-    func receiveResponse(id: RequestID, result: JSONView?, error: JSONView?) {
-        guard case .integer(let number) = id, let waiter = outgoing.withLock({ $0.waiting.removeValue(forKey: number) }) else {
-            logger.debug("dropped a response to no request of ours", metadata: ["id": "\(id)"])
-            return
-        }
-        if let result {
-            waiter.resume(returning: JSONValue(result))
-        } else {
-            let code = error?["code"]?.int64.map { ErrorCode(rawValue: Int($0)) } ?? .internalError
-            let message = error?["message"]?.string ?? "error without a message"
-            waiter.resume(throwing: ResponseError(code: code, message: message, data: error?["data"].map(JSONValue.init)))
-        }
-    }
-
-    /// Fails every request still waiting for the peer; later ones fail at once.
-    func closeOutgoing() {
-        let waiters = outgoing.withLock { state in
-            state.closed = true
-            defer { state.waiting = [:] }
-            return Array(state.waiting.values)
-        }
-        waiters.forEach { $0.resume(throwing: ResponseError.internalError("the connection closed before it answered")) }
+        push(OutgoingMessage.notification(method: method, params: try ResultEncoding.encode(params)), method: method)
     }
 
     // MARK: Lifecycle
@@ -159,7 +120,7 @@ public final class Connection: Sendable {
     public func cancelAll() {
         for request in inFlight.cancelAll() {
             inFlight.remove(request)
-            deliver(.failure(.cancelled), for: request.context, target: request.target)
+            if let answer = answer(.failure(.cancelled), for: request.context, target: request.target) { sendBlocking(answer) }
         }
     }
 

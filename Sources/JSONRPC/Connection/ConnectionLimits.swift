@@ -12,11 +12,17 @@ public struct ConnectionLimits: Sendable, Equatable {
     public var maxNestingDepth: Int
     /// How many task-run requests may run at once; past it the connection stops reading input.
     public var maxInFlight: Int
+    /// How many bytes of output may wait for the peer to read them. At the bound, answers wait (and
+    /// with them the requests' slots, so the connection stops reading); notifications the host pushes
+    /// on its own are dropped and reported afterwards in one `$/notificationsDropped`.
+    public var maxOutputBytes: Int
 
-    public init(maxMessageBytes: Int = 16 << 20, maxBatchLength: Int = 1000, maxNestingDepth: Int = 128, maxInFlight: Int = 64) {
+    public init(maxMessageBytes: Int = 16 << 20, maxBatchLength: Int = 1000, maxNestingDepth: Int = 128, maxInFlight: Int = 64,
+                maxOutputBytes: Int = 4 << 20) {
         self.maxMessageBytes = maxMessageBytes
         self.maxBatchLength = maxBatchLength
         self.maxNestingDepth = min(maxNestingDepth, JSONParser.maximumDepth)
         self.maxInFlight = maxInFlight
+        self.maxOutputBytes = maxOutputBytes
     }
 }

@@ -74,7 +74,9 @@ extension MessageReader {
                     outcome = .failure(Task.isCancelled ? .cancelled : ResponseError(error))
                 }
                 if let request { connection.inFlight.remove(request) }
-                connection.deliver(outcome, for: context, target: target)
+                // The slot stays taken while the answer waits for room in the output: so the gate
+                // fills and the input thread stops reading, instead of answers piling up.
+                if let answer = connection.answer(outcome, for: context, target: target) { await connection.send(answer) }
                 connection.gate.release()
             }
             request?.attach(task)
@@ -95,7 +97,9 @@ extension MessageReader {
         // Requests still waiting for a slot are answered now; running ones answer when they stop.
         for request in requests where request.answeredBeforeStart {
             connection.inFlight.remove(request)
-            connection.deliver(.failure(.cancelled), for: request.context, target: request.target)
+            if let answer = connection.answer(.failure(.cancelled), for: request.context, target: request.target) {
+                connection.sendBlocking(answer)
+            }
         }
     }
 
@@ -107,13 +111,14 @@ extension MessageReader {
 }
 
 extension Connection {
-    /// Sends the outcome of a task-run request where it belongs.
-    func deliver(_ outcome: Result<JanssonValue, ResponseError>, for context: RequestContext, target: ReplyTarget) {
+    /// The message that answers a task-run request: its response, or its batch's array once this was
+    /// the batch's last answer; `nil` when nothing is to be sent yet (or ever, for a notification).
+    func answer(_ outcome: Result<JanssonValue, ResponseError>, for context: RequestContext, target: ReplyTarget) -> JanssonValue? {
         guard let id = context.id else {
             if case .failure(let error) = outcome, error.code != .requestCancelled {
                 logger.warning("notification \(context.method) failed: \(error.message)")
             }
-            return
+            return nil
         }
         let message: JanssonValue
         switch outcome {
@@ -123,9 +128,9 @@ extension Connection {
             message = OutgoingMessage.errorResponse(id: id, error: error)
         }
         switch target {
-        case .single: send(message)
-        case .batch(let collector, let index): if let array = collector.add(message, at: index) { send(array) }
-        case .none: break
+        case .single: return message
+        case .batch(let collector, let index): return collector.add(message, at: index)
+        case .none: return nil
         }
     }
 }

@@ -37,6 +37,8 @@ public final class MessageReader {
         detectFraming { $0.finish { _ in } }
         framer.finish { handle($0) }
         flushReplies()
+        // No framing ever showed: what was held goes out as NDJSON, the default.
+        if connection.framing == nil { connection.recordFraming(.ndjson) }
         connection.closeOutgoing()
     }
 

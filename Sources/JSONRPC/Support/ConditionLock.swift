@@ -49,7 +49,6 @@ public final class ConditionLock: @unchecked Sendable {
         return pthread_cond_timedwait(condition, mutex, &time) == 0
     }
 
-    public func signal() { pthread_cond_signal(condition) }
     public func broadcast() { pthread_cond_broadcast(condition) }
 }
 

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// A sink that keeps every byte written, for in-process calls and tests; `onWrite` sees each write
-/// as it happens (on the writing thread).
+/// as it happens (on the writing thread). It has no bound: nothing waits and nothing is refused.
 public final class CollectingSink: FrameSink, Sendable {
     private let state = Mutex<(bytes: [UInt8], writes: Int)>(([], 0))
     private let onWrite: @Sendable ([UInt8]) -> Void
@@ -11,7 +11,12 @@ public final class CollectingSink: FrameSink, Sendable {
     }
 
     public func writeFromInput(_ bytes: [UInt8]) { record(bytes) }
-    public func enqueue(_ bytes: [UInt8]) { record(bytes) }
+    public func enqueue(_ bytes: [UInt8]) async { record(bytes) }
+    public func offer(_ bytes: [UInt8]) -> Bool {
+        record(bytes)
+        return true
+    }
+    public func setRoomHandler(_ handler: @escaping @Sendable () -> Void) {}
     public func flush(deadline: UInt64?) -> Bool { true }
 
     private func record(_ bytes: [UInt8]) {

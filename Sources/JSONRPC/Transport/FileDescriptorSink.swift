@@ -4,62 +4,106 @@ import Glibc
 import Darwin
 #endif
 
-/// Writes frames to a file descriptor (stdout, a plugin's stdin).
+/// Writes frames to a file descriptor (stdout, a plugin's stdin), holding at most about `limit` bytes
+/// that are not written yet (see ``FrameSink`` for what happens at the bound).
 ///
 /// The input thread writes its replies itself when nothing else is being written, which saves a
 /// thread hop per request; frames from tasks are queued and written by a writer thread. Only one of
 /// them writes at a time, so frames never interleave. Threads are woken only when there is work for
 /// them: an idle writer costs nothing per request. When the reader of the descriptor goes away
 /// (`EPIPE`), the sink drops further output and calls `onClosed` once.
+///
+/// - Important: a task whose answer does not fit is suspended (its continuation parked here with its
+///   bytes) rather than blocking one of the few threads of Swift's cooperative pool: with the pool
+///   blocked, nothing else in the process — other requests, the database — could run.
 public final class FileDescriptorSink: FrameSink, @unchecked Sendable {
+    private struct Parked {
+        var bytes: [UInt8]
+        var continuation: UnsafeContinuation<Void, Never>
+    }
+
     private let fd: Int32
+    /// How many bytes may wait to be written; one larger frame passes when nothing else waits.
+    public let limit: Int
     private let lock = ConditionLock()
     private var pending: [UInt8] = []
+    /// Bytes being written right now, by the writer thread or directly by the input thread.
+    private var inWrite = 0
     private var writing = false
     private var closed = false
     /// The writer thread is waiting for frames.
     private var writerIdle = false
-    /// Other threads waiting: the input thread (queue full) and `flush` callers.
+    /// Other threads waiting: the input thread (output full) and `flush` callers.
     private var waiters = 0
+    /// Answers waiting for room, oldest first.
+    private var parked: [Parked] = []
+    /// `offer` refused frames since the room handler last ran.
+    private var refused = false
+    private var roomHandler: (@Sendable () -> Void)?
     private let onClosed: @Sendable () -> Void
-    /// How much queued output makes the input thread wait for the writer.
-    private static var highWater: Int { 4 << 20 }
 
-    public init(fd: Int32, onClosed: @escaping @Sendable () -> Void = {}) {
+    public init(fd: Int32, limit: Int = 4 << 20, onClosed: @escaping @Sendable () -> Void = {}) {
         self.fd = fd
+        self.limit = max(1, limit)
         self.onClosed = onClosed
         OSThread.detach(name: "sb-writer") { [self] in writerLoop() }
     }
+
+    public func setRoomHandler(_ handler: @escaping @Sendable () -> Void) {
+        lock.withLock { roomHandler = handler }
+    }
+
+    /// Bytes queued or being written, not yet taken by the descriptor: at most `limit`, or one frame
+    /// when a larger one passed alone.
+    public var queuedByteCount: Int { lock.withLock { pending.count + inWrite } }
+
+    /// How many answers wait for room.
+    public var waitingAnswerCount: Int { lock.withLock { parked.count } }
 
     public func writeFromInput(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
         let direct: Bool = lock.withLock {
             if closed { return false }
-            if writing || !pending.isEmpty {
-                while !closed, pending.count > Self.highWater { waitLocked() }
-                pending.append(contentsOf: bytes)
-                wakeLocked()
-                return false
+            if !writing, pending.isEmpty, parked.isEmpty {
+                writing = true
+                inWrite = bytes.count
+                return true
             }
-            writing = true
-            return true
+            while !closed, !(parked.isEmpty && fitsLocked(bytes.count)) { waitLocked() }
+            if closed { return false }
+            pending.append(contentsOf: bytes)
+            wakeLocked()
+            return false
         }
         guard direct else { return }
         finishWrite(writeAll(bytes))
     }
 
-    public func enqueue(_ bytes: [UInt8]) {
+    public func enqueue(_ bytes: [UInt8]) async {
         guard !bytes.isEmpty else { return }
-        lock.withLock {
-            guard !closed else { return }
-            pending.append(contentsOf: bytes)
-            if !writing { wakeLocked() }
+        if lock.withLock({ admitLocked(bytes) }) { return }
+        await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+            let admitted: Bool = lock.withLock {
+                if admitLocked(bytes) { return true }
+                parked.append(Parked(bytes: bytes, continuation: continuation))
+                return false
+            }
+            if admitted { continuation.resume() }
+        }
+    }
+
+    public func offer(_ bytes: [UInt8]) -> Bool {
+        guard !bytes.isEmpty else { return true }
+        return lock.withLock {
+            if admitLocked(bytes) { return true }
+            refused = true
+            return false
         }
     }
 
     public func flush(deadline: UInt64?) -> Bool {
         lock.withLock {
-            while !closed, writing || !pending.isEmpty {
+            while !closed, writing || !pending.isEmpty || !parked.isEmpty {
                 guard let deadline else {
                     waitLocked()
                     continue
@@ -76,34 +120,34 @@ public final class FileDescriptorSink: FrameSink, @unchecked Sendable {
     /// True once the descriptor's reader has gone.
     public var isClosed: Bool { lock.withLock { closed } }
 
-    private func writerLoop() {
-        while true {
-            let batch: [UInt8] = lock.withLock {
-                while !closed, writing || pending.isEmpty {
-                    writerIdle = true
-                    lock.wait()
-                    writerIdle = false
-                }
-                if closed { return [] }
-                writing = true
-                var batch: [UInt8] = []
-                swap(&batch, &pending)
-                return batch
-            }
-            if batch.isEmpty { return }
-            finishWrite(writeAll(batch))
-            if isClosed { return }
-        }
+    // MARK: Inside the lock
+
+    /// Whether `count` more bytes may be queued: nothing waits, or they fit under the limit.
+    private func fitsLocked(_ count: Int) -> Bool {
+        let queued = pending.count + inWrite
+        return queued == 0 || queued + count <= limit
     }
 
-    /// Ends a write: hands queued frames to the writer, wakes `flush`, reports a closed descriptor.
-    private func finishWrite(_ ok: Bool) {
-        lock.withLock {
-            writing = false
-            if !ok { closed = true }
-            wakeLocked()
+    /// Queues `bytes` if they fit and no earlier answer waits; true when queued (or the output is gone).
+    private func admitLocked(_ bytes: [UInt8]) -> Bool {
+        if closed { return true }
+        guard parked.isEmpty, fitsLocked(bytes.count) else { return false }
+        pending.append(contentsOf: bytes)
+        if !writing { wakeLocked() }
+        return true
+    }
+
+    /// Moves waiting answers into the queue while they fit; returns the tasks to resume.
+    private func admitParkedLocked() -> [UnsafeContinuation<Void, Never>] {
+        var resumed: [UnsafeContinuation<Void, Never>] = []
+        var taken = 0
+        while taken < parked.count, closed || fitsLocked(parked[taken].bytes.count) {
+            if !closed { pending.append(contentsOf: parked[taken].bytes) }
+            resumed.append(parked[taken].continuation)
+            taken += 1
         }
-        if !ok { onClosed() }
+        parked.removeFirst(taken)
+        return resumed
     }
 
     private func waitLocked() {
@@ -118,12 +162,60 @@ public final class FileDescriptorSink: FrameSink, @unchecked Sendable {
         if writerHasWork || waiters > 0 || closed { lock.broadcast() }
     }
 
+    // MARK: Writing
+
+    private func writerLoop() {
+        while true {
+            let batch: [UInt8] = lock.withLock {
+                while !closed, writing || pending.isEmpty {
+                    writerIdle = true
+                    lock.wait()
+                    writerIdle = false
+                }
+                if closed { return [] }
+                writing = true
+                var batch: [UInt8] = []
+                swap(&batch, &pending)
+                inWrite = batch.count
+                return batch
+            }
+            if batch.isEmpty { return }
+            finishWrite(writeAll(batch))
+            if isClosed { return }
+        }
+    }
+
+    /// Ends a write: lets waiting answers in, wakes the writer and `flush`, reports a closed descriptor,
+    /// and runs the room handler when pushes were refused and the queue is down to half the limit.
+    private func finishWrite(_ ok: Bool) {
+        let (resumed, handler): ([UnsafeContinuation<Void, Never>], (@Sendable () -> Void)?) = lock.withLock {
+            writing = false
+            inWrite = 0
+            if !ok {
+                closed = true
+                pending = []
+            }
+            let resumed = admitParkedLocked()
+            var handler: (@Sendable () -> Void)?
+            if refused, !closed, parked.isEmpty, pending.count <= limit / 2 {
+                refused = false
+                handler = roomHandler
+            }
+            wakeLocked()
+            return (resumed, handler)
+        }
+        resumed.forEach { $0.resume() }
+        if !ok { onClosed() }
+        handler?()
+    }
+
     /// Writes every byte; false when the descriptor can take no more (EPIPE and other errors).
     private func writeAll(_ bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return true }
             var offset = 0
             while offset < buffer.count {
-                let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                let written = write(fd, base + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     if errno == EAGAIN {

@@ -26,6 +26,7 @@ public enum Initialize: RPCMethod {
             public var maxBatchLength: Int
             public var maxNestingDepth: Int
             public var maxInFlight: Int
+            public var maxOutputBytes: Int
         }
 
         public struct Capabilities: Encodable, Sendable {
@@ -34,6 +35,8 @@ public enum Initialize: RPCMethod {
             public var namespaces: [String]
             public var cancellation: String
             public var progress: String
+            /// What the host sends after dropping pushed notifications while the client did not read.
+            public var notificationsDropped: String
             public var discovery: String
         }
 
@@ -50,10 +53,12 @@ public enum Initialize: RPCMethod {
             capabilities: .init(
                 framing: (connection.framing ?? .ndjson).rawValue,
                 limits: .init(maxMessageBytes: limits.maxMessageBytes, maxBatchLength: limits.maxBatchLength,
-                              maxNestingDepth: limits.maxNestingDepth, maxInFlight: limits.maxInFlight),
+                              maxNestingDepth: limits.maxNestingDepth, maxInFlight: limits.maxInFlight,
+                              maxOutputBytes: limits.maxOutputBytes),
                 namespaces: connection.dispatcher.namespaces,
                 cancellation: "$/cancelRequest",
                 progress: "$/progress",
+                notificationsDropped: "$/notificationsDropped",
                 discovery: "rpc.discover"
             )
         )

@@ -35,7 +35,7 @@ public enum StdioHost {
             }
         })
         let dispatcher = try makeRegistry(environment).freeze()
-        let sink = FileDescriptorSink(fd: wireFD) { stop.stop(.outputClosed) }
+        let sink = FileDescriptorSink(fd: wireFD, limit: options.limits.maxOutputBytes) { stop.stop(.outputClosed) }
         let connection = Connection(dispatcher: dispatcher, limits: options.limits, framing: options.framing, sink: sink, logger: logger)
         let frameTimeout = options.frameTimeoutMilliseconds
         OSThread.detach(name: "sb-reader") {
