@@ -9,8 +9,10 @@ extension ErrorCode {
 }
 
 extension ResponseError {
-    /// `-32004`: the item does not exist; `data` names the field that pointed at it.
+    /// `-32004`: the item does not exist; `data` names the field that pointed at it. `what` and `got`
+    /// are quoted only in part when long (``JSONFieldError/excerpt(_:limit:)``).
     public static func notFound(_ what: String, field: String, got: String) -> ResponseError {
-        ResponseError(code: .notFound, message: "Not found: \(what)", data: ["field": .string(field), "got": .string(got)])
+        ResponseError(code: .notFound, message: "Not found: \(JSONFieldError.excerpt(what))",
+                      data: ["field": .string(field), "got": .string(JSONFieldError.excerpt(got))])
     }
 }
