@@ -97,12 +97,14 @@ public enum ChangeTracking {
 }
 
 extension ResponseError {
-    /// JMAP's `cannotCalculateChanges`: the client must reload the list to get a fresh state.
+    /// JMAP's `cannotCalculateChanges`: the client must reload the list to get a fresh state. A long
+    /// state is quoted only in part (``JSONFieldError/excerpt(_:limit:)``).
     public static func cannotCalculateChanges(state: String, reason: String) -> ResponseError {
-        ResponseError(
+        let quoted = JSONFieldError.excerpt(state)
+        return ResponseError(
             code: .stateMismatch,
-            message: "cannotCalculateChanges: state \(state) \(reason); reload the list to get a fresh state",
-            data: ["type": "cannotCalculateChanges", "sinceState": .string(state)]
+            message: "cannotCalculateChanges: state \(quoted) \(reason); reload the list to get a fresh state",
+            data: ["type": "cannotCalculateChanges", "sinceState": .string(quoted)]
         )
     }
 }

@@ -103,4 +103,22 @@ struct MailInputHygieneTests {
             #expect(response["error"]?["data"]?["field"] == "cursor")
         }
     }
+
+    @Test("8 MB of text in a state, a folder, a uid or a method name gets a small reply", arguments: MailBackend.allCases)
+    func hugeValuesElsewhere(backend: MailBackend) async throws {
+        let client = try Self.client(backend)
+        let huge = String(repeating: "z", count: 8 << 20)
+        let calls: [(String, JSONValue)] = [
+            ("mail.changes", ["sinceState": .string(huge)]),
+            ("inbox.list", ["folder": .string(huge)]),
+            ("mail.markRead", ["uids": [.string(huge)], "read": true]),
+            ("mail.send", ["to": .string(huge), "subject": "s", "text": "t"]),
+            (huge, nil),
+        ]
+        for (method, params) in calls {
+            let response = try await client.call(method, params)
+            #expect(response["error"] != nil)
+            #expect(response.jsonText().utf8.count < 1_000, "\(method.prefix(20)): \(response.jsonText().prefix(1_000))")
+        }
+    }
 }
