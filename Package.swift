@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // C: jansson from the system, and the few libc calls Swift cannot make (variadic prctl, syscall).
@@ -66,7 +67,10 @@ let package = Package(
         ),
         .testTarget(
             name: "DomainTests",
-            dependencies: ["DomainMethods", "FeedDomain", "MailDomain", "SwitchboardCore", "SwitchboardStorage", "SwitchboardHost", "JSONRPC", "Jansson"],
+            dependencies: [
+                "DomainMethods", "FeedDomain", "MailDomain", "SwitchboardCore", "SwitchboardStorage", "SwitchboardHost", "JSONRPC", "Jansson",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             swiftSettings: swiftSettings
         ),
 

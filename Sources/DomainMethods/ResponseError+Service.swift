@@ -3,17 +3,21 @@ import JSONRPC
 import SwitchboardCore
 
 extension ResponseError {
-    /// `-32004`: the item does not exist; `data` names the field that pointed at it.
+    /// `-32004`: the item does not exist; `data` names the field that pointed at it. `what` and `got`
+    /// are quoted only in part when long (``JSONFieldError/excerpt(_:limit:)``).
     public static func notFound(_ what: String, field: String, got: String) -> ResponseError {
-        ResponseError(code: .notFound, message: "Not found: \(what)", data: ["field": .string(field), "got": .string(got)])
+        ResponseError(code: .notFound, message: "Not found: \(JSONFieldError.excerpt(what))",
+                      data: ["field": .string(field), "got": .string(JSONFieldError.excerpt(got))])
     }
 
-    /// JMAP's `cannotCalculateChanges`: the client must reload the list to get a fresh state.
+    /// JMAP's `cannotCalculateChanges`: the client must reload the list to get a fresh state. A long
+    /// state is quoted only in part (``JSONFieldError/excerpt(_:limit:)``).
     public static func cannotCalculateChanges(state: String, reason: String) -> ResponseError {
-        ResponseError(
+        let quoted = JSONFieldError.excerpt(state)
+        return ResponseError(
             code: .stateMismatch,
-            message: "cannotCalculateChanges: state \(state) \(reason); reload the list to get a fresh state",
-            data: ["type": "cannotCalculateChanges", "sinceState": .string(state)]
+            message: "cannotCalculateChanges: state \(quoted) \(reason); reload the list to get a fresh state",
+            data: ["type": "cannotCalculateChanges", "sinceState": .string(quoted)]
         )
     }
 

@@ -1,6 +1,7 @@
 import CJansson
 
-/// Reads the members of one jansson object; members it is not asked about are ignored.
+/// Reads the members of one jansson object; members it is not asked about are ignored, or refused
+/// after decoding when the decoder tracks them (``JanssonMemberTracker``).
 ///
 /// The work happens in the decoder, which is not generic: this container is made for keys known only at
 /// run time, so its own code runs unspecialized, and every generic call in it would cost metadata lookups.
@@ -12,7 +13,9 @@ struct JanssonKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
 
     var codingPath: [any CodingKey] { Array(decoder.path.prefix(base)) }
 
+    /// Asking for every key opens the object: whatever it holds is read (a dictionary).
     var allKeys: [Key] {
+        decoder.tracker?.markOpen(object)
         var keys: [Key] = []
         keys.reserveCapacity(object.count)
         object.forEachMember { name, _ in
@@ -94,6 +97,7 @@ struct JanssonKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
             throw decoder.mismatch(found, base: base, key: key, expected: "object")
         }
         let nested = decoder.subDecoder(for: found, at: codingPath + [key])
+        nested.tracker?.register(found, at: nested.path)
         return KeyedDecodingContainer(JanssonKeyedDecodingContainer<NestedKey>(decoder: nested, object: found, base: nested.path.count))
     }
 

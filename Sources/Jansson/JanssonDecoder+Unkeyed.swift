@@ -75,6 +75,7 @@ struct JanssonUnkeyedDecodingContainer: UnkeyedDecodingContainer {
             throw decoder.mismatch(found, base: base, key: currentKey, expected: "object")
         }
         let nested = decoder.subDecoder(for: found, at: codingPath + [currentKey])
+        nested.tracker?.register(found, at: nested.path)
         index += 1
         return KeyedDecodingContainer(JanssonKeyedDecodingContainer<NestedKey>(decoder: nested, object: found, base: nested.path.count))
     }

@@ -8,7 +8,10 @@ import CJansson
 ///   is accepted where a `Double` or `Float` is expected.
 /// - Every fixed-width integer type is range-checked (`UInt8` expects `"integer 0...255"`).
 /// - An `Optional` is `nil` when its member is missing or `null`.
-/// - Members the type does not know are ignored, so `_meta` never breaks decoding.
+/// - Members the type does not know are ignored, unless ``unknownMembers`` is `.reject`: then a member
+///   of any object that the type never asked for is an error naming it (``acceptedTopLevelMembers``
+///   aside, e.g. `_meta`).
+/// - With ``rejectsNUL``, a `String` holding `U+0000` is an error naming its member.
 /// - `JSONValue` is copied from the jansson value directly, keeping member order and integer-vs-real.
 /// - A `String`-backed `CaseIterable` enum given anything else expects `one of "a", "b"`.
 ///
@@ -19,15 +22,32 @@ import CJansson
 ///
 /// - Note: Containers handed to a custom `init(from:)` throw ``JSONFieldError``, not `DecodingError`.
 public struct JanssonDecoder: Sendable {
+    /// What happens to members of an object that the type being decoded never asks for.
+    public enum UnknownMembers: Sendable {
+        /// They are skipped.
+        case ignore
+        /// The first one is a ``JSONFieldError`` naming it, once decoding is otherwise done.
+        case reject
+    }
+
     /// Handed to `init(from:)` as `decoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    public var unknownMembers = UnknownMembers.ignore
+    /// Members of the top-level object accepted though never asked for, with `.reject`: `["_meta"]`.
+    public var acceptedTopLevelMembers: [String] = []
+    /// When true, a `String` holding `U+0000` is refused: such text would be cut where C and SQLite see it.
+    public var rejectsNUL = false
 
     public init() {}
 
     /// Decodes `type` from `value`, which must stay alive (its owner held) for the call.
     public func decode<T: Decodable>(_ type: T.Type, from value: JSONView) throws(JSONFieldError) -> T {
-        let decoder = JanssonDecoderImpl(value: value, root: value, path: [], userInfo: userInfo)
-        return try decoder.unbox(T.self)
+        let tracker = unknownMembers == .reject ? JanssonMemberTracker(acceptedAtTop: acceptedTopLevelMembers) : nil
+        let decoder = JanssonDecoderImpl(value: value, root: value, path: [], userInfo: userInfo,
+                                         tracker: tracker, rejectsNUL: rejectsNUL)
+        let result = try decoder.unbox(T.self)
+        try tracker?.check()
+        return result
     }
 }
 
@@ -46,17 +66,23 @@ final class JanssonDecoderImpl: Decoder {
     /// The value the decode started from, to report what a `DecodingError`'s path points at.
     let root: JSONView
     let sendableUserInfo: [CodingUserInfoKey: any Sendable]
+    /// Records the members asked for, when unknown members are refused; shared with sub-decoders.
+    let tracker: JanssonMemberTracker?
+    let rejectsNUL: Bool
 
-    init(value: JSONView?, root: JSONView, path: [any CodingKey], userInfo: [CodingUserInfoKey: any Sendable]) {
+    init(value: JSONView?, root: JSONView, path: [any CodingKey], userInfo: [CodingUserInfoKey: any Sendable],
+         tracker: JanssonMemberTracker?, rejectsNUL: Bool) {
         self.value = value
         self.root = root
         self.path = path
         self.sendableUserInfo = userInfo
+        self.tracker = tracker
+        self.rejectsNUL = rejectsNUL
     }
 
     /// A decoder for a nested container or `superDecoder`, at `path`.
     func subDecoder(for value: JSONView?, at path: [any CodingKey]) -> JanssonDecoderImpl {
-        JanssonDecoderImpl(value: value, root: root, path: path, userInfo: sendableUserInfo)
+        JanssonDecoderImpl(value: value, root: root, path: path, userInfo: sendableUserInfo, tracker: tracker, rejectsNUL: rejectsNUL)
     }
 
     var codingPath: [any CodingKey] { path }
@@ -64,6 +90,7 @@ final class JanssonDecoderImpl: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard let object = value, object.kind == .object else { throw mismatch(expected: "object") }
+        tracker?.register(object, at: path)
         return KeyedDecodingContainer(JanssonKeyedDecodingContainer<Key>(decoder: self, object: object, base: path.count))
     }
 
@@ -80,7 +107,8 @@ final class JanssonDecoderImpl: Decoder {
 
     /// Member `name` of `object`, which must be a jansson object.
     func member(_ name: String, of object: JSONView) -> JSONView? {
-        withUTF8Pointer(name) { json_object_getn(object.pointer, $0, $1) }.map(JSONView.init)
+        tracker?.asked(name, in: object)
+        return withUTF8Pointer(name) { json_object_getn(object.pointer, $0, $1) }.map(JSONView.init)
     }
 
     func scalar<S: JanssonScalar>(
@@ -91,12 +119,20 @@ final class JanssonDecoderImpl: Decoder {
 
     /// Reads `S` from `found`, the child at `key` of a container at depth `base`.
     func scalar<S: JanssonScalar>(_ type: S.Type, from found: JSONView?, base: Int, key: (any CodingKey)?) throws(JSONFieldError) -> S {
+        let value: S
         do {
-            return try S.take(found)
+            value = try S.take(found)
         } catch {
             throw mismatch(found, base: base, key: key, expected: S.expectation)
         }
+        if S.self == String.self, rejectsNUL, let found, found.stringContainsNUL {
+            throw mismatch(found, base: base, key: key, expected: Self.textWithoutNUL)
+        }
+        return value
     }
+
+    /// What a `String` with `U+0000` was expected to be, with ``rejectsNUL``.
+    static let textWithoutNUL = "a string without U+0000 (NUL)"
 
     func scalarIfPresent<S: JanssonScalar>(
         _ type: S.Type, named name: String, of object: JSONView, base: Int, key: any CodingKey

@@ -44,6 +44,9 @@ extension JanssonScalar {
             } catch {
                 throw decoder.mismatch(element, base: decoder.path.count, key: JanssonIndexKey(index), expected: expectation)
             }
+            if Self.self == String.self, decoder.rejectsNUL, element.stringContainsNUL {
+                throw decoder.mismatch(element, base: decoder.path.count, key: JanssonIndexKey(index), expected: JanssonDecoderImpl.textWithoutNUL)
+            }
         }
         return values
     }

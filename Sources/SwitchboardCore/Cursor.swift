@@ -6,8 +6,12 @@ import Jansson
 /// Lists are ordered by a unique key, and a page starts strictly after the cursor's key, so items
 /// inserted between two page requests are never served twice and never push others out of view.
 /// The text is `base64url(list \u{1F} sortKey \u{1F} id \u{1F} checksum)`: a cursor from another list,
-/// or one that was edited, is refused with `-32602` naming `cursor`.
+/// or one that was edited, is refused with `-32602` naming `cursor`, as is any text longer than
+/// ``maximumLength`` (no list gives out such a cursor) or whose parts hold `U+0000`.
 public struct Cursor: Sendable, Equatable {
+    /// The longest cursor text accepted, in characters: a search cursor carries its query's terms.
+    public static let maximumLength = 32_768
+
     /// Which list: e.g. `feed`, or `inbox/alice@example.com/Inbox/unread`.
     public var list: String
     /// The sort key of the last item served (a timestamp, a score), as text.
@@ -28,18 +32,19 @@ public struct Cursor: Sendable, Equatable {
 
     /// Reads `text` as a cursor of `list`; throws the `-32602` error a client should see otherwise.
     public static func decode(_ text: String, list: String) throws(JSONFieldError) -> Cursor {
-        guard let bytes = Base64URL.decode(text) else { throw invalid(text) }
+        guard text.utf8.count <= maximumLength, let bytes = Base64URL.decode(text), !bytes.contains(0) else { throw invalid(text) }
         let parts = String(decoding: bytes, as: UTF8.self).split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 4, checksum(parts[0...2].joined(separator: "\u{1F}")) == parts[3] else { throw invalid(text) }
         guard parts[0] == list else {
-            throw JSONFieldError(field: "cursor", expected: "a cursor of this list, not of \(parts[0])", got: JSONValue.string(text).jsonText())
+            throw JSONFieldError(field: "cursor", expected: "a cursor of this list, not of \(JSONFieldError.excerpt(parts[0]))", got: JSONFieldError.quote(text))
         }
         return Cursor(list: parts[0], sortKey: parts[1], id: parts[2])
     }
 
-    /// The `-32602` error for a cursor that is not one this list gave out.
+    /// The `-32602` error for a cursor that is not one this list gave out; it quotes a short excerpt.
     public static func invalid(_ text: String) -> JSONFieldError {
-        JSONFieldError(field: "cursor", expected: "a nextCursor returned by this list", got: JSONValue.string(text).jsonText())
+        JSONFieldError(field: "cursor", expected: "a nextCursor returned by this list (at most \(maximumLength) characters)",
+                       got: JSONFieldError.quote(text))
     }
 
     /// FNV-1a, 32 bits, as hex: catches edits and truncation, not an adversary.

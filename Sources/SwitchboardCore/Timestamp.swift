@@ -1,12 +1,13 @@
 /// RFC 3339 timestamps in UTC (`2026-01-01T09:00:00Z`, milliseconds when not zero), to and from
 /// milliseconds since the epoch, without Foundation.
 public enum Timestamp {
-    /// Formats `milliseconds` as `YYYY-MM-DDTHH:MM:SS[.mmm]Z`.
+    /// Formats `milliseconds` as `YYYY-MM-DDTHH:MM:SS[.mmm]Z`; any `Int64` formats (years outside
+    /// 0000...9999 come out with more digits or a sign, which ``parse(_:)`` does not read back).
     public static func format(_ milliseconds: Int64) -> String {
         let seconds = floorDivide(milliseconds, 1000)
-        let millis = milliseconds - seconds * 1000
+        let millis = floorModulo(milliseconds, 1000)
         let days = floorDivide(seconds, 86_400)
-        let secondOfDay = seconds - days * 86_400
+        let secondOfDay = floorModulo(seconds, 86_400)
         let (year, month, day) = civil(fromDays: days)
         var text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T"
         text += "\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))"
@@ -15,6 +16,10 @@ public enum Timestamp {
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`; `nil` when it is not such a timestamp.
+    ///
+    /// Any number of fractional digits is read; digits past milliseconds are dropped (truncated).
+    /// The offset's hour is 00...23 and its minute 00...59, as RFC 3339 has them. With four-digit
+    /// years every intermediate value stays far inside `Int64`, so no input can overflow.
     public static func parse(_ text: String) -> Int64? {
         let bytes = Array(text.utf8)
         guard bytes.count >= 20 else { return nil }
@@ -45,7 +50,10 @@ public enum Timestamp {
                 index += 1
             }
             guard digits > 0 else { return nil }
-            for _ in digits..<3 where digits < 3 { millis *= 10 }
+            while digits < 3 {
+                millis *= 10
+                digits += 1
+            }
         }
         guard index < bytes.count else { return nil }
         var offsetMinutes: Int64 = 0
@@ -53,7 +61,7 @@ public enum Timestamp {
         case 90, 122: index += 1
         case 43, 45:
             guard let offsetHour = number(index + 1, 2), bytes.count > index + 3, bytes[index + 3] == 58,
-                  let offsetMinute = number(index + 4, 2) else { return nil }
+                  let offsetMinute = number(index + 4, 2), offsetHour < 24, offsetMinute < 60 else { return nil }
             offsetMinutes = (offsetHour * 60 + offsetMinute) * (bytes[index] == 45 ? -1 : 1)
             index += 6
         default: return nil
@@ -93,12 +101,20 @@ public enum Timestamp {
         }
     }
 
+    /// `a / b` rounded down, for a positive `b`; never overflows (`Int64.min` included).
     private static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
-        a >= 0 ? a / b : (a - b + 1) / b
+        let quotient = a / b
+        return a % b < 0 ? quotient - 1 : quotient
+    }
+
+    /// `a` modulo a positive `b`, in `0..<b`.
+    private static func floorModulo(_ a: Int64, _ b: Int64) -> Int64 {
+        let remainder = a % b
+        return remainder < 0 ? remainder + b : remainder
     }
 
     private static func pad(_ value: Int64, _ width: Int) -> String {
-        let digits = String(value)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        let digits = String(value.magnitude)
+        return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 }

@@ -1,3 +1,4 @@
+import MailDomain
 import SwitchboardCore
 import SwitchboardStorage
 #if canImport(Glibc)
@@ -20,6 +21,9 @@ struct StoreConfiguration: Sendable {
 
     func validate() throws(ConfigurationError) {
         _ = try makeClock()
+        if let account, EmailAddress.normalized(account) == nil {
+            throw ConfigurationError("--account takes \(EmailAddress.expected), as mail.login does, got \"\(account)\"")
+        }
         guard feedItems >= 0, feedItems <= 100_000_000 else {
             throw ConfigurationError("--feed-items must be 0...100000000, got \(feedItems)")
         }

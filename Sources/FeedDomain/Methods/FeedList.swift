@@ -39,7 +39,8 @@ public enum FeedList: RPCMethod {
         var after: Int64 = 0
         if let text = params.cursor {
             let cursor = try Cursor.decode(text, list: list)
-            guard let id = Int64(cursor.id), id >= 0 else {
+            // No item has id Int64.max, so no cursor names it; refusing it keeps `after + 1` in range.
+            guard let id = Int64(cursor.id), id >= 0, id < .max else {
                 throw Cursor.invalid(text)
             }
             after = id

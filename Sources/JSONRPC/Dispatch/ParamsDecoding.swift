@@ -5,24 +5,61 @@ import Jansson
 /// Named params (an object) are the rule. An absent `params` decodes as `{}`, so methods whose
 /// members are all optional can be called bare. Positional params (an array) are accepted only by
 /// methods that take none (`[]`) and by free-form `JSONValue` params.
+///
+/// Params are strict: a member the `Params` type never reads, at any depth, is `-32602` naming it
+/// (`_meta` at the top aside: MCP and LSP carry progress tokens there), and so is a string holding
+/// `U+0000`. Types that must take members they do not know (an LSP `initialize`) adopt ``OpenParams``.
 enum ParamsDecoding {
     static func decode<P: Decodable>(_ type: P.Type, from params: JSONView?) throws -> P {
         if P.self == JSONValue.self { return (params.map(JSONValue.init) ?? .null) as! P }
         if P.self == EmptyParams.self {
-            if let params, params.kind == .array, params.count > 0 {
-                throw JSONFieldError(field: "", expected: "no params", got: params.preview())
-            }
+            if let params { try refuseMembers(of: params) }
             return EmptyParams() as! P
         }
-        guard let params else { return try JanssonDecoder().decode(P.self, from: emptyObject.view) }
+        guard let params else { return try decoder(for: P.self).decode(P.self, from: emptyObject.view) }
         guard params.kind == .object else {
             throw JSONFieldError(field: "", expected: "object (named params)", got: params.preview())
         }
-        return try JanssonDecoder().decode(P.self, from: params)
+        return try decoder(for: P.self).decode(P.self, from: params)
+    }
+
+    /// Members that are never read: what ``OpenParams`` and strict decoding accept without asking.
+    static let metaMember = "_meta"
+
+    private static func decoder<P>(for type: P.Type) -> JanssonDecoder {
+        var decoder = JanssonDecoder()
+        decoder.rejectsNUL = true
+        if !(P.self is any OpenParams.Type) {
+            decoder.unknownMembers = .reject
+            decoder.acceptedTopLevelMembers = [metaMember]
+        }
+        return decoder
+    }
+
+    /// A method that takes no params accepts `[]`, `{}` and `{"_meta": …}`, and nothing else.
+    private static func refuseMembers(of params: JSONView) throws(JSONFieldError) {
+        switch params.kind {
+        case .array where params.count > 0:
+            throw JSONFieldError(field: "", expected: "no params", got: params.preview())
+        case .object:
+            var unknown: (String, JSONView)?
+            params.forEachMember { name, value in
+                if unknown == nil, name != metaMember { unknown = (name, value) }
+            }
+            if let (name, value) = unknown {
+                throw JSONFieldError(field: name, expected: "no member of this name (this method takes no params)", got: value.preview())
+            }
+        default:
+            break
+        }
     }
 
     private nonisolated(unsafe) static let emptyObject = JanssonValue.object()
 }
+
+/// `Params` that accept members they do not read, at every depth: handshakes whose clients send
+/// what their protocol defines (LSP's `initialize` carries `capabilities`, `rootUri`, …).
+public protocol OpenParams: Decodable {}
 
 /// Encodes a method's result into a jansson value.
 enum ResultEncoding {

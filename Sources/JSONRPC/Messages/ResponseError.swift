@@ -36,8 +36,10 @@ extension ResponseError {
         ResponseError(code: .invalidRequest, message: "Invalid Request: \(reason)", data: data)
     }
 
+    /// Quotes a long name only in part (``JSONFieldError/excerpt(_:limit:)``).
     public static func methodNotFound(_ method: String) -> ResponseError {
-        ResponseError(code: .methodNotFound, message: "Method not found: \(method)", data: ["method": .string(method)])
+        let name = JSONFieldError.excerpt(method)
+        return ResponseError(code: .methodNotFound, message: "Method not found: \(name)", data: ["method": .string(name)])
     }
 
     public static func invalidParams(_ problem: JSONFieldError) -> ResponseError {

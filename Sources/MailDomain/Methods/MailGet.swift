@@ -14,6 +14,7 @@ public enum MailGet: RPCMethod {
     public typealias Result = Message
 
     static func run(_ params: Params, mail: any MailService, account: String) async throws -> Message {
+        try TextLimit.check(params.uid, field: "uid", maximum: TextLimit.id)
         guard let message = try await mail.message(account: account, uid: params.uid) else {
             throw ResponseError.notFound("message \(params.uid)", field: "uid", got: params.uid)
         }

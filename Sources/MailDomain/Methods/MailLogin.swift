@@ -17,6 +17,7 @@ public enum MailLogin: RPCMethod {
 
     static func run(_ params: Params, mail: any MailService, context: RequestContext) async throws -> LoginOutcome {
         let email = try AddressField.address(params.email, field: "email")
+        try TextLimit.check(params.password, field: "password", maximum: TextLimit.password)
         guard !params.password.isEmpty else {
             throw JSONFieldError(field: "password", expected: "a non-empty password", got: "\"\"")
         }

@@ -36,6 +36,9 @@ enum MailUIDs {
         guard (1...maximum).contains(uids.count) else {
             throw JSONFieldError(field: "uids", expected: "an array of 1...\(maximum) uids", got: "\(uids.count) uids")
         }
+        for (index, uid) in uids.enumerated() {
+            try TextLimit.check(uid, field: "uids[\(index)]", maximum: TextLimit.id)
+        }
     }
 
     /// Runs a write on `uids`, answering an unknown uid with -32004 naming its place (`uids[i]`).

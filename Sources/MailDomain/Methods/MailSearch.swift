@@ -23,9 +23,7 @@ public enum MailSearch: RPCMethod {
     public typealias Result = ListResult<SearchHit>
 
     static func run(_ params: Params, mail: any MailService, account: String) async throws -> Result {
-        guard params.query.utf8.count <= 1_000 else {
-            throw JSONFieldError(field: "query", expected: "at most 1000 bytes of text", got: "\(params.query.utf8.count) bytes")
-        }
+        try TextLimit.check(params.query, field: "query", maximum: TextLimit.query)
         let state = try await mail.state()
         let page = try await mail.search(account: account, query: params.query, page: params.page)
         return Result(page, state: state)

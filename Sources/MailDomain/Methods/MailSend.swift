@@ -5,6 +5,7 @@ import SwitchboardCore
 
 /// `mail.send {to, cc?, subject, text, inReplyTo?}` → `{message, state}`: stores the message in Sent,
 /// threaded with the message it answers. `to` and `cc` take an address or an array of addresses.
+/// Sizes are limited (``TextLimit``); a member it does not know (`bcc`) is refused, not dropped.
 public enum MailSend: RPCMethod {
     public static let name = "mail.send"
     public static let summary = "Sends a message: stores it in Sent, threaded with what it answers."
@@ -23,6 +24,9 @@ public enum MailSend: RPCMethod {
     }
 
     static func run(_ params: Params, mail: any MailService, account: String) async throws -> Result {
+        try TextLimit.check(params.subject, field: "subject", maximum: TextLimit.subject)
+        try TextLimit.check(params.text, field: "text", maximum: TextLimit.text)
+        if let inReplyTo = params.inReplyTo { try TextLimit.check(inReplyTo, field: "inReplyTo", maximum: TextLimit.id) }
         let to = try AddressField.parse(params.to, field: "to", allowEmpty: false)
         let cc = try params.cc.map { value throws(JSONFieldError) in try AddressField.parse(value, field: "cc", allowEmpty: true) } ?? []
         let reply = params.inReplyTo.flatMap { $0.isEmpty ? nil : $0 }

@@ -33,22 +33,25 @@ enum AddressField {
             guard allowEmpty || !items.isEmpty else {
                 throw JSONFieldError(field: field, expected: "at least one address", got: "[]")
             }
+            guard items.count <= TextLimit.addresses else {
+                throw JSONFieldError(field: field, expected: "at most \(TextLimit.addresses) addresses", got: "\(items.count) addresses")
+            }
             var addresses: [String] = []
             for (index, item) in items.enumerated() {
                 guard case .string(let text) = item else {
-                    throw JSONFieldError(field: "\(field)[\(index)]", expected: EmailAddress.expected, got: item.jsonText())
+                    throw JSONFieldError(field: "\(field)[\(index)]", expected: EmailAddress.expected, got: JSONFieldError.excerpt(item.jsonText()))
                 }
                 addresses.append(try address(text, field: "\(field)[\(index)]"))
             }
             return addresses
         default:
-            throw JSONFieldError(field: field, expected: "an address or an array of addresses", got: value.jsonText())
+            throw JSONFieldError(field: field, expected: "an address or an array of addresses", got: JSONFieldError.excerpt(value.jsonText()))
         }
     }
 
     static func address(_ text: String, field: String) throws(JSONFieldError) -> String {
         guard let address = EmailAddress.normalized(text) else {
-            throw JSONFieldError(field: field, expected: EmailAddress.expected, got: JSONValue.string(text).jsonText())
+            throw JSONFieldError(field: field, expected: EmailAddress.expected, got: JSONFieldError.quote(text))
         }
         return address
     }

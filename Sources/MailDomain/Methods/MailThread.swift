@@ -20,6 +20,7 @@ public enum MailThread: RPCMethod {
     }
 
     static func run(_ params: Params, mail: any MailService, account: String) async throws -> Result {
+        try TextLimit.check(params.threadId, field: "threadId", maximum: TextLimit.id)
         let state = try await mail.state()
         guard let thread = try await mail.thread(account: account, threadId: params.threadId) else {
             throw ResponseError.notFound("thread \(params.threadId)", field: "threadId", got: params.threadId)

@@ -14,7 +14,7 @@ public enum Folder: String, CaseIterable, Codable, Sendable, Comparable {
     /// The folder named `text` (any letter case), or the `-32602` error naming `field`.
     public static func parse(_ text: String, field: String) throws(JSONFieldError) -> Folder {
         guard let folder = allCases.first(where: { $0.rawValue.lowercased() == text.lowercased() }) else {
-            throw JSONFieldError(field: field, expected: expected, got: JSONValue.string(text).jsonText())
+            throw JSONFieldError(field: field, expected: expected, got: JSONFieldError.quote(text))
         }
         return folder
     }

@@ -74,5 +74,6 @@ extension SQLiteMailService {
                 );
                 """)
         },
+        searchFoldingMigration,
     ]
 }

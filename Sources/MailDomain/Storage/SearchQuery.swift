@@ -1,10 +1,12 @@
+import Foundation
 import Jansson
 import SwitchboardCore
 
 /// A `mail.search` query: its terms, how they match, and how hits are scored and ordered.
 ///
 /// The query text is split at whitespace into terms, and each term into tokens as SQLite's
-/// `unicode61` tokenizer splits text (runs of letters and digits, lower-cased). A term is searched as
+/// `unicode61 remove_diacritics 2` tokenizer splits text (runs of letters and digits, lower-cased,
+/// diacritics folded: `café`, `cafe\u{301}` and `cafe` are one token, see ``tokens(_:)``). A term is searched as
 /// a phrase of its tokens, quoted, so no text a user types is FTS5 syntax: `"NEAR(`, `*`, `AND`, a
 /// lone quote are plain words or nothing. A message matches when every term appears in its sender,
 /// subject or text.
@@ -71,15 +73,43 @@ struct SearchQuery: Sendable, Equatable {
         return false
     }
 
-    /// Splits text into tokens the way `unicode61` does: letters, digits and private-use characters
-    /// make tokens, everything else separates them; tokens are lower-cased.
+    /// Splits text into tokens the way `unicode61 remove_diacritics 2` does: letters, digits,
+    /// private-use characters and combining marks make tokens, everything else separates them;
+    /// tokens are lower-cased, combining marks dropped, and Latin letters folded to their base
+    /// (`É` → `e`).
+    ///
+    /// Text is first composed (NFC), so a decomposed `cafe\u{301}` and `café` give the same token
+    /// `cafe`. SQLite folds only precomposed Latin letters and drops marks wherever they stand, so on
+    /// decomposed non-Latin text (a Greek `α\u{301}`) the two services can differ; NFC text, which
+    /// is what keyboards and mail clients send, tokenizes alike.
     static func tokens(_ text: String) -> [String] {
+        let composed = text.utf8.allSatisfy { $0 < 0x80 } ? text : text.precomposedStringWithCanonicalMapping
         var tokens: [String] = []
         var current = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            if isTokenScalar(scalar) {
-                current.append(contentsOf: scalar.properties.lowercaseMapping.unicodeScalars)
-            } else if !current.isEmpty {
+        for scalar in composed.unicodeScalars {
+            if scalar.isASCII {
+                let value = scalar.value
+                if (48...57).contains(value) || (97...122).contains(value) {
+                    current.append(scalar)
+                    continue
+                }
+                if (65...90).contains(value) {
+                    current.append(Unicode.Scalar(value + 32) ?? scalar)
+                    continue
+                }
+            } else {
+                switch scalar.properties.generalCategory {
+                case .nonspacingMark:
+                    continue
+                case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+                     .decimalNumber, .letterNumber, .otherNumber, .privateUse:
+                    for lower in scalar.properties.lowercaseMapping.unicodeScalars { current.append(folded(lower)) }
+                    continue
+                default:
+                    break
+                }
+            }
+            if !current.isEmpty {
                 tokens.append(String(current))
                 current = String.UnicodeScalarView()
             }
@@ -88,18 +118,14 @@ struct SearchQuery: Sendable, Equatable {
         return tokens
     }
 
-    private static func isTokenScalar(_ scalar: Unicode.Scalar) -> Bool {
-        if scalar.isASCII {
-            let value = scalar.value
-            return (48...57).contains(value) || (65...90).contains(value) || (97...122).contains(value)
-        }
-        switch scalar.properties.generalCategory {
-        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-             .decimalNumber, .letterNumber, .otherNumber, .privateUse:
-            return true
-        default:
-            return false
-        }
+    /// A Latin letter with diacritics as its ASCII base (`é` → `e`); any other scalar as it is.
+    private static func folded(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+        guard !scalar.isASCII else { return scalar }
+        let parts = String(scalar).decomposedStringWithCanonicalMapping.unicodeScalars
+        guard let base = parts.first, base.isASCII, parts.count > 1,
+              parts.dropFirst().allSatisfy({ $0.properties.generalCategory == .nonspacingMark })
+        else { return scalar }
+        return base
     }
 
     // MARK: Order and cursors

@@ -15,12 +15,11 @@ public enum EmailAddress {
         let local = parts[0].utf8, domain = parts[1]
         guard local.allSatisfy({ isAlphanumeric($0) || "._%+-".utf8.contains($0) }) else { return nil }
         let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
-        guard labels.count >= 2 else { return nil }
+        guard labels.count >= 2, let top = labels.last?.utf8 else { return nil }
         for label in labels {
             guard !label.isEmpty, label.utf8.count <= 63,
                   label.utf8.allSatisfy({ isAlphanumeric($0) || $0 == UInt8(ascii: "-") }) else { return nil }
         }
-        let top = labels.last!.utf8
         guard top.count >= 2, top.allSatisfy({ isLetter($0) }) else { return nil }
         return trimmed.lowercased()
     }

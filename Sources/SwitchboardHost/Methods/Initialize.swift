@@ -7,7 +7,8 @@ public enum Initialize: RPCMethod {
     public static let name = "initialize"
     public static let summary = "Optional handshake: server name and version, framing, limits and namespaces."
 
-    public struct Params: Decodable, Sendable {
+    /// Open: LSP and MCP clients send more than these members (`capabilities`, `rootUri`, …).
+    public struct Params: Decodable, Sendable, OpenParams {
         /// The client's process id (LSP): the host exits when that process dies.
         public var processId: Int?
         /// MCP clients send the protocol version they speak; it is echoed back.
