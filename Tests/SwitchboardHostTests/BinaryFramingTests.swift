@@ -188,7 +188,7 @@ struct BinaryLSPTests {
         let host = try SpawnedHost(arguments: ["--framing", "ndjson"], wire: .ndjson)
         try host.write(H.frame(H.request(1, "host.ping"), .lsp))
         // The client is still waiting (stdin open): the header line must already have been answered.
-        let first = try host.nextMessage(within: 5_000)
+        let first = try host.nextMessage()
         H.expectWellFormedResponse(first)
         #expect(H.errorCode(first) == -32700)
         #expect(first["id"] == .null)
@@ -256,13 +256,14 @@ struct BinaryLSPTests {
         let body = H.request(1, "host.ping")
         let start = H.nowMilliseconds()
         try host.write("Content-Length: \(body.utf8.count + 50)\r\n\r\n\(body)")
-        let error = try host.nextMessage(within: 5_000)
+        // The client keeps stdin open and waits: the answer can only come from the frame timeout.
+        let error = try host.nextMessage()
         let elapsed = H.nowMilliseconds() - start
         H.expectWellFormedResponse(error)
         #expect(H.errorCode(error) == -32700)
         #expect(error["id"] == .null)
+        // A lower bound holds on any machine (load only adds time); no upper bound but the hang guard.
         #expect(elapsed >= 250, "answered after the frame timeout, not before (\(elapsed) ms)")
-        #expect(elapsed < 3_000, "answered within the frame timeout, not much later (\(elapsed) ms)")
         // The stream is back in sync.
         try host.send(H.request(2, "host.ping"))
         #expect(try host.nextMessage() == ["jsonrpc": "2.0", "id": 2, "result": "pong"])

@@ -43,8 +43,9 @@ enum BinaryHarness {
         var termination: Termination
     }
 
-    /// Default deadline for anything the host should answer "at once".
-    static let answerTimeout = 5_000
+    /// Default deadline for any single wait. Only a hang guard, never a speed check: generous enough
+    /// for a loaded 2-core machine (a first call may seed a database), it turns a hang into a failure.
+    static let answerTimeout = 30_000
 
     // MARK: - Locating the binary
 
@@ -448,7 +449,20 @@ final class SpawnedHost {
         return rest
     }
 
-    /// Collects output for `milliseconds` and returns the messages that arrived (time passing is the point).
+    /// Sends `host.ping` with `id` as a marker and returns every message that arrived before its answer.
+    /// The host answers in order, so anything that must not happen before the marker shows up here:
+    /// the event-based way to assert that nothing more arrives.
+    func messagesBeforeMarker(id: JSONValue = "marker", within milliseconds: Int = BinaryHarness.answerTimeout) throws -> [JSONValue] {
+        let idText = id.jsonText()
+        try send(#"{"jsonrpc":"2.0","id":\#(idText),"method":"host.ping"}"#, within: milliseconds)
+        let (reply, before) = try response(to: id, within: milliseconds)
+        if reply["result"] != "pong" { throw Failure("the marker \(idText) was not answered pong: \(reply)") }
+        return before
+    }
+
+    /// Collects output for `milliseconds` and returns the messages that arrived.
+    /// - Important: a fixed window proves nothing on a loaded machine; to show that something does not
+    ///   happen, wait on an event instead (``messagesBeforeMarker(id:within:)``, progress, EOF, exit).
     func messages(during milliseconds: Int) throws -> [JSONValue] {
         let deadline = BinaryHarness.nowMilliseconds() + milliseconds
         while try pump(until: deadline) {}

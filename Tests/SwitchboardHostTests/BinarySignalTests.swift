@@ -25,26 +25,29 @@ struct BinarySignalTests {
         try Self.startSleep(host, id: 1, ms: 300, steps: 10)
         host.signal(signal)
         // stdin stays open: the signal alone ends the host, after the answer.
-        let (reply, _) = try host.response(to: 1, within: 5_000)
+        let (reply, _) = try host.response(to: 1)
         H.expectWellFormedResponse(reply)
         #expect(reply["result"] == ["slept": 300, "steps": 10])
-        try host.readToEndOfOutput(within: 5_000)
-        #expect(try host.waitForExit(within: 5_000) == .exited(0))
+        try host.readToEndOfOutput()
+        #expect(try host.waitForExit() == .exited(0))
     }
 
-    @Test("SIGTERM with a long request and --drain-timeout 200: it is answered -32800 and the host exits promptly")
+    @Test("SIGTERM with a long request and --drain-timeout 200: it is answered -32800 and the host exits long before the request would end")
     func drainTimeoutCancels() throws {
         let host = try SpawnedHost(arguments: ["--drain-timeout", "200"])
-        try Self.startSleep(host, id: 1, ms: 60_000, steps: 6_000)
+        try Self.startSleep(host, id: 1, ms: 600_000, steps: 10_000)
         let start = H.nowMilliseconds()
         host.signal(SIGTERM)
-        let (reply, _) = try host.response(to: 1, within: 5_000)
+        let (reply, before) = try host.response(to: 1)
         H.expectWellFormedResponse(reply)
         #expect(H.errorCode(reply) == -32800)
-        #expect(try host.waitForExit(within: 5_000) == .exited(0))
+        // The request was still running when it was cancelled: its progress had not reached the end.
+        let steps = before.compactMap { $0["params"]?["value"]?["step"]?.int64Value }
+        #expect(steps.allSatisfy { $0 < 10_000 })
+        #expect(try host.waitForExit() == .exited(0))
+        // A lower bound holds on any machine (load only adds time): the host waited for the drain timeout.
         let elapsed = H.nowMilliseconds() - start
-        #expect(elapsed >= 150, "the drain timeout was honoured (\(elapsed) ms)")
-        #expect(elapsed < 2_000, "exited promptly after the drain timeout (\(elapsed) ms)")
+        #expect(elapsed >= 190, "the drain timeout was honoured (\(elapsed) ms)")
     }
 
     @Test("SIGTERM on an idle host with stdin open ends it with status 0 at once")
@@ -53,8 +56,8 @@ struct BinarySignalTests {
         try host.send(H.request(1, "host.ping"))
         #expect(try host.nextMessage()["result"] == "pong")
         host.signal(SIGTERM)
-        #expect(try host.waitForExit(within: 2_000) == .exited(0))
-        #expect(try host.readToEndOfOutput(within: 1_000).isEmpty)
+        #expect(try host.waitForExit() == .exited(0))
+        #expect(try host.readToEndOfOutput().isEmpty)
     }
 }
 
@@ -77,23 +80,26 @@ struct BinaryCancellationTests {
           arguments: CancelStyle.allCases, [BinaryHarness.Wire.ndjson, .lsp])
     func cancelRunningSleep(style: CancelStyle, wire: BinaryHarness.Wire) throws {
         let host = try SpawnedHost(wire: wire)
-        try host.send(#"{"jsonrpc":"2.0","id":"s1","method":"host.sleep","params":{"ms":5000,"steps":500,"_meta":{"progressToken":"tok"}}}"#)
+        // Ten minutes in 60 ms steps: only the cancellation can end it while the test runs.
+        try host.send(#"{"jsonrpc":"2.0","id":"s1","method":"host.sleep","params":{"ms":600000,"steps":10000,"_meta":{"progressToken":"tok"}}}"#)
         let first = try host.nextMessage()
-        #expect(first == ["jsonrpc": "2.0", "method": "$/progress", "params": ["token": "tok", "value": ["step": 1, "of": 500]]])
+        #expect(first == ["jsonrpc": "2.0", "method": "$/progress", "params": ["token": "tok", "value": ["step": 1, "of": 10_000]]])
 
-        let start = H.nowMilliseconds()
         try host.send(style.message(for: #""s1""#))
-        let (reply, before) = try host.response(to: "s1", within: 3_000)
-        #expect(H.nowMilliseconds() - start < 1_000, "cancellation is prompt")
+        let (reply, before) = try host.response(to: "s1")
         H.expectWellFormedResponse(reply)
         #expect(H.errorCode(reply) == -32800)
         #expect(before.allSatisfy { $0["method"] == "$/progress" && $0["params"]?["token"] == "tok" })
 
-        // Time passing is the point: the handler really stopped, so nothing more comes for "tok".
-        let later = try host.messages(during: 300)
-        #expect(later.isEmpty, "after -32800 nothing else arrives: \(later)")
-        try host.send(H.request(2, "host.status"))
-        let status = try host.nextMessage()
+        // The handler really stopped: a control sleep reports five steps of its own (each an event that
+        // takes the victim's step time too) and no progress for "tok" comes meanwhile; then nothing is in flight.
+        try host.send(H.request(2, "host.sleep", #"{"ms":300,"steps":5,"_meta":{"progressToken":"control"}}"#))
+        let (control, during) = try host.response(to: 2)
+        #expect(control["result"] == ["slept": 300, "steps": 5])
+        #expect(during.count == 5 && during.allSatisfy { $0["params"]?["token"] == "control" },
+                "after -32800 nothing else arrives for the cancelled request: \(during)")
+        try host.send(H.request(3, "host.status"))
+        let status = try host.response(to: 3).response
         #expect(status["result"]?["inFlight"] == 0, "the cancelled request is no longer in flight: \(status)")
     }
 
@@ -113,6 +119,7 @@ struct BinaryCancellationTests {
         let host = try SpawnedHost()
         try host.send([H.notification("$/cancelRequest", #"{"id":999}"#), H.request(1, "host.ping")])
         #expect(try host.nextMessage() == ["jsonrpc": "2.0", "id": 1, "result": "pong"])
-        #expect(try host.messages(during: 100).isEmpty)
+        // The cancellation itself is never answered: nothing comes before a later marker's answer.
+        #expect(try host.messagesBeforeMarker().isEmpty)
     }
 }
