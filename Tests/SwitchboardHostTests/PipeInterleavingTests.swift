@@ -95,7 +95,7 @@ struct PipeInterleavingTests {
             for sender in 1...senders {
                 group.addTask {
                     for index in 0..<framesPerSender {
-                        sink.enqueue(senderFrame(framing, sender: sender, index: index))
+                        await sink.enqueue(senderFrame(framing, sender: sender, index: index))
                         await Task.yield()
                     }
                 }
