@@ -42,11 +42,26 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
     /// Byte offset into the text.
     public var offset: Int
 
-    public init(reason: String, line: Int, column: Int, offset: Int) {
+    /// What kind of failure, from jansson's error code.
+    public var kind: Kind
+
+    public enum Kind: Sendable, Equatable {
+        /// Not JSON: bad syntax, invalid UTF-8, a premature end.
+        case invalid
+        /// Deeper than jansson parses (``JSONParser/maximumDepth``).
+        case tooDeep
+        /// Valid JSON with a number jansson cannot hold: an integer beyond 64 bits, a real beyond a double.
+        case numberOutOfRange
+        /// Valid JSON with `\u0000` in a member name, which jansson cannot hold.
+        case nulInMemberName
+    }
+
+    public init(reason: String, line: Int, column: Int, offset: Int, kind: Kind = .invalid) {
         self.reason = reason
         self.line = line
         self.column = column
         self.offset = offset
+        self.kind = kind
     }
 
     init(_ error: json_error_t) {
@@ -54,11 +69,20 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
         let reason = withUnsafeBytes(of: &error.text) { raw in
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
         }
-        self.init(reason: reason, line: Int(error.line), column: Int(error.column), offset: Int(error.position))
+        let kind: Kind = switch json_error_code(&error) {
+        case json_error_stack_overflow: .tooDeep
+        case json_error_numeric_overflow: .numberOutOfRange
+        case json_error_null_byte_in_key: .nulInMemberName
+        default: .invalid
+        }
+        self.init(reason: reason, line: Int(error.line), column: Int(error.column), offset: Int(error.position), kind: kind)
     }
 
     public var description: String { "\(reason) at line \(line), column \(column)" }
 
     /// True when the text nests deeper than jansson parses (``JSONParser/maximumDepth``).
-    public var isDepthLimit: Bool { reason.hasPrefix("maximum parsing depth") }
+    public var isDepthLimit: Bool { kind == .tooDeep }
+
+    /// True when the text may be valid JSON that jansson cannot hold (see ``JSONScanner``).
+    public var mayBeValidJSON: Bool { kind == .numberOutOfRange || kind == .nulInMemberName }
 }

@@ -93,15 +93,18 @@ public final class MessageReader {
         } catch where error.isDepthLimit {
             replyError(depthError, id: nil, target: .single)
             return
+        } catch where error.mayBeValidJSON {
+            handleUnholdable(bytes, parseError: error)
+            return
         } catch {
             replyError(.parseError(error), id: nil, target: .single)
             return
         }
-        withExtendedLifetime(document) { handleDocument(document.view) }
+        withExtendedLifetime(document) { handleDocument(document.view, text: bytes) }
     }
 
     /// Handles a parsed message; `root` is valid only during the call.
-    private func handleDocument(_ root: JSONView) {
+    private func handleDocument(_ root: JSONView, text: UnsafeRawBufferPointer) {
         let depthLimit = connection.limits.maxNestingDepth
         if root.nestingDepth(stoppingAfter: depthLimit + 1) > depthLimit {
             let id = root.kind == .object ? root["id"].flatMap { RequestID($0) == nil ? nil : $0 } : nil
@@ -109,31 +112,44 @@ public final class MessageReader {
             return
         }
         if root.kind == .array {
-            handleBatch(root)
+            handleBatch(root, text: text)
         } else {
-            handle(IncomingMessage(root), target: .single)
+            var scan = LazyScan(text: text)
+            handle(checkingRealID(IncomingMessage(root), element: 0, scan: &scan), target: .single)
         }
     }
 
-    private var depthError: ResponseError {
+    var depthError: ResponseError {
         let limit = connection.limits.maxNestingDepth
         return .invalidRequest("message nests deeper than the limit of \(limit) levels", data: ["limit": .integer(Int64(limit))])
     }
 
-    private func handleBatch(_ batch: JSONView) {
-        let count = batch.count
+    private func handleBatch(_ batch: JSONView, text: UnsafeRawBufferPointer) {
+        guard acceptsBatch(of: batch.count) else { return }
+        var scan = LazyScan(text: text)
+        let messages = (0..<batch.count).map { index in
+            checkingRealID(IncomingMessage(batch[index]!), element: index, scan: &scan)
+        }
+        handleBatch(messages)
+    }
+
+    /// False (and answered) when a batch of `count` is empty or over the limit.
+    func acceptsBatch(of count: Int) -> Bool {
         guard count > 0 else {
             replyError(.invalidRequest("empty batch"), id: nil, target: .single)
-            return
+            return false
         }
         let limit = connection.limits.maxBatchLength
         guard count <= limit else {
             replyError(.invalidRequest(
                 "batch of \(count) messages exceeds the limit of \(limit)", data: ["size": .integer(Int64(count)), "limit": .integer(Int64(limit))]
             ), id: nil, target: .single)
-            return
+            return false
         }
-        let messages = (0..<count).map { IncomingMessage(batch[$0]!) }
+        return true
+    }
+
+    func handleBatch(_ messages: [IncomingMessage]) {
         let answered = messages.filter(\.expectsReply).count
         guard answered > 0 else {
             messages.forEach { handle($0, target: .none) }
@@ -151,10 +167,16 @@ public final class MessageReader {
         }
     }
 
-    private func handle(_ message: IncomingMessage, target: ReplyTarget) {
+    func handle(_ message: IncomingMessage, target: ReplyTarget) {
         switch message {
         case .invalid(let idView, let reason):
             replyError(.invalidRequest(reason), id: idView, target: target)
+        case .unholdable(let idView, let error, let answered):
+            if answered {
+                replyError(error, id: idView, target: target)
+            } else {
+                connection.logger.debug("ignored a notification: \(error.message)")
+            }
         case .response(let id, let result, let error):
             connection.receiveResponse(id: id, result: result, error: error)
         case .notification(let method, let params):
@@ -189,6 +211,7 @@ extension IncomingMessage {
     var expectsReply: Bool {
         switch self {
         case .request, .invalid: true
+        case .unholdable(_, _, let answered): answered
         case .notification, .response: false
         }
     }

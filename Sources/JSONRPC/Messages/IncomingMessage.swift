@@ -10,6 +10,9 @@ enum IncomingMessage {
     case response(id: RequestID, result: JSONView?, error: JSONView?)
     /// Not a valid message. `idView` is the id when it could be read, so the error can carry it.
     case invalid(idView: JSONView?, reason: String)
+    /// Valid JSON that jansson cannot hold (see ``JSONScanner``): answered with `error` when
+    /// `answered` (not for a notification whose params were the problem).
+    case unholdable(idView: JSONView?, error: ResponseError, answered: Bool)
 
     /// Classifies one element: a whole message, or one member of a batch.
     init(_ message: JSONView) {
@@ -63,6 +66,17 @@ enum IncomingMessage {
             self = .invalid(idView: idView, reason: "missing member \"method\"")
         default:
             self = .invalid(idView: idView, reason: "a message has either \"method\", \"result\" or \"error\", not several")
+        }
+    }
+}
+
+extension IncomingMessage {
+    /// The id of a request or an invalid message, as sent.
+    var idView: JSONView? {
+        switch self {
+        case .request(_, let idView, _, _): idView
+        case .invalid(let idView, _), .unholdable(let idView, _, _): idView
+        case .notification, .response: nil
         }
     }
 }

@@ -1,0 +1,160 @@
+import Jansson
+
+/// The text of one message, scanned (``JSONScanner``) only if something needs it: on the wire path
+/// nothing does.
+struct LazyScan {
+    let text: UnsafeRawBufferPointer
+    private var result: JSONScanner.Scan??
+
+    init(text: UnsafeRawBufferPointer) { self.text = text }
+
+    /// The raw text of message `element`'s `id` value (element 0 for a message outside a batch).
+    mutating func idToken(ofElement element: Int) -> UnsafeRawBufferPointer? {
+        if result == nil { result = .some(JSONScanner.scan(text)) }
+        guard let scan = result ?? nil, element < scan.messages.count, let range = scan.messages[element].id else { return nil }
+        return UnsafeRawBufferPointer(rebasing: text[range])
+    }
+}
+
+extension MessageReader {
+    /// A real id is echoed only if it reads back as the number sent: one with more digits than a
+    /// double holds would come back as another number, which could be another request's id. Such an
+    /// id is refused with `-32600` and id `null`. (Only messages with a real id are scanned.)
+    func checkingRealID(_ message: IncomingMessage, element: Int, scan: inout LazyScan) -> IncomingMessage {
+        guard let idView = message.idView, idView.kind == .real else { return message }
+        guard let token = scan.idToken(ofElement: element), JSONNumberText.realReadsBackExactly(token) else {
+            let text = scan.idToken(ofElement: element).map { Self.excerpt($0) } ?? "(unreadable)"
+            return .invalid(idView: nil, reason: "\"id\" \(text) has more digits than a double holds, so it cannot be echoed exactly")
+        }
+        return message
+    }
+
+    /// Valid JSON that jansson cannot hold (an integer beyond 64 bits, a real beyond a double, a member
+    /// name with `\u0000`): answered `-32602` when only `params` holds it, else `-32600`, with the
+    /// request's id whenever that can be read. Anything else jansson refused is a parse error.
+    func handleUnholdable(_ text: UnsafeRawBufferPointer, parseError: JSONParseError) {
+        guard let scan = JSONScanner.scan(text), !scan.unholdable.isEmpty else {
+            replyError(.parseError(parseError), id: nil, target: .single)
+            return
+        }
+        // Held for the views the messages point into.
+        var documents: [JanssonValue] = []
+        let messages = scan.messages.enumerated().map { index, message in
+            classify(message, element: index, in: scan, text: text, documents: &documents)
+        }
+        withExtendedLifetime(documents) {
+            if scan.depth - 1 > connection.limits.maxNestingDepth {
+                replyError(depthError, id: scan.isArray ? nil : messages.first?.idView, target: .single)
+            } else if scan.isArray {
+                if acceptsBatch(of: messages.count) { handleBatch(messages) }
+            } else if let message = messages.first {
+                handle(message, target: .single)
+            }
+        }
+    }
+
+    private func classify(_ message: JSONScanner.Message, element: Int, in scan: JSONScanner.Scan,
+                          text: UnsafeRawBufferPointer, documents: inout [JanssonValue]) -> IncomingMessage {
+        let messageText = UnsafeRawBufferPointer(rebasing: text[message.range])
+        var lazy = LazyScan(text: text)
+        if let document = try? JSONParser.parse(messageText) {
+            // A member of the batch that jansson holds: handled like any other.
+            documents.append(document)
+            return checkingRealID(IncomingMessage(document.view), element: element, scan: &lazy)
+        }
+        let problems = scan.unholdable.filter { message.range.contains($0.range.lowerBound) }
+        guard let first = problems.first else {
+            return .invalid(idView: nil, reason: "the message could not be read")
+        }
+        let what = Self.describe(first, in: text)
+        guard message.isObject else {
+            return .invalid(idView: nil, reason: "expected a request object, got \(what)")
+        }
+        if let params = message.params, problems.allSatisfy({ params.contains($0.range.lowerBound) }),
+           let envelope = envelope(of: message, replacingParams: params, in: text) {
+            documents.append(envelope)
+            let classified = checkingRealID(IncomingMessage(envelope.view), element: element, scan: &lazy)
+            switch classified {
+            case .request(_, let idView, let method, _):
+                if connection.dispatcher.entry(named: method) == nil {
+                    return .unholdable(idView: idView, error: .methodNotFound(method), answered: true)
+                }
+                return .unholdable(idView: idView, error: .invalidParams(Self.fieldError(first, in: text)), answered: true)
+            case .notification:
+                return .unholdable(idView: nil, error: .invalidParams(Self.fieldError(first, in: text)), answered: false)
+            case .invalid, .unholdable, .response:
+                return classified
+            }
+        }
+        let idView = message.id.flatMap { readableID($0, element: element, in: text, documents: &documents) }
+        return .unholdable(idView: idView, error: .invalidRequest("\(Self.place(first)) holds \(what), which the host cannot represent"),
+                           answered: true)
+    }
+
+    /// The message with `{}` (or `[]`) for its params, parsed: the envelope jansson can hold.
+    private func envelope(of message: JSONScanner.Message, replacingParams params: Range<Int>,
+                          in text: UnsafeRawBufferPointer) -> JanssonValue? {
+        let empty: [UInt8] = text[params.lowerBound] == UInt8(ascii: "[") ? [0x5B, 0x5D] : [0x7B, 0x7D]
+        let bytes = Array(text[message.range.lowerBound..<params.lowerBound]) + empty + Array(text[params.upperBound..<message.range.upperBound])
+        return try? JSONParser.parse(bytes)
+    }
+
+    /// The id at `range` as jansson reads it, when it can be echoed exactly: a string, null, an integer
+    /// within 64 bits, or a real that reads back as sent; else `nil` (answered with id `null`).
+    private func readableID(_ range: Range<Int>, element: Int, in text: UnsafeRawBufferPointer,
+                            documents: inout [JanssonValue]) -> JSONView? {
+        let token = UnsafeRawBufferPointer(rebasing: text[range])
+        guard let value = try? JSONParser.parse(token) else { return nil }
+        let view = value.view
+        switch view.kind {
+        case .string, .integer, .null: break
+        case .real: guard JSONNumberText.realReadsBackExactly(token) else { return nil }
+        default: return nil
+        }
+        documents.append(value)
+        return view
+    }
+
+    /// `error.data.field` for a problem inside params: its path below `params`.
+    private static func fieldError(_ problem: JSONScanner.Unholdable, in text: UnsafeRawBufferPointer) -> JSONFieldError {
+        let expected = switch problem.kind {
+        case .integerBeyond64Bits: "an integer within 64 bits"
+        case .realBeyondDouble: "a number within the range of a double"
+        case .nulInMemberName: "member names without \\u0000"
+        }
+        let field = path(problem.path.drop { $0 != .key("params") }.dropFirst())
+        return JSONFieldError(field: field, expected: expected, got: excerpt(UnsafeRawBufferPointer(rebasing: text[problem.range])))
+    }
+
+    private static func describe(_ problem: JSONScanner.Unholdable, in text: UnsafeRawBufferPointer) -> String {
+        let token = excerpt(UnsafeRawBufferPointer(rebasing: text[problem.range]))
+        return switch problem.kind {
+        case .integerBeyond64Bits: "an integer beyond 64 bits (\(token))"
+        case .realBeyondDouble: "a number beyond the range of a double (\(token))"
+        case .nulInMemberName: "a member name with \\u0000 (\(token))"
+        }
+    }
+
+    private static func place(_ problem: JSONScanner.Unholdable) -> String {
+        let components = problem.path.first.map { if case .index = $0 { true } else { false } } == true
+            ? problem.path.dropFirst() : problem.path[...]
+        return components.isEmpty ? "the message" : "\"\(path(components))\""
+    }
+
+    /// `items[2].name`.
+    private static func path(_ components: some Collection<JSONScanner.PathComponent>) -> String {
+        var text = ""
+        for component in components {
+            switch component {
+            case .key(let key): text += text.isEmpty ? key : ".\(key)"
+            case .index(let index): text += "[\(index)]"
+            }
+        }
+        return text
+    }
+
+    /// At most 40 bytes of a token, for an error message.
+    static func excerpt(_ token: UnsafeRawBufferPointer) -> String {
+        token.count <= 40 ? String(decoding: token, as: UTF8.self) : String(decoding: token.prefix(40), as: UTF8.self) + "…"
+    }
+}

@@ -1,0 +1,358 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A strict reader of JSON text that builds nothing: it checks the text as jansson reads it (RFC 8259,
+/// any top-level value, `\u0000` allowed in strings, valid UTF-8, at most ``JSONParser/maximumDepth``
+/// nested values) and reports what jansson cannot say when it refuses valid JSON: which tokens it
+/// cannot hold (integers beyond 64 bits, reals beyond a double, member names with `\u0000`) and where
+/// the `id` and `params` of each message are.
+///
+/// It is the slow path for the rare message jansson refuses or whose id is a real; the wire path
+/// stays jansson's.
+public enum JSONScanner {
+    /// One step of a path from the root: a member name or an array index.
+    public enum PathComponent: Sendable, Equatable {
+        case key(String)
+        case index(Int)
+    }
+
+    /// A valid token jansson cannot hold.
+    public struct Unholdable: Sendable, Equatable {
+        public enum Kind: Sendable, Equatable {
+            case integerBeyond64Bits, realBeyondDouble, nulInMemberName
+        }
+
+        public var kind: Kind
+        /// The number token, or the member name's string token.
+        public var range: Range<Int>
+        /// From the root to the value (for a member name, to the member).
+        public var path: [PathComponent]
+    }
+
+    /// A message of the text: the top-level value, or each element of a top-level array (a batch).
+    public struct Message: Sendable, Equatable {
+        public var range: Range<Int>
+        public var isObject: Bool
+        /// The value of its `id` member, and of `params`; the last of duplicates, as jansson keeps.
+        public var id: Range<Int>?
+        public var params: Range<Int>?
+    }
+
+    public struct Scan: Sendable, Equatable {
+        /// The top-level value is an array: each element is a message.
+        public var isArray: Bool
+        public var messages: [Message]
+        public var unholdable: [Unholdable]
+        /// The deepest nesting of values, counted as jansson counts it: a scalar alone is 1, `[1]` is 2.
+        public var depth: Int
+    }
+
+    /// Scans `bytes`; `nil` when they are not one JSON text, or nest deeper than `maxDepth` values.
+    public static func scan(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = JSONParser.maximumDepth) -> Scan? {
+        var reader = Reader(bytes: bytes, maxDepth: maxDepth)
+        return reader.run()
+    }
+
+    public static func scan(_ bytes: [UInt8], maxDepth: Int = JSONParser.maximumDepth) -> Scan? {
+        bytes.withUnsafeBytes { scan($0, maxDepth: maxDepth) }
+    }
+
+    /// The string a string token stands for (escapes decoded); `nil` if `range` is not one.
+    public static func decodeString(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> String? {
+        guard range.lowerBound >= 0, range.upperBound <= bytes.count,
+              let value = try? JSONParser.parse(UnsafeRawBufferPointer(rebasing: bytes[range])) else { return nil }
+        return withExtendedLifetime(value) { value.view.string }
+    }
+}
+
+extension JSONScanner {
+    private struct Frame {
+        var isObject: Bool
+        /// The name token of the member being read (objects).
+        var key: Range<Int>?
+        /// The element being read (arrays).
+        var index = 0
+    }
+
+    private enum Step { case value, key, afterValue }
+
+    private struct Reader {
+        let bytes: UnsafeRawBufferPointer
+        let maxDepth: Int
+        var index = 0
+        var stack: [Frame] = []
+        var scan = Scan(isArray: false, messages: [], unholdable: [], depth: 0)
+        /// The message being read, and the start of the member value being read inside it.
+        var message: Message?
+        var memberStart = 0
+        /// Nesting at which messages sit: 1 inside a batch, else 0.
+        var messageLevel = 0
+
+        init(bytes: UnsafeRawBufferPointer, maxDepth: Int) {
+            self.bytes = bytes
+            self.maxDepth = maxDepth
+        }
+
+        mutating func run() -> Scan? {
+            skipSpace()
+            guard index < bytes.count else { return nil }
+            scan.isArray = bytes[index] == UInt8(ascii: "[")
+            messageLevel = scan.isArray ? 1 : 0
+            var step = Step.value
+            while true {
+                switch step {
+                case .value:
+                    guard index < bytes.count, stack.count + 1 <= maxDepth else { return nil }
+                    scan.depth = max(scan.depth, stack.count + 1)
+                    valueStarts()
+                    switch bytes[index] {
+                    case UInt8(ascii: "{"), UInt8(ascii: "["):
+                        let isObject = bytes[index] == UInt8(ascii: "{")
+                        stack.append(Frame(isObject: isObject))
+                        index += 1
+                        skipSpace()
+                        if index < bytes.count, bytes[index] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                            index += 1
+                            stack.removeLast()
+                            valueEnds()
+                            step = .afterValue
+                        } else {
+                            step = isObject ? .key : .value
+                        }
+                    case UInt8(ascii: "\""):
+                        guard scanString() != nil else { return nil }
+                        valueEnds()
+                        step = .afterValue
+                    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                        guard scanNumber() else { return nil }
+                        valueEnds()
+                        skipNulAfterBareToken()
+                        step = .afterValue
+                    case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+                        guard literal("true") || literal("false") || literal("null") else { return nil }
+                        valueEnds()
+                        skipNulAfterBareToken()
+                        step = .afterValue
+                    default: return nil
+                    }
+                case .key:
+                    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+                    let start = index
+                    guard let hasNul = scanString() else { return nil }
+                    stack[stack.count - 1].key = start..<index
+                    if hasNul { scan.unholdable.append(Unholdable(kind: .nulInMemberName, range: start..<index, path: path())) }
+                    skipSpace()
+                    guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
+                    index += 1
+                    skipSpace()
+                    step = .value
+                case .afterValue:
+                    skipSpace()
+                    guard let top = stack.last else { return index == bytes.count ? scan : nil }
+                    guard index < bytes.count else { return nil }
+                    switch bytes[index] {
+                    case UInt8(ascii: ","):
+                        index += 1
+                        skipSpace()
+                        if top.isObject {
+                            step = .key
+                        } else {
+                            stack[stack.count - 1].index += 1
+                            step = .value
+                        }
+                    case UInt8(ascii: "}") where top.isObject, UInt8(ascii: "]") where !top.isObject:
+                        index += 1
+                        stack.removeLast()
+                        valueEnds()
+                    default:
+                        return nil
+                    }
+                }
+            }
+        }
+
+        // MARK: Messages and their members
+
+        private var inMessageObject: Bool { stack.count == messageLevel + 1 && message?.isObject == true }
+
+        private mutating func valueStarts() {
+            if stack.count == messageLevel {
+                message = Message(range: index..<index, isObject: bytes[index] == UInt8(ascii: "{"))
+            } else if inMessageObject {
+                memberStart = index
+            }
+        }
+
+        private mutating func valueEnds() {
+            if stack.count == messageLevel, var finished = message {
+                finished.range = finished.range.lowerBound..<index
+                scan.messages.append(finished)
+                message = nil
+            } else if inMessageObject, let key = stack.last?.key {
+                if isName(key, "id") { message?.id = memberStart..<index }
+                if isName(key, "params") { message?.params = memberStart..<index }
+            }
+        }
+
+        /// Whether the name token at `range` reads `name` (escapes decoded).
+        private func isName(_ range: Range<Int>, _ name: StaticString) -> Bool {
+            let inner = UnsafeRawBufferPointer(rebasing: bytes[(range.lowerBound + 1)..<(range.upperBound - 1)])
+            let plain = name.withUTF8Buffer { inner.elementsEqual($0) }
+            guard !plain, inner.contains(UInt8(ascii: "\\")) else { return plain }
+            return JSONScanner.decodeString(bytes, range) == name.description
+        }
+
+        private func path() -> [PathComponent] {
+            stack.map { frame in
+                if frame.isObject, let key = frame.key {
+                    return .key(JSONScanner.decodeString(bytes, key) ?? "")
+                }
+                return .index(frame.index)
+            }
+        }
+
+        // MARK: Tokens
+
+        private mutating func skipSpace() {
+            while index < bytes.count {
+                switch bytes[index] {
+                case 0x20, 0x09, 0x0A, 0x0D: index += 1
+                default: return
+                }
+            }
+        }
+
+        /// jansson reads one byte past a number or `true`/`false`/`null` and, when it is NUL, does not
+        /// put it back: it is skipped (`[1\0]` parses). Done alike, to agree with it.
+        private mutating func skipNulAfterBareToken() {
+            if index < bytes.count, bytes[index] == 0 { index += 1 }
+        }
+
+        private mutating func literal(_ word: StaticString) -> Bool {
+            let matches = word.withUTF8Buffer { word in
+                index + word.count <= bytes.count && bytes[index..<(index + word.count)].elementsEqual(word)
+            }
+            if matches { index += word.utf8CodeUnitCount }
+            return matches
+        }
+
+        private func isDigit(_ position: Int) -> Bool {
+            position < bytes.count && (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position])
+        }
+
+        /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, then whether jansson can hold it.
+        private mutating func scanNumber() -> Bool {
+            let start = index
+            if bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard isDigit(index) else { return false }
+            if bytes[index] == UInt8(ascii: "0") {
+                index += 1
+            } else {
+                while isDigit(index) { index += 1 }
+            }
+            var isReal = false
+            if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+                index += 1
+                guard isDigit(index) else { return false }
+                while isDigit(index) { index += 1 }
+                isReal = true
+            }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+                index += 1
+                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+                guard isDigit(index) else { return false }
+                while isDigit(index) { index += 1 }
+                isReal = true
+            }
+            let token = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
+            let holdable = isReal ? JSONNumberText.realFitsDouble(token) : JSONNumberText.integerFits64Bits(token)
+            if !holdable {
+                scan.unholdable.append(Unholdable(kind: isReal ? .realBeyondDouble : .integerBeyond64Bits, range: start..<index, path: path()))
+            }
+            return true
+        }
+
+        /// Reads a string token; returns whether it holds `\u0000`, or `nil` when it is not valid.
+        private mutating func scanString() -> Bool? {
+            index += 1
+            var hasNul = false
+            while index < bytes.count {
+                let byte = bytes[index]
+                switch byte {
+                case UInt8(ascii: "\""):
+                    index += 1
+                    return hasNul
+                case UInt8(ascii: "\\"):
+                    index += 1
+                    guard index < bytes.count else { return nil }
+                    switch bytes[index] {
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+                         UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                        index += 1
+                    case UInt8(ascii: "u"):
+                        guard let unit = hex4(at: index + 1) else { return nil }
+                        index += 5
+                        if unit == 0 { hasNul = true }
+                        if (0xD800...0xDBFF).contains(unit) {
+                            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u"),
+                                  let low = hex4(at: index + 2), (0xDC00...0xDFFF).contains(low) else { return nil }
+                            index += 6
+                        } else if (0xDC00...0xDFFF).contains(unit) {
+                            return nil
+                        }
+                    default:
+                        return nil
+                    }
+                case 0x00...0x1F:
+                    return nil
+                case 0x20...0x7F:
+                    index += 1
+                default:
+                    guard let length = utf8Length(at: index) else { return nil }
+                    index += length
+                }
+            }
+            return nil
+        }
+
+        private func hex4(at position: Int) -> UInt32? {
+            guard position + 4 <= bytes.count else { return nil }
+            var value: UInt32 = 0
+            for byte in bytes[position..<(position + 4)] {
+                let digit: UInt8
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+                default: return nil
+                }
+                value = value << 4 | UInt32(digit)
+            }
+            return value
+        }
+
+        /// The length of the well-formed UTF-8 sequence at `position` (no overlongs, no surrogates,
+        /// nothing past U+10FFFF), or `nil`.
+        private func utf8Length(at position: Int) -> Int? {
+            let first = bytes[position]
+            let length: Int
+            var secondRange: ClosedRange<UInt8> = 0x80...0xBF
+            switch first {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; secondRange = 0xA0...0xBF
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; secondRange = 0x80...0x9F
+            case 0xF0: length = 4; secondRange = 0x90...0xBF
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; secondRange = 0x80...0x8F
+            default: return nil
+            }
+            guard position + length <= bytes.count, secondRange.contains(bytes[position + 1]) else { return nil }
+            for offset in 2..<length where !(0x80...0xBF).contains(bytes[position + offset]) { return nil }
+            return length
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import Jansson
+import JSONRPC
+import Testing
+
+/// Valid JSON that jansson cannot hold (integers beyond 64 bits, reals beyond a double, `\u0000` in a
+/// member name) is not a parse error: it is answered `-32602` when it sits inside `params`, else
+/// `-32600`, with the request's id whenever that can be read exactly.
+@Suite("Valid JSON that jansson cannot hold")
+struct UnholdableJSONTests {
+    @Test("an integer beyond 64 bits inside params: -32602 naming the field, with the request's id")
+    func integerInParams() async throws {
+        let host = try Harness()
+        try await host.send(#"{"jsonrpc":"2.0","id":7,"method":"host.echo","params":{"limit":9223372036854775808}}"#)
+        let error = expectError(try await host.reply(to: 7), id: 7, code: -32602)
+        #expect(error["data"]?["field"] == "limit")
+        #expect(error["data"]?["got"] == "9223372036854775808")
+    }
+
+    @Test("inside params, at any depth and in arrays: -32602 with the path", arguments: [
+        (#"{"a":[1,{"b":1e999}]}"#, "a[1].b"),
+        (#"[18446744073709551616]"#, "[0]"),
+        (#"{"a\u0000b":1}"#, "a\u{0}b"),
+    ])
+    func deepInParams(params: String, field: String) async throws {
+        let host = try Harness()
+        try await host.send(#"{"jsonrpc":"2.0","id":"q","method":"host.echo","params":\#(params)}"#)
+        let error = expectError(try await host.reply(to: "q"), id: "q", code: -32602)
+        #expect(error["data"]?["field"] == .string(field))
+    }
+
+    @Test("outside params: -32600 with the id")
+    func outsideParams() async throws {
+        let host = try Harness()
+        try await host.send(#"{"jsonrpc":"2.0","id":10,"method":"host.echo","extra":99999999999999999999}"#)
+        try await host.send(#"{"jsonrpc":"2.0","id":11,"method":"host.echo","x":{"\u0000":1}}"#)
+        let first = expectError(try await host.reply(to: 10), id: 10, code: -32600)
+        #expect(first["message"]?.stringValue?.contains("extra") == true)
+        expectError(try await host.reply(to: 11), id: 11, code: -32600)
+    }
+
+    @Test("an id that cannot be read exactly is answered with id null", arguments: [
+        "99999999999999999999", "-99999999999999999999", "1e999",
+    ])
+    func unreadableID(id: String) async throws {
+        let host = try Harness()
+        try await host.send(#"{"jsonrpc":"2.0","id":\#(id),"method":"host.echo","params":{"n":99999999999999999999}}"#)
+        let frame = try await host.frame(0)
+        expectError(frame, id: nil, code: -32600)
+        #expect(frame.rawID == "null")
+    }
+
+    @Test("a real id with more digits than a double holds is never echoed rounded: -32600 with id null", arguments: [
+        "0.1000000000000000000001", "9007199254740993.0", "2.50000000000000000001",
+    ])
+    func roundedID(id: String) async throws {
+        let host = try Harness()
+        try await host.send(#"{"jsonrpc":"2.0","id":\#(id),"method":"host.ping"}"#)
+        try await host.send(#"{"jsonrpc":"2.0","id":\#(id),"method":"test.fast"}"#)
+        try await host.send(#"{"jsonrpc":"2.0","id":\#(id),"method":"host.echo","params":{"n":99999999999999999999}}"#)
+        try await host.waitUntilIdle()
+        let frames = host.writtenFrames
+        #expect(frames.count == 3)
+        for frame in frames {
+            expectError(frame, id: nil, code: -32600)
+        }
+    }
+
+    @Test("an unknown method is still -32601, and a notification with unholdable params is not answered")
+    func methodAndNotification() async throws {
+        let host = try Harness()
+        try await host.send(#"{"jsonrpc":"2.0","method":"host.echo","params":{"n":9223372036854775808}}"#)
+        try await host.send(#"{"jsonrpc":"2.0","id":12,"method":"no.such","params":{"n":9223372036854775808}}"#)
+        expectError(try await host.frame(0), id: 12, code: -32601)
+        #expect(host.writtenFrames.count == 1)
+    }
+
+    @Test("the rest of the envelope is still checked: no jsonrpc member is -32600 with the id")
+    func envelopeChecked() async throws {
+        let host = try Harness()
+        try await host.send(#"{"id":13,"method":"host.echo","params":{"n":9223372036854775808}}"#)
+        expectError(try await host.frame(0), id: 13, code: -32600)
+    }
+
+    @Test("in a batch, each member is answered on its own: the holdable ones normally")
+    func batch() async throws {
+        let host = try Harness()
+        try await host.send(#"[{"jsonrpc":"2.0","id":1,"method":"host.ping"},{"jsonrpc":"2.0","id":2,"method":"host.echo","params":[18446744073709551616]},{"jsonrpc":"2.0","id":3,"method":"host.echo","x":1e999}]"#)
+        let frame = try await host.frame(0)
+        let replies = try #require(frame.value?.arrayValue)
+        try #require(replies.count == 3)
+        #expect(replies[0]["result"] == "pong")
+        expectErrorValue(replies[1], id: 2, code: -32602)
+        expectErrorValue(replies[2], id: 3, code: -32600)
+    }
+
+    @Test("text that is not valid JSON after all is still -32700", arguments: [
+        #"{"jsonrpc":"2.0","id":14,"method":"host.echo","params":{"n":9223372036854775808}} x"#,
+        #"{"jsonrpc":"2.0","id":15,"params":{"n":9223372036854775808},"#,
+    ])
+    func stillParseErrors(text: String) async throws {
+        let host = try Harness()
+        try await host.send(text)
+        expectError(try await host.frame(0), id: nil, code: -32700)
+    }
+}
+
+@Suite("Valid JSON that jansson cannot hold, against the binary")
+struct BinaryUnholdableJSONTests {
+    @Test("inbox.list with a limit beyond 64 bits is answered -32602 with its id, in both framings",
+          arguments: [BinaryHarness.Wire.ndjson, .lsp])
+    func inboxList(wire: BinaryHarness.Wire) throws {
+        let host = try SpawnedHost(arguments: ["--backend", "memory"], wire: wire)
+        try host.send(#"{"jsonrpc":"2.0","id":7,"method":"inbox.list","params":{"limit":9223372036854775808}}"#)
+        let reply = try host.nextMessage()
+        #expect(reply["id"] == 7)
+        #expect(BinaryHarness.errorCode(reply) == -32602)
+        #expect(reply["error"]?["data"]?["field"] == "limit")
+    }
+}
