@@ -6,15 +6,17 @@ import SwitchboardCore
 public final class InMemoryFeedService: FeedService {
     private struct State {
         var appended: [Profile] = []
-        var log: [ChangeRecord] = []
-        var sequence: Int64 = 0
+        var log: InMemoryChangeLog
     }
 
     private let demoCount: Int64
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
-    public init(demoCount: Int = DemoFeed.defaultCount) {
+    /// - Parameter retainedChanges: change records kept (see ``InMemoryChangeLog``).
+    public init(demoCount: Int = DemoFeed.defaultCount, retainedChanges: Int = ChangeTracking.retainedRecords) {
         self.demoCount = Int64(demoCount)
+        state = Mutex(State(log: InMemoryChangeLog(retained: retainedChanges,
+                                                   interval: min(ChangeTracking.pruneInterval, retainedChanges))))
     }
 
     public func items(after afterID: Int64, limit: Int) async throws -> [Profile] {
@@ -41,12 +43,11 @@ public final class InMemoryFeedService: FeedService {
     }
 
     public func state() async throws -> String {
-        ChangeTracking.state(domain: feedDomain, sequence: state.withLock { $0.sequence })
+        state.withLock { $0.log.state(domain: feedDomain) }
     }
 
     public func changes(since sinceState: String, limit: Int) async throws -> ChangeSet {
-        let (log, latest) = state.withLock { ($0.log, $0.sequence) }
-        return try ChangeTracking.changes(in: log, domain: feedDomain, since: sinceState, latest: latest, limit: limit)
+        try state.withLock { state throws(ServiceError) in try state.log.changes(domain: feedDomain, since: sinceState, limit: limit) }
     }
 
     public func append(_ profiles: [Profile]) async throws -> Committed<[Profile]> {
@@ -55,11 +56,10 @@ public final class InMemoryFeedService: FeedService {
                 var stored = profile
                 stored.id = demoCount + Int64(state.appended.count) + 1
                 state.appended.append(stored)
-                state.sequence += 1
-                state.log.append(ChangeRecord(sequence: state.sequence, itemID: String(stored.id), kind: .created))
+                state.log.record(itemID: String(stored.id), kind: .created)
                 return stored
             }
-            return Committed(stored, state: ChangeTracking.state(domain: feedDomain, sequence: state.sequence))
+            return Committed(stored, state: state.log.state(domain: feedDomain))
         }
     }
 

@@ -11,10 +11,14 @@ public final class InMemoryMailService: MailService {
     private let clock: any WallClock
     private let mailbox: Mutex<InMemoryMailbox>
 
-    /// - Parameter demoMessages: how many demo messages the demo account starts with.
-    public init(clock: any WallClock = SystemClock(), demoMessages: Int = DemoMail.defaultCount) {
+    /// - Parameters:
+    ///   - demoMessages: how many demo messages the demo account starts with.
+    ///   - retainedChanges: change records kept (see ``InMemoryChangeLog``).
+    public init(clock: any WallClock = SystemClock(), demoMessages: Int = DemoMail.defaultCount,
+                retainedChanges: Int = ChangeTracking.retainedRecords) {
         self.clock = clock
-        var mailbox = InMemoryMailbox()
+        var mailbox = InMemoryMailbox(log: InMemoryChangeLog(retained: retainedChanges,
+                                                             interval: min(ChangeTracking.pruneInterval, retainedChanges)))
         mailbox.accounts[DemoAccount.email] = Account(email: DemoAccount.email, name: DemoAccount.name)
         DemoMail.generate(messages: demoMessages, now: clock.now()) { thread in thread.forEach { mailbox.load($0) } }
         self.mailbox = Mutex(mailbox)
@@ -171,10 +175,9 @@ public final class InMemoryMailService: MailService {
     }
 
     public func changes(account: String, since sinceState: String, limit: Int) async throws -> ChangeSet {
-        let (log, latest) = mailbox.withLock { mailbox in
-            (mailbox.log.filter { $0.account == account }.map(\.change), mailbox.logSequence)
+        try mailbox.withLock { mailbox throws(ServiceError) in
+            try mailbox.log.changes(domain: mailDomain, scope: account, since: sinceState, limit: limit)
         }
-        return try ChangeTracking.changes(in: log, domain: mailDomain, since: sinceState, latest: latest, limit: limit)
     }
 }
 

@@ -38,6 +38,14 @@ public enum ChangeTracking {
     /// Most changes reported in one answer.
     public static let maxChanges = 500
 
+    /// How many change records a log keeps (SQLite and in memory alike); states older than that are
+    /// answered `cannotCalculateChanges`.
+    public static let retainedRecords = 100_000
+
+    /// Records written between two prunes of a log: the log holds at most
+    /// `retainedRecords + pruneInterval`, and each prune drops `pruneInterval` records at once.
+    public static let pruneInterval = 10_000
+
     /// The state string for a log position in `domain`: opaque to clients.
     public static func state(domain: String, sequence: Int64) -> String { "\(domain)-\(String(sequence, radix: 36))" }
 
@@ -51,16 +59,6 @@ public enum ChangeTracking {
             throw ServiceError.cannotCalculateChanges(state: state, reason: "is older than the change log kept")
         }
         return sequence
-    }
-
-    /// The changes after `sinceState` in a whole log held in memory (`log` in order, `latest` its end):
-    /// what the in-memory services answer.
-    public static func changes(in log: [ChangeRecord], domain: String, since sinceState: String, latest: Int64,
-                               limit: Int) throws(ServiceError) -> ChangeSet {
-        let since = try sequence(of: sinceState, domain: domain, oldest: 0, latest: latest)
-        var set = fold(log.filter { $0.sequence > since }, domain: domain, since: since, limit: limit)
-        if !set.hasMoreChanges { set.newState = state(domain: domain, sequence: latest) }
-        return set
     }
 
     /// Folds records (in log order, after the client's state) into a change set, at most `limit` items.

@@ -92,8 +92,8 @@ public struct AppDatabase: Sendable {
     }
 
     static func migrate(_ writer: any DatabaseWriter, _ migrations: [DatabaseMigration]) throws {
+        // No pruning here: ChangeLog.record prunes as the log grows.
         try migrator(migrations).migrate(writer)
-        try writer.write { db in try ChangeLog.prune(db) }
     }
 
     /// Refuses an SQLite database of another program: one with tables but not the change log.

@@ -21,7 +21,7 @@ public enum ChangeLog {
     }
 
     /// How many change records are kept; states older than that are answered `cannotCalculateChanges`.
-    public static let retainedRecords = 100_000
+    public static let retainedRecords = ChangeTracking.retainedRecords
 
     /// Drops all but the newest `keeping` records and remembers where the log now starts.
     public static func prune(_ db: Database, keeping: Int = retainedRecords) throws {
@@ -39,9 +39,13 @@ public enum ChangeLog {
     /// Records that `itemID` of `domain` was created, updated or destroyed. `domain` may be narrower
     /// than the state's domain (mail records per account: `mail/ACCOUNT`), so changes can be
     /// reported per scope while the state string stays one position in the log.
+    ///
+    /// Every ``ChangeTracking/pruneInterval`` records the log is pruned to the newest
+    /// ``retainedRecords``, in the same transaction: it never grows past their sum.
     public static func record(_ db: Database, domain: String, itemID: String, kind: ChangeRecord.Kind) throws {
         try db.cachedStatement(sql: "INSERT INTO change_log(domain, item_id, kind) VALUES (?, ?, ?)")
             .execute(arguments: [domain, itemID, kind.rawValue])
+        if db.lastInsertedRowID % Int64(ChangeTracking.pruneInterval) == 0 { try prune(db) }
     }
 
     /// The current state string of `domain`.

@@ -15,7 +15,9 @@ struct Serve: ParsableCommand {
         discussion: """
             Framing is detected from the first bytes: LSP-style `Content-Length:` headers, else one JSON \
             message per line. Logs go to stderr; stdout carries frames only. On end of input the host \
-            finishes in-flight requests and exits 0; SIGTERM/SIGINT drain and exit.
+            finishes in-flight requests and exits 0; SIGTERM/SIGINT drain and exit. The database is \
+            opened on the first domain request; while it cannot be, domain requests answer -32050 \
+            {path, cause} and the next one tries again; writes to a read-only database answer -32051.
             """
     )
 

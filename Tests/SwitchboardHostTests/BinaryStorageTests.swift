@@ -109,13 +109,15 @@ struct BinaryStorageTests {
         #expect(try host.waitForExit(within: 60_000) == .exited(0))
     }
 
-    @Test("a read-only database serves reads; writes answer -32051 naming the file")
-    func readOnlyDatabase() throws {
+    @Test("a read-only database serves reads; writes answer -32051 naming the file", arguments: ["file", "folder"])
+    func readOnlyDatabase(what: String) throws {
         let folder = try Self.folder()
-        defer { _ = system("rm -rf '\(folder)'") }
-        let database = folder + "/ro.sqlite"
+        defer { _ = system("chmod -R u+w '\(folder)'; rm -rf '\(folder)'") }
+        let database = folder + "/data/ro.sqlite"
+        #expect(mkdir(folder + "/data", 0o755) == 0)
         #expect(try Self.run(["seed", "--db", database] + Self.small).termination == .exited(0))
-        #expect(chmod(database, 0o444) == 0)
+        let cause = what == "file" ? "the file is read-only" : "its folder \(folder)/data is read-only"
+        #expect(chmod(what == "file" ? database : folder + "/data", what == "file" ? 0o444 : 0o555) == 0)
         let read = try Self.run(["call", "inbox.list", #"{"limit":2}"#, "--db", database] + Self.small)
         #expect(read.termination == .exited(0), "\(read.stderr)")
         #expect(try JSONValue(parsing: read.stdout)["items"]?.arrayValue?.count == 2)
@@ -125,7 +127,7 @@ struct BinaryStorageTests {
         #expect(write.termination == .exited(1))
         let error = try JSONValue(parsing: write.stderr)
         #expect(error["code"] == -32051)
-        #expect(error["data"] == ["path": .string(database), "cause": "the file is read-only"])
+        #expect(error["data"] == ["path": .string(database), "cause": .string(cause)])
     }
 
     @Test("seed --reset refuses to delete a file that is not a switchboard database")

@@ -12,20 +12,22 @@ struct InMemoryMailbox: Sendable {
     /// The mail sequence: one step per write that changed something.
     var sequence: Int64 = 0
     var sentCounter: Int64 = 0
-    /// The change log: each record with the account it belongs to.
-    var log: [(account: String, change: ChangeRecord)] = []
+    /// The change log, scoped by account, pruned as it grows.
+    var log: InMemoryChangeLog
 
-    var logSequence: Int64 { log.last?.change.sequence ?? 0 }
+    init(log: InMemoryChangeLog = InMemoryChangeLog()) {
+        self.log = log
+    }
 
     /// The change-tracking state: read under the same lock as the write it follows.
-    var state: String { ChangeTracking.state(domain: mailDomain, sequence: logSequence) }
+    var state: String { log.state(domain: mailDomain) }
 
     func record(_ account: String, _ uid: String) -> MailRecord? {
         positions[account]?[uid].map { records[$0] }
     }
 
     mutating func logChange(_ account: String, _ uid: String, _ kind: ChangeRecord.Kind) {
-        log.append((account, ChangeRecord(sequence: logSequence + 1, itemID: uid, kind: kind)))
+        log.record(scope: account, itemID: uid, kind: kind)
     }
 
     /// Adds demo or imported data as the starting state: no change records, sequence 0.
