@@ -62,7 +62,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DomainTests",
-            dependencies: ["FeedDomain", "MailDomain", "SwitchboardCore", "SwitchboardStorage", "SwitchboardHost", "JSONRPC", "Jansson"],
+            dependencies: ["FeedDomain", "MailDomain", "SwitchboardCore", "SwitchboardStorage", "SwitchboardHost", "JSONRPC", "Jansson", "SchemaTesting"],
             swiftSettings: swiftSettings
         ),
 
@@ -78,7 +78,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SwitchboardHostTests",
-            dependencies: ["SwitchboardHost", "JSONRPC", "Jansson", "switchboard", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["SwitchboardHost", "JSONRPC", "Jansson", "SchemaTesting", "switchboard", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
 
@@ -93,6 +93,9 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+
+        // Test support shared by the test targets: answers checked against the schemas from rpc.discover.
+        .target(name: "SchemaTesting", dependencies: ["Jansson"], path: "Tests/SchemaTesting", swiftSettings: swiftSettings),
 
         // Build-time: Schemas/*.json embedded into the host, so the binary works from any directory.
         .executableTarget(name: "schema-embedder", path: "Sources/BuildTools/SchemaEmbedder", swiftSettings: swiftSettings),
