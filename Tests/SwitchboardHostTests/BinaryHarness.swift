@@ -9,6 +9,8 @@ import Testing
 
 // Runs the BUILT `switchboard` binary as a child process over real pipes (posix_spawn, no Foundation).
 // Every read has a deadline (poll), so a broken host fails the test instead of hanging the suite.
+// Every answer read is checked against the schema of the method it answers, from the binary's
+// `rpc.discover` (DiscoveredSchemas.swift).
 // Everything here is namespaced (`BinaryHarness`, `SpawnedHost`) so it cannot clash with helpers in
 // the other test files of this target.
 

@@ -9,7 +9,8 @@ import Testing
 // An in-process host for tests: a dispatcher (the host's built-ins plus test-only methods), a
 // `Connection` writing into a `CollectingSink`, and the `MessageReader` fed from plain threads, one at
 // a time and in order. Output frames are split with `Framer`, parsed with jansson, and can be awaited
-// one by one or by predicate, with a time-out that fails the test rather than hanging it.
+// one by one or by predicate, with a time-out that fails the test rather than hanging it. Every answer
+// is checked against the schema of the method it answers, from `rpc.discover` (DiscoveredSchemas.swift).
 
 /// How long any single await in a test may take before the test fails. Generous: nothing should
 /// come close to it, even on a loaded 2-core machine; it only turns a hang into a failure.
