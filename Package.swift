@@ -69,7 +69,7 @@ let package = Package(
             name: "DomainTests",
             dependencies: [
                 "DomainMethods", "FeedDomain", "MailDomain", "SwitchboardCore", "SwitchboardStorage", "SwitchboardHost", "JSONRPC", "Jansson",
-                .product(name: "PropertyBased", package: "swift-property-based"),
+                "SchemaTesting", .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -86,7 +86,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SwitchboardHostTests",
-            dependencies: ["SwitchboardHost", "JSONRPC", "Jansson", "switchboard", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["SwitchboardHost", "JSONRPC", "Jansson", "SchemaTesting", "switchboard", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
 
@@ -101,6 +101,9 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+
+        // Test support shared by the test targets: answers checked against the schemas from rpc.discover.
+        .target(name: "SchemaTesting", dependencies: ["Jansson"], path: "Tests/SchemaTesting", swiftSettings: swiftSettings),
 
         // Build-time: Schemas/*.json embedded into the host, so the binary works from any directory.
         .executableTarget(name: "schema-embedder", path: "Sources/BuildTools/SchemaEmbedder", swiftSettings: swiftSettings),

@@ -27,7 +27,9 @@ public enum DemoFeed {
         let hasImage = random.next(below: 10) < 8
         let city = random.next(below: locations.count + 3)
         let hasSite = random.next(below: 4) == 0
-        let handle = "\(first.lowercased())\(last.lowercased())\(id % 1000)"
+        // A host name holds ASCII letters and digits only ("van Rossum", "Spärck Jones" have more).
+        let letters = "\(first)\(last)".lowercased().unicodeScalars.filter { $0.isASCII && $0.properties.isAlphabetic }
+        let handle = "\(String(String.UnicodeScalarView(letters)))\(id % 1000)"
         return Profile(
             id: id,
             accountId: 10_000_000 + id * 7 + Int64(random.next(below: 7)),

@@ -17,8 +17,11 @@ struct FeedMethodsTests {
         dispatcher = try MethodRegistry.feedMethods(feed).freeze()
     }
 
-    func call(_ method: String, _ params: JSONValue?) async -> InProcessCall.Outcome {
-        await InProcessCall.call(method, params: params, dispatcher: dispatcher, logger: Logger(label: "test"))
+    /// Calls `method`; the answer is checked against its result schema (or the error shape) from `rpc.discover`.
+    func call(_ method: String, _ params: JSONValue?, sourceLocation: SourceLocation = #_sourceLocation) async -> InProcessCall.Outcome {
+        let outcome = await InProcessCall.call(method, params: params, dispatcher: dispatcher, logger: Logger(label: "test"))
+        DomainSchemas.expectValid(outcome.response, answering: method, sourceLocation: sourceLocation)
+        return outcome
     }
 
     @Test("feed.list pages through the feed with nextCursor, then null at the end")

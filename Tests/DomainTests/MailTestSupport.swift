@@ -41,7 +41,7 @@ enum MailBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
 final class MailRPCClient: Sendable {
     struct TimedOut: Error, CustomStringConvertible {
         let method: String
-        var description: String { "no response to \(method) within 10 s" }
+        var description: String { "no response to \(method) within 30 s" }
     }
 
     let connection: Connection
@@ -56,8 +56,10 @@ final class MailRPCClient: Sendable {
         reader = Mutex(ReaderHandle(reader: MessageReader(connection: connection)))
     }
 
-    /// Sends a request and returns the whole response message.
-    func call(_ method: String, _ params: JSONValue? = nil, progressToken: JSONValue? = nil) async throws -> JSONValue {
+    /// Sends a request and returns the whole response message, checked against the method's result
+    /// schema (or the error shape) from `rpc.discover`.
+    func call(_ method: String, _ params: JSONValue? = nil, progressToken: JSONValue? = nil,
+              sourceLocation: SourceLocation = #_sourceLocation) async throws -> JSONValue {
         let id = inbox.nextID()
         var request: JSONObject = ["jsonrpc": "2.0", "id": .integer(id), "method": .string(method)]
         var params = params
@@ -71,23 +73,26 @@ final class MailRPCClient: Sendable {
         reader.withLock { handle in frame.withUnsafeBytes { handle.reader.receive($0) } }
         let inbox = self.inbox
         let timer = Task {
-            guard (try? await Task.sleep(for: .seconds(10))) != nil else { return }
+            // A hang guard only, generous for a loaded machine.
+            guard (try? await Task.sleep(for: .seconds(30))) != nil else { return }
             inbox.expire(id, TimedOut(method: method))
         }
         defer { timer.cancel() }
-        return try await inbox.response(to: id)
+        let response = try await inbox.response(to: id)
+        DomainSchemas.expectValid(response, answering: method, sourceLocation: sourceLocation)
+        return response
     }
 
     /// The `result` of a call, or a test failure showing the error.
     func result(_ method: String, _ params: JSONValue? = nil, progressToken: JSONValue? = nil,
                 sourceLocation: SourceLocation = #_sourceLocation) async throws -> JSONValue {
-        let response = try await call(method, params, progressToken: progressToken)
+        let response = try await call(method, params, progressToken: progressToken, sourceLocation: sourceLocation)
         return try #require(response["result"], "\(method) failed: \(response.jsonText())", sourceLocation: sourceLocation)
     }
 
     /// The `error` of a call, or a test failure showing the result.
     func error(_ method: String, _ params: JSONValue? = nil, sourceLocation: SourceLocation = #_sourceLocation) async throws -> JSONValue {
-        let response = try await call(method, params)
+        let response = try await call(method, params, sourceLocation: sourceLocation)
         return try #require(response["error"], "\(method) should fail: \(response.jsonText())", sourceLocation: sourceLocation)
     }
 

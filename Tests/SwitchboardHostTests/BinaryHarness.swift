@@ -3,11 +3,14 @@ import Glibc
 #endif
 import CSystemShims
 import Jansson
+import SchemaTesting
 import Synchronization
 import Testing
 
 // Runs the BUILT `switchboard` binary as a child process over real pipes (posix_spawn, no Foundation).
 // Every read has a deadline (poll), so a broken host fails the test instead of hanging the suite.
+// Every answer read is checked against the schema of the method it answers, from the binary's
+// `rpc.discover` (DiscoveredSchemas.swift).
 // Everything here is namespaced (`BinaryHarness`, `SpawnedHost`) so it cannot clash with helpers in
 // the other test files of this target.
 
@@ -291,14 +294,25 @@ final class SpawnedHost {
     /// The host stopped reading its stdin (EPIPE).
     private(set) var inputBroken = false
     private(set) var termination: BinaryHarness.Termination?
+    /// Every answer on stdout is checked against the schemas from the binary's `rpc.discover`: a
+    /// result against its method's result schema (the ledger knows which method each id was sent
+    /// with), an error against the JSON-RPC error object. A mismatch is a test issue.
+    var checksAnswers: Bool
+    /// Which method each request id written so far was sent with.
+    let ledger = RequestLedger()
+    /// Splits what the harness writes, to fill the ledger.
+    private var outgoing = OutputSplitter()
 
     /// Spawns the binary (or `executable`) with `arguments`; `environment` adds (or, with nil, removes) variables.
     /// `raw`: stdout is not decoded as frames (for a shell wrapping the host); read it with `nextLine`.
+    /// `checksAnswers`: see ``checksAnswers`` (off only for the harness's own `rpc.discover`).
     init(arguments: [String] = [], wire: Wire = .ndjson, environment: [String: String?] = [:],
-         executable: String = BinaryHarness.binaryPath, newProcessGroup: Bool = false, raw: Bool = false) throws {
+         executable: String = BinaryHarness.binaryPath, newProcessGroup: Bool = false, raw: Bool = false,
+         checksAnswers: Bool = true) throws {
         _ = BinaryHarness.ignoreSIGPIPE
         self.wire = wire
         self.raw = raw
+        self.checksAnswers = checksAnswers && !raw
         let (spawned, input, output, errors) = try BinaryHarness.spawnLock.withLock { _ in
             let input = try BinaryHarness.makePipe()
             let output = try BinaryHarness.makePipe()
@@ -355,6 +369,11 @@ final class SpawnedHost {
         guard !bytes.isEmpty else { return }
         guard inputFD >= 0 else { throw Failure("stdin already closed") }
         if inputBroken { throw Failure("the host no longer reads its stdin (EPIPE)") }
+        if checksAnswers {
+            for frame in outgoing.split(bytes) {
+                if let message = frame.value { ledger.recordOutgoing(message) }
+            }
+        }
         pendingInput += bytes
         let deadline = BinaryHarness.nowMilliseconds() + milliseconds
         while !pendingInput.isEmpty && !inputBroken {
@@ -612,6 +631,7 @@ final class SpawnedHost {
             throw Failure("stdout frame is neither an object nor an array: \(text.prefix(200))")
         }
         received.append(message)
+        if checksAnswers { DiscoveredSchemas.binary.expectValidAnswers(in: message, ledger: ledger) }
     }
 
     private func checkNoPartialFrame() throws {

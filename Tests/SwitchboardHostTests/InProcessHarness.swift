@@ -1,6 +1,7 @@
 import Jansson
 import JSONRPC
 import Logging
+import SchemaTesting
 import SwitchboardHost
 import Synchronization
 import Testing
@@ -8,7 +9,8 @@ import Testing
 // An in-process host for tests: a dispatcher (the host's built-ins plus test-only methods), a
 // `Connection` writing into a `CollectingSink`, and the `MessageReader` fed from plain threads, one at
 // a time and in order. Output frames are split with `Framer`, parsed with jansson, and can be awaited
-// one by one or by predicate, with a time-out that fails the test rather than hanging it.
+// one by one or by predicate, with a time-out that fails the test rather than hanging it. Every answer
+// is checked against the schema of the method it answers, from `rpc.discover` (DiscoveredSchemas.swift).
 
 /// How long any single await in a test may take before the test fails. Generous: nothing should
 /// come close to it, even on a loaded 2-core machine; it only turns a hang into a failure.
@@ -366,6 +368,18 @@ final class Harness: @unchecked Sendable {
     /// The latch of the last input job: each job waits for the one before, so the reader is driven
     /// from one thread at a time, in order.
     private let lastJob = Mutex<Latch?>(nil)
+    /// Which method each request id fed so far was sent with.
+    let ledger = RequestLedger()
+    /// Splits what the test feeds, to fill the ledger.
+    private let inputSplitter = Mutex(OutputSplitter())
+    /// How many frames of `frames` have had their answers checked.
+    private let checkedFrames = Mutex(0)
+    private let recordsRequests = Mutex(true)
+    /// Whether what is fed from now on goes into the ledger (off only to test the checks themselves).
+    var checksAnswers: Bool {
+        get { recordsRequests.withLock { $0 } }
+        set { recordsRequests.withLock { $0 = newValue } }
+    }
 
     /// - Parameters:
     ///   - framing: the connection's framing; `nil` detects it from the first bytes.
@@ -392,6 +406,9 @@ final class Harness: @unchecked Sendable {
     /// latch that opens when the reader has processed them (it may block under backpressure).
     @discardableResult
     func post(_ bytes: [UInt8], chunkSize: Int? = nil) -> Latch {
+        for frame in inputSplitter.withLock({ $0.split(bytes) }) where checksAnswers {
+            if let message = frame.value { ledger.recordOutgoing(message) }
+        }
         let done = Latch()
         let previous = lastJob.withLock { last in
             defer { last = done }
@@ -465,14 +482,34 @@ final class Harness: @unchecked Sendable {
 
     // MARK: Output
 
+    /// Checks the answers among the frames written so far (each once) against the schemas from
+    /// `rpc.discover`: a result against its method's result schema, an error against the JSON-RPC
+    /// error object; a mismatch is a test issue. Every way of reading frames below calls it, and so
+    /// does `deinit`, so no answer goes unchecked.
+    func expectValidAnswers(sourceLocation: SourceLocation = #_sourceLocation) {
+        let written = frames.elements
+        checkedFrames.withLock { checked in
+            for frame in written[min(checked, written.count)...] {
+                if let message = frame.value {
+                    DiscoveredSchemas.inProcess.expectValidAnswers(in: message, ledger: ledger, sourceLocation: sourceLocation)
+                }
+            }
+            checked = max(checked, written.count)
+        }
+    }
+
+    deinit { expectValidAnswers() }
+
     /// Waits for the `index`-th frame (0-based) the host wrote.
     func frame(_ index: Int) async throws -> OutputFrame {
-        try await frames.wait(for: "frame #\(index)") { $0.count > index ? $0[index] : nil }
+        defer { expectValidAnswers() }
+        return try await frames.wait(for: "frame #\(index)") { $0.count > index ? $0[index] : nil }
     }
 
     /// Waits for the first frame satisfying `predicate`.
     func frame(where what: String, _ predicate: @escaping @Sendable (OutputFrame) -> Bool) async throws -> OutputFrame {
-        try await frames.wait(for: what) { $0.first(where: predicate) }
+        defer { expectValidAnswers() }
+        return try await frames.wait(for: what) { $0.first(where: predicate) }
     }
 
     /// Waits for the single response with this id; fails if more than one arrives by then.
@@ -508,10 +545,14 @@ final class Harness: @unchecked Sendable {
         }
         try await result.opened("the connection to become idle")
         #expect(ok.withLock { $0 }, "the connection did not become idle")
+        expectValidAnswers()
     }
 
     /// Every frame written so far, split from the sink's bytes (the authoritative order of bytes).
-    var writtenFrames: [OutputFrame] { OutputSplitter.frames(in: sink.bytes) }
+    var writtenFrames: [OutputFrame] {
+        expectValidAnswers()
+        return OutputSplitter.frames(in: sink.bytes)
+    }
 
     var outputText: String { String(decoding: sink.bytes, as: UTF8.self) }
 }
