@@ -40,7 +40,7 @@ let package = Package(
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "Jansson"], swiftSettings: swiftSettings),
 
         // Shared models and service plumbing of every domain: clock, pagination cursors, change sets.
-        .target(name: "SwitchboardCore", dependencies: ["JSONRPC", "Jansson"], swiftSettings: swiftSettings),
+        .target(name: "SwitchboardCore", dependencies: ["JSONRPC", "Jansson", "CSystemShims"], swiftSettings: swiftSettings),
 
         // The one SQLite database (GRDB): migrations, the shared change log.
         .target(
