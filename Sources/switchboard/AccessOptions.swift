@@ -9,7 +9,7 @@ import Glibc
 struct AccessOptions: ParsableArguments {
     @Option(name: .customLong("allow-read"), help: ArgumentHelp(
         "A folder whose files requests may read, e.g. for mail.import (repeatable).",
-        discussion: "Default: the current directory and the data folder ($XDG_DATA_HOME/switchboard). Paths outside, symbolic links out included, are refused with one error that does not say whether the file exists.",
+        discussion: "Default: the current directory (unless it is /) and the data folder ($XDG_DATA_HOME/switchboard). Paths outside, symbolic links out included, are refused with one error that does not say whether the file exists.",
         valueName: "dir"
     ))
     var allowRead: [String] = []

@@ -122,6 +122,8 @@ struct ReadRootsTests {
         #expect(throws: Never.self) { try roots.open("Package.swift") }
         #expect(outcome(roots, "../../../../../../../../etc/passwd") == .failure(.refused))
         #expect(outcome(ReadRoots.empty, "Package.swift") == .failure(.refused))
+        // Started in /, a host does not get the whole file system by default.
+        #expect(ReadRoots.defaults(dataFolder: nil, currentDirectory: "/").folders.isEmpty)
     }
 
     @Test("a folder swapped for a link between resolving and opening cannot lead out", arguments: [false, true])

@@ -51,10 +51,11 @@ public struct ReadRoots: Sendable, Equatable {
     }
 
     /// The current directory and, when it exists, `dataFolder`: the default without `--allow-read`.
-    public static func defaults(dataFolder: String?) -> ReadRoots {
+    /// A host started in `/` (as services often are) does not get the whole file system by default.
+    public static func defaults(dataFolder: String?, currentDirectory: String = ".") -> ReadRoots {
         var folders: [String] = []
-        for path in [".", dataFolder].compactMap({ $0 }) {
-            if let roots = try? ReadRoots(resolving: [path]), let folder = roots.folders.first, !folders.contains(folder) {
+        for path in [currentDirectory, dataFolder].compactMap({ $0 }) {
+            if let roots = try? ReadRoots(resolving: [path]), let folder = roots.folders.first, folder != "/", !folders.contains(folder) {
                 folders.append(folder)
             }
         }
