@@ -42,7 +42,7 @@ let package = Package(
 
         // Shared models and service plumbing of every domain: clock, pagination cursors, change sets,
         // the errors services throw. No JSON-RPC here: the method layer maps errors.
-        .target(name: "SwitchboardCore", dependencies: ["Jansson"], swiftSettings: swiftSettings),
+        .target(name: "SwitchboardCore", dependencies: ["Jansson", "CSystemShims"], swiftSettings: swiftSettings),
 
         // What every domain's methods share above JSON-RPC: domain error codes, ServiceError → ResponseError.
         .target(name: "DomainMethods", dependencies: ["SwitchboardCore", "JSONRPC", "Jansson"], swiftSettings: swiftSettings),

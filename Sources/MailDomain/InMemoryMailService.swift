@@ -154,17 +154,7 @@ public final class InMemoryMailService: MailService {
 
     public func importMessages(account: String, _ records: [ImportRecord]) async throws -> ImportOutcome {
         mailbox.withLock { mailbox in
-            var outcome = ImportOutcome()
-            for record in records {
-                if mailbox.record(account, record.uid) != nil {
-                    outcome.skipped.append(record.uid)
-                    continue
-                }
-                if outcome.imported.isEmpty { mailbox.sequence += 1 }
-                let (folder, read) = MailRecord.placement(from: record.message.from, account: account)
-                mailbox.insert(account: account, uid: record.uid, message: record.message, folder: folder, read: read, time: record.time)
-                outcome.imported.append(record.uid)
-            }
+            var outcome = mailbox.importBatch(account: account, records)
             outcome.state = mailbox.state
             return outcome
         }

@@ -118,19 +118,7 @@ public struct SQLiteMailService: MailService {
 
     public func importMessages(account: String, _ records: [ImportRecord]) async throws -> ImportOutcome {
         try await database.writer.write { db in
-            var outcome = ImportOutcome()
-            var sequence: Int64 = 0
-            for record in records {
-                if try Self.fetchRecord(db, account: account, uid: record.uid) != nil {
-                    outcome.skipped.append(record.uid)
-                    continue
-                }
-                if outcome.imported.isEmpty { sequence = try Self.nextSequence(db) }
-                let (folder, read) = MailRecord.placement(from: record.message.from, account: account)
-                try Self.insert(account: account, uid: record.uid, message: record.message, folder: folder, read: read,
-                                time: record.time, sequence: sequence, db)
-                outcome.imported.append(record.uid)
-            }
+            var outcome = try Self.importBatch(account: account, records, db)
             outcome.state = try ChangeLog.state(db, domain: mailDomain)
             return outcome
         }

@@ -26,6 +26,7 @@ struct Call: ParsableCommand {
     var params: String?
 
     @OptionGroup var store: StoreOptions
+    @OptionGroup var access: AccessOptions
     @OptionGroup var logging: LoggingOptions
 
     func run() throws {
@@ -48,7 +49,7 @@ struct Call: ParsableCommand {
             }
         }
         let services = LazyServices(options: store.configuration, logger: logger)
-        let dispatcher = try HostRegistry.make(services: services).freeze()
+        let dispatcher = try HostRegistry.make(services: services, readRoots: access.readRoots()).freeze()
         let outcome = InProcessCall.callBlocking(method, params: parsed, dispatcher: dispatcher, logger: logger) { note in
             writeLine(note.jsonText(), to: STDERR_FILENO)
         }

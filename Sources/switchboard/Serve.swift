@@ -5,6 +5,7 @@ import Glibc
 #endif
 import Jansson
 import JSONRPC
+import SwitchboardCore
 import SwitchboardHost
 
 /// `switchboard serve`: JSON-RPC 2.0 on stdin/stdout until end of input, `exit` or a signal.
@@ -46,6 +47,7 @@ struct Serve: ParsableCommand {
     var frameTimeout: Int = HostOptions().frameTimeoutMilliseconds
 
     @OptionGroup var store: StoreOptions
+    @OptionGroup var access: AccessOptions
     @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
@@ -71,11 +73,12 @@ struct Serve: ParsableCommand {
             drainTimeoutMilliseconds: drainTimeout,
             frameTimeoutMilliseconds: frameTimeout
         )
-        Glibc.exit(try Self.serve(host: options, store: store.configuration, logLevel: logging.resolvedLevel()))
+        Glibc.exit(try Self.serve(host: options, store: store.configuration, readRoots: access.readRoots(),
+                                  logLevel: logging.resolvedLevel()))
     }
 
     /// Runs the host on stdio and returns its exit code; shared by `serve` and a bare `switchboard`.
-    static func serve(host: HostOptions, store: StoreConfiguration, logLevel: Logger.Level) throws -> Int32 {
+    static func serve(host: HostOptions, store: StoreConfiguration, readRoots: ReadRoots, logLevel: Logger.Level) throws -> Int32 {
         try store.validate()
         let logger = LoggingOptions.makeLogger(level: logLevel)
         // A database named with --db is checked at start (cheaply, without opening it). The session
@@ -88,7 +91,7 @@ struct Serve: ParsableCommand {
             }
         }
         let services = LazyServices(options: store, logger: logger)
-        return try StdioHost.run(options: host, logger: logger) { HostRegistry.make(environment: $0, services: services) }
+        return try StdioHost.run(options: host, logger: logger) { HostRegistry.make(environment: $0, services: services, readRoots: readRoots) }
     }
 }
 

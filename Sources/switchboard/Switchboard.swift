@@ -31,7 +31,8 @@ enum Main {
             return
         }
         do {
-            exit(try Serve.serve(host: HostOptions(), store: StoreConfiguration(), logLevel: LoggingOptions.level(nil)))
+            exit(try Serve.serve(host: HostOptions(), store: StoreConfiguration(), readRoots: AccessOptions.defaultRoots(),
+                                 logLevel: LoggingOptions.level(nil)))
         } catch {
             writeLine("switchboard: \(error)", to: STDERR_FILENO)
             exit(1)

@@ -75,9 +75,9 @@ struct MailImportTests {
     @Test("a missing, unreadable or malformed file is -32602 naming path")
     func badFiles() async throws {
         let client = MailRPCClient(try mailDispatcher(InMemoryMailService(clock: mailTestClock, demoMessages: 0)))
-        let missing = try await client.error("mail.import", ["path": "/nonexistent/inbox.json"])
+        let missing = try await client.error("mail.import", ["path": "/tmp/switchboard-nonexistent-inbox.json"])
         #expect(missing["code"] == -32602 && missing["data"]?["field"] == "path")
-        #expect(missing["data"]?["got"] == "\"/nonexistent/inbox.json\"")
+        #expect(missing["data"]?["got"] == "\"/tmp/switchboard-nonexistent-inbox.json\"")
         #expect(missing["message"]?.stringValue?.contains("no such file") == true)
         #expect(try await client.error("mail.import", ["path": "/tmp"])["data"]?["field"] == "path")
         #expect(try await client.error("mail.import", ["path": ""])["data"]?["field"] == "path")

@@ -167,8 +167,11 @@ private struct ReaderHandle: @unchecked Sendable {
 }
 
 /// A dispatcher with the mail methods on `mail`.
-func mailDispatcher(_ mail: any MailService, defaultAccount: String? = DemoAccount.email) throws -> Dispatcher {
-    try MethodRegistry.mailMethods(mail, defaultAccount: defaultAccount, clock: mailTestClock).freeze()
+/// `readRoots`: the folders `mail.import` may read (by default /tmp, where ``MailTempFile`` writes).
+func mailDispatcher(_ mail: any MailService, defaultAccount: String? = DemoAccount.email,
+                    readRoots: ReadRoots? = nil) throws -> Dispatcher {
+    try MethodRegistry.mailMethods(mail, defaultAccount: defaultAccount, clock: mailTestClock,
+                                   readRoots: readRoots ?? ReadRoots(resolving: ["/tmp"])).freeze()
 }
 
 /// A temporary file holding `text`, removed by `remove()`.

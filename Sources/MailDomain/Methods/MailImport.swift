@@ -2,21 +2,25 @@ import Jansson
 import JSONRPC
 import SwitchboardCore
 
-/// `mail.import {path}` → `{imported, skipped, errors, state}`: reads a file in the prototype
-/// backend's format into the account. Bad records are reported by index and reason and the good ones
-/// kept; records whose uid the account has are skipped, so importing a file twice adds nothing twice.
+/// `mail.import {path}` or `mail.import {records}` → `{imported, skipped, errors, state}`: stores
+/// messages in the prototype backend's inbox format, from a file the host may read (see
+/// ``ReadRoots``) or given inline. Bad records are reported by index and reason and the good ones
+/// kept; records whose uid the account has are skipped, so importing twice adds nothing twice.
 ///
-/// Records are stored a batch at a time; after each batch, with a progress token, it reports
-/// `$/progress {"done": n, "total": count}`.
+/// Records are stored a batch at a time, each batch in a transaction of its own so other writers
+/// get in between; after each batch, with a progress token, it reports `$/progress {"done": n, "total": count}`.
 public enum MailImport: RPCMethod {
     public static let name = "mail.import"
-    public static let summary = "Imports messages from a file in the prototype backend's inbox format."
+    public static let summary = "Imports messages in the prototype backend's inbox format, from a file or inline."
 
     /// Records per batch, and between progress reports.
     public static let batchSize = 500
 
     public struct Params: Decodable, Sendable {
-        public var path: String
+        /// A file `{"inbox": [records]}` inside the folders the host allows.
+        public var path: String?
+        /// The records themselves.
+        public var records: JSONValue?
     }
 
     public struct Result: Encodable, Sendable {
@@ -26,18 +30,18 @@ public enum MailImport: RPCMethod {
         public var state: String
     }
 
-    static func run(_ params: Params, mail: any MailService, account: String, clock: any WallClock,
+    static func run(_ params: Params, mail: any MailService, account: String, clock: any WallClock, roots: ReadRoots,
                     context: RequestContext) async throws -> Result {
-        let file = try ImportFile(path: params.path)
+        let records = try source(params, roots: roots)
         let now = clock.now()
         var result = Result(imported: 0, skipped: 0, errors: [], state: "")
         var start = 0
-        while start < file.count {
+        while start < records.count {
             try context.checkCancellation()
-            let end = min(start + batchSize, file.count)
+            let end = min(start + batchSize, records.count)
             var batch: [ImportRecord] = []
             for index in start..<end {
-                switch file.record(at: index, now: now) {
+                switch records.record(at: index, now: now) {
                 case .success(let record): batch.append(record)
                 case .failure(let problem): result.errors.append(problem)
                 }
@@ -47,9 +51,25 @@ public enum MailImport: RPCMethod {
             result.imported += outcome.imported.count
             result.skipped += outcome.skipped.count
             start = end
-            context.reportProgress(["done": .integer(Int64(end)), "total": .integer(Int64(file.count))])
+            context.reportProgress(["done": .integer(Int64(end)), "total": .integer(Int64(records.count))])
         }
-        if file.count == 0 { result.state = try await mail.state() }
+        if records.count == 0 { result.state = try await mail.state() }
         return result
+    }
+
+    /// The records `params` names: exactly one of a file and an inline array.
+    static func source(_ params: Params, roots: ReadRoots) throws(JSONFieldError) -> ImportRecords {
+        switch (params.path, params.records) {
+        case (let path?, nil):
+            return try ImportFile.records(path: path, roots: roots)
+        case (nil, let records?):
+            guard case .array = records, let array = ImportRecords(records.makeJansson()) else {
+                throw JSONFieldError.outOfRange(field: "records", expected: "an array of records", got: records)
+            }
+            return array
+        default:
+            throw JSONFieldError(field: "", expected: "exactly one of path and records",
+                                 got: params.path == nil ? "neither" : "both")
+        }
     }
 }

@@ -5,8 +5,10 @@ import SwitchboardCore
 extension MethodRegistry {
     /// The mail methods, served by `mail`. Requests act for the account `mail.login` bound to their
     /// connection, else for `defaultAccount` (the executable passes `--account` or the demo account);
-    /// with neither they fail with -32001. `clock` dates the prototype's "Today" in imports.
-    public static func mailMethods(_ mail: any MailService, defaultAccount: String?, clock: any WallClock = SystemClock()) -> MethodRegistry {
+    /// with neither they fail with -32001. `clock` dates the prototype's "Today" in imports;
+    /// `readRoots` are the folders `mail.import` may read files from (none by default).
+    public static func mailMethods(_ mail: any MailService, defaultAccount: String?, clock: any WallClock = SystemClock(),
+                                   readRoots: ReadRoots = .empty) -> MethodRegistry {
         let fallback = defaultAccount.map { EmailAddress.normalized($0) ?? $0 }
         let account: @Sendable (RequestContext) throws -> String = { try MailSession.account($0, default: fallback) }
         var registry = MethodRegistry()
@@ -20,7 +22,7 @@ extension MethodRegistry {
         registry.registerDomain(MailMove.self) { params, context in try await MailMove.run(params, mail: mail, account: account(context)) }
         registry.registerDomain(MailSearch.self) { params, context in try await MailSearch.run(params, mail: mail, account: account(context)) }
         registry.registerDomain(MailImport.self) { params, context in
-            try await MailImport.run(params, mail: mail, account: account(context), clock: clock, context: context)
+            try await MailImport.run(params, mail: mail, account: account(context), clock: clock, roots: readRoots, context: context)
         }
         registry.registerDomain(MailChanges.self) { params, context in try await MailChanges.run(params, mail: mail, account: account(context)) }
         return registry

@@ -76,12 +76,56 @@ struct InMemoryMailbox: Sendable {
         stamp(touched)
     }
 
+    /// Stores a batch of imported messages threaded by ``ImportThreading``, in one pass over the
+    /// mailbox for the whole batch (not one per message).
+    mutating func importBatch(account: String, _ batch: [ImportRecord]) -> ImportOutcome {
+        let uids = Set(batch.map(\.uid))
+        var replies: [String: [String]] = [:]
+        for record in records where record.account == account {
+            if let parent = record.inReplyTo, parent != record.uid, uids.contains(parent) {
+                replies[parent, default: []].append(record.threadId)
+            }
+        }
+        let threading = ImportThreading(batch, storedThread: { record(account, $0)?.threadId },
+                                        storedReplies: { replies[$0] ?? [] })
+        let outcome = ImportOutcome(imported: threading.entries.map(\.record.uid), skipped: threading.skipped)
+        guard !threading.entries.isEmpty else { return outcome }
+        sequence += 1
+        var touched = Set<GroupKey>()
+        if !threading.moves.isEmpty {
+            let moving = Set(threading.moves.map(\.old))
+            let members = Dictionary(grouping: records.indices.filter { records[$0].account == account && moving.contains(records[$0].threadId) },
+                                     by: { records[$0].threadId })
+            for (old, new) in threading.moves {
+                for position in (members[old] ?? []).sorted(by: { MailRecord.chronological(records[$0], records[$1]) }) {
+                    touched.insert(GroupKey(account: account, folder: records[position].folder, threadId: old))
+                    touched.insert(GroupKey(account: account, folder: records[position].folder, threadId: new))
+                    records[position].threadId = new
+                    logChange(account, records[position].uid, .updated)
+                }
+            }
+        }
+        for entry in threading.entries {
+            let record = entry.record
+            let (folder, read) = MailRecord.placement(from: record.message.from, account: account)
+            load(MailRecord(account: account, uid: record.uid, threadId: entry.threadId, folder: folder, from: record.message.from,
+                            to: record.message.to, cc: record.message.cc, subject: record.message.subject, text: record.message.text,
+                            inReplyTo: record.message.inReplyTo, time: record.time, read: read, folderSeq: sequence))
+            logChange(account, record.uid, .created)
+            touched.insert(GroupKey(account: account, folder: folder, threadId: entry.threadId))
+        }
+        stamp(touched)
+        return outcome
+    }
+
     /// Marks conversations as changed by the current write; forgets the ones left empty.
     mutating func stamp(_ groups: Set<GroupKey>) {
-        for group in groups {
-            let exists = records.contains { $0.account == group.account && $0.folder == group.folder && $0.threadId == group.threadId }
-            groupUpdated[group] = exists ? sequence : nil
+        var existing = Set<GroupKey>()
+        for record in records {
+            let group = GroupKey(account: record.account, folder: record.folder, threadId: record.threadId)
+            if groups.contains(group) { existing.insert(group) }
         }
+        for group in groups { groupUpdated[group] = existing.contains(group) ? sequence : nil }
     }
 
     /// The messages of `account` in `folder`, by conversation.

@@ -135,21 +135,33 @@ extension SQLiteMailService {
             db.cachedStatement(sql: "SELECT uid FROM mail_message WHERE account = ? AND in_reply_to = ? AND uid != ? ORDER BY date_ms, uid"),
             arguments: [account, uid, uid])
         for child in children {
-            let old = try fetchRecord(db, account: account, uid: child)!.threadId
-            guard old != threadId else { continue }
-            let members = try Row.fetchAll(
-                db.cachedStatement(sql: "SELECT uid, folder FROM mail_message WHERE account = ? AND thread_id = ? ORDER BY date_ms, uid"),
-                arguments: [account, old])
-            try db.cachedStatement(sql: "UPDATE mail_message SET thread_id = ? WHERE account = ? AND thread_id = ?")
-                .execute(arguments: [threadId, account, old])
-            for member in members {
-                try ChangeLog.record(db, domain: mailScope(account), itemID: member[0], kind: .updated)
-                let memberFolder = Folder(rawValue: member[1]) ?? .inbox
-                touched.insert(GroupKey(account: account, folder: memberFolder, threadId: old))
-                touched.insert(GroupKey(account: account, folder: memberFolder, threadId: threadId))
-            }
+            guard let old = try storedThread(db, account: account, uid: child), old != threadId else { continue }
+            try moveConversation(account: account, from: old, to: threadId, touched: &touched, db)
         }
         try refresh(touched, sequence: sequence, db)
+    }
+
+    /// The thread id of stored message `uid`, if there is one.
+    static func storedThread(_ db: Database, account: String, uid: String) throws -> String? {
+        try String.fetchOne(db.cachedStatement(sql: "SELECT thread_id FROM mail_message WHERE account = ? AND uid = ?"),
+                            arguments: [account, uid])
+    }
+
+    /// Moves every message of conversation `old` into `new`, logging each as updated and noting the
+    /// conversations whose listing rows must be rebuilt.
+    static func moveConversation(account: String, from old: String, to new: String, touched: inout Set<GroupKey>,
+                                 _ db: Database) throws {
+        let members = try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT uid, folder FROM mail_message WHERE account = ? AND thread_id = ? ORDER BY date_ms, uid"),
+            arguments: [account, old])
+        try db.cachedStatement(sql: "UPDATE mail_message SET thread_id = ? WHERE account = ? AND thread_id = ?")
+            .execute(arguments: [new, account, old])
+        for member in members {
+            try ChangeLog.record(db, domain: mailScope(account), itemID: member[0], kind: .updated)
+            let memberFolder = Folder(rawValue: member[1]) ?? .inbox
+            touched.insert(GroupKey(account: account, folder: memberFolder, threadId: old))
+            touched.insert(GroupKey(account: account, folder: memberFolder, threadId: new))
+        }
     }
 
     /// The ids of the messages `uids` names, or ``ServiceError/notFound(kind:id:)`` for the first unknown one.

@@ -1,0 +1,37 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Jansson
+import Testing
+
+/// A large `mail.import` in one process does not lock another process out of the database: the
+/// import commits a batch at a time, and the other process writes between batches.
+@Suite("Binary: writing while mail.import runs")
+struct BinaryImportWriterTests {
+    typealias Folders = BinaryImportTests.Folders
+
+    @Test("another process can write the database while a large import runs (on its first progress report)")
+    func writerDuringImport() throws {
+        let folders = try Folders()
+        let count = 2_000
+        folders.write(Folders.inbox(count: count, prefix: "c"), to: folders.allowed + "/chain.json")
+        let store = ["--db", folders.base + "/mail.sqlite", "--feed-items", "0", "--mail-messages", "0", "--now", "2026-01-01T09:00:00Z"]
+        let host = try SpawnedHost(arguments: ["serve"] + store + ["--allow-read", folders.allowed])
+        let params = JSONValue.object(["path": .string(folders.allowed + "/chain.json"), "_meta": ["progressToken": "imp"]]).jsonText()
+        try host.send(BinaryHarness.request(1, "mail.import", params))
+        let first = try host.nextMessage(within: 120_000)
+        #expect(first["method"] == "$/progress" && first["params"]?["value"]?["done"] == 500, "\(first)")
+        // The import goes on in the host while the other process sends.
+        let send = try BinaryHarness.run(["call"] + store + ["mail.send", #"{"to":"ada@example.com","subject":"during the import","text":"hi"}"#],
+                                         raw: true, timeout: 120_000)
+        #expect(send.termination == .exited(0), "\(send.stderr)")
+        #expect(send.stdout.contains("\"during the import\""), "\(send.stdout)")
+        let (response, progress) = try host.response(to: 1, within: 300_000)
+        #expect(response["result"]?["imported"] == .integer(Int64(count)), "\(response)")
+        #expect(progress.compactMap { $0["params"]?["value"]?["done"]?.int64Value } == [1_000, 1_500, 2_000])
+        try host.send(BinaryHarness.request(2, "mail.thread", #"{"threadId":"c0"}"#))
+        #expect(try host.response(to: 2, within: 60_000).response["result"]?["messages"]?.arrayValue?.count == count)
+        host.closeInput()
+        #expect(try host.waitForExit(within: 30_000) == .exited(0))
+    }
+}
