@@ -106,7 +106,8 @@ public final class JSONWriter {
 ///
 /// jansson has no such value, so it is stored as a string that no parsed document can hold — its
 /// first byte, 0xFF, is not UTF-8 — and the writer writes its text without quotes. It is honoured where
-/// an id sits: in a top-level object or an object of a top-level array (a response or a batch of them).
+/// an id sits: as the `id` of a top-level object or of an object in a top-level array (a response or a
+/// batch of them).
 /// A document holding one is written part by part, like one whose reals need different precisions.
 public enum RawNumber {
     private static let marker: UInt8 = 0xFF
@@ -129,16 +130,11 @@ public enum RawNumber {
         return UnsafeRawBufferPointer(rebasing: bytes[1...])
     }
 
-    /// Whether a raw number is a member of `value` (an object) or of one of its elements (an array).
+    /// Whether `value` (an object), or one of its elements (an array), has a raw number as its `id`.
     static func isNear(_ value: JSONView) -> Bool {
         func inObject(_ object: JSONView) -> Bool {
-            guard sb_json_typeof(object.pointer) == JSON_OBJECT else { return false }
-            var iterator = json_object_iter(object.pointer)
-            while let current = iterator {
-                if text(of: JSONView(json_object_iter_value(current))) != nil { return true }
-                iterator = json_object_iter_next(object.pointer, current)
-            }
-            return false
+            guard sb_json_typeof(object.pointer) == JSON_OBJECT, let id = json_object_getn(object.pointer, "id", 2) else { return false }
+            return text(of: JSONView(id)) != nil
         }
         switch sb_json_typeof(value.pointer) {
         case JSON_OBJECT: return inObject(value)

@@ -21,8 +21,15 @@ extension MessageReader {
     /// number sent: one with more digits than a double holds would come back as another number, which
     /// could be another request's id. Such an id is refused with `-32600` and id `null`. Only messages
     /// with a real id are scanned; `keep` holds the id's text for as long as the message is handled.
+    @inline(__always)
     func checkingRealID(_ message: IncomingMessage, element: Int, scan: inout LazyScan, keep: inout [JanssonValue]) -> IncomingMessage {
-        guard let idView = message.idView, idView.kind == .real else { return message }
+        guard message.hasRealID else { return message }
+        return checkingRealIDText(message, element: element, scan: &scan, keep: &keep)
+    }
+
+    private func checkingRealIDText(_ message: IncomingMessage, element: Int, scan: inout LazyScan,
+                                    keep: inout [JanssonValue]) -> IncomingMessage {
+        guard let idView = message.idView else { return message }
         guard let token = scan.idToken(ofElement: element), JSONNumberText.realReadsBackExactly(token) else {
             let text = scan.idToken(ofElement: element).map { Self.excerpt($0) } ?? "(unreadable)"
             return .invalid(idView: nil, reason: "\"id\" \(text) has more digits than a double holds, so it cannot be echoed exactly")

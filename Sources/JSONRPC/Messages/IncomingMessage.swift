@@ -81,6 +81,15 @@ extension IncomingMessage {
         }
     }
 
+    /// Whether its id is a real number (whose text must be looked at before it is echoed).
+    var hasRealID: Bool {
+        switch self {
+        case .request(let id, _, _, _): if case .number = id { true } else { false }
+        case .invalid(let idView, _), .unholdable(let idView, _, _): idView?.kind == .real
+        case .notification, .response: false
+        }
+    }
+
     /// The id of a request or an invalid message, as sent.
     var idView: JSONView? {
         switch self {
