@@ -70,10 +70,20 @@ struct BinaryDroppedPushTests {
             }
         }
 
+        private var termination: H.Termination?
+
         deinit {
-            kill(pid, SIGKILL)
-            H.reap(pid, within: 5_000)
+            if termination == nil {
+                kill(pid, SIGKILL)
+                H.reap(pid, within: 5_000)
+            }
             for fd in [input, output, errors] { close(fd) }
+        }
+
+        /// Waits for the host to end and reaps it (once: the pid is not signalled after that).
+        func reap(within milliseconds: Int) -> H.Termination? {
+            if termination == nil { termination = H.reap(pid, within: milliseconds) }
+            return termination
         }
 
         func send(_ json: String) {
@@ -135,5 +145,31 @@ struct BinaryDroppedPushTests {
         #expect(!messages.contains { $0["method"] == "$/progress" }, "every progress report was dropped")
         let notice = try #require(messages.first { $0["method"] == "$/notificationsDropped" })
         #expect(notice["params"] == ["count": 5, "methods": ["$/progress": 5]])
+    }
+}
+
+@Suite("Draining with a full output, against the binary")
+struct BinaryDrainFullOutputTests {
+    typealias H = BinaryHarness
+
+    @Test("SIGTERM while the client reads nothing: the host cancels, stops waiting for the client after the drain time, and exits 0")
+    func exitsWhileClientDoesNotRead() throws {
+        let host = try BinaryDroppedPushTests.RawHost(["--backend", "memory", "--max-output-bytes", "1024", "--max-in-flight", "1",
+                                                       "--drain-timeout", "100", "--log-level", "debug"])
+        host.send(H.request(1, "feed.list", #"{"limit":500}"#))
+        let deadline = H.nowMilliseconds() + 20_000
+        while host.unreadOutput < host.outputCapacity {
+            guard H.nowMilliseconds() < deadline else { throw H.Failure("stdout never filled") }
+            var none = pollfd(fd: host.errors, events: 0, revents: 0)
+            _ = poll(&none, 0, 5)
+        }
+        // One request runs, one waits for its slot; the marker's log line shows both were read.
+        host.send(H.request(2, "host.sleep", #"{"ms":600000}"#))
+        host.send(H.request(3, "host.sleep", #"{"ms":1}"#))
+        host.send(H.notification("test/marker"))
+        _ = try host.read(host.errors) { String(decoding: $0, as: UTF8.self).contains("test/marker") }
+        kill(host.pid, SIGTERM)
+        // The drain answers both -32800, and must not wait on the client to read them.
+        #expect(host.reap(within: 30_000) == .exited(0))
     }
 }
