@@ -22,7 +22,7 @@ public final class JSONWriter {
     /// Writes `value` and passes the text to `body`; the bytes are valid only inside `body`.
     public func withBytes<R>(of value: JSONView, pretty: Bool = false, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         let digits = RealPrecision.range(in: value)
-        if !pretty, let digits, digits.lowerBound != digits.upperBound {
+        if !pretty, digits.map({ $0.lowerBound != $0.upperBound }) ?? false || RawNumber.isNear(value) {
             var mixed: [UInt8] = []
             writeMixed(value, into: &mixed)
             return try mixed.withUnsafeBytes(body)
@@ -64,7 +64,11 @@ public final class JSONWriter {
 
     /// Compact text of a container whose reals need different precisions, part by part.
     private func writeMixed(_ value: JSONView, into output: inout [UInt8]) {
-        if let digits = RealPrecision.range(in: value), digits.lowerBound != digits.upperBound {
+        if let raw = RawNumber.text(of: value) {
+            output.append(contentsOf: raw)
+            return
+        }
+        if RealPrecision.range(in: value).map({ $0.lowerBound != $0.upperBound }) ?? false || RawNumber.isNear(value) {
             switch value.kind {
             case .array:
                 output.append(UInt8(ascii: "["))
@@ -95,6 +99,48 @@ public final class JSONWriter {
         }
         let digits = RealPrecision.range(in: value)?.upperBound ?? 0
         dump(value, flags: Self.flags(pretty: false, digits: digits)) { output.append(contentsOf: $0) }
+    }
+}
+
+/// A number kept as the text it was sent as, for echoing a real id exactly (`1e2`, not `100.0`).
+///
+/// jansson has no such value, so it is stored as a string that no parsed document can hold — its
+/// first byte, 0xFF, is not UTF-8 — and the writer writes its text without quotes. It is honoured where
+/// an id sits: as the `id` of a top-level object or of an object in a top-level array (a response or a
+/// batch of them).
+/// A document holding one is written part by part, like one whose reals need different precisions.
+public enum RawNumber {
+    private static let marker: UInt8 = 0xFF
+
+    /// A value written as `text`, which must be a JSON number.
+    public static func make(_ text: some Collection<UInt8>) -> JanssonValue {
+        let bytes = [marker] + Array(text)
+        let pointer = bytes.withUnsafeBytes { raw in
+            json_stringn_nocheck(raw.baseAddress!.assumingMemoryBound(to: CChar.self), raw.count)!
+        }
+        return JanssonValue(taking: pointer)
+    }
+
+    /// The text of a raw number, or `nil` for any other value.
+    static func text(of value: JSONView) -> UnsafeRawBufferPointer? {
+        guard sb_json_typeof(value.pointer) == JSON_STRING, let chars = json_string_value(value.pointer) else { return nil }
+        let length = json_string_length(value.pointer)
+        let bytes = UnsafeRawBufferPointer(start: chars, count: length)
+        guard length > 1, bytes[0] == marker else { return nil }
+        return UnsafeRawBufferPointer(rebasing: bytes[1...])
+    }
+
+    /// Whether `value` (an object), or one of its elements (an array), has a raw number as its `id`.
+    static func isNear(_ value: JSONView) -> Bool {
+        func inObject(_ object: JSONView) -> Bool {
+            guard sb_json_typeof(object.pointer) == JSON_OBJECT, let id = json_object_getn(object.pointer, "id", 2) else { return false }
+            return text(of: JSONView(id)) != nil
+        }
+        switch sb_json_typeof(value.pointer) {
+        case JSON_OBJECT: return inObject(value)
+        case JSON_ARRAY: return (0..<json_array_size(value.pointer)).contains { inObject(JSONView(json_array_get(value.pointer, $0))) }
+        default: return false
+        }
     }
 }
 

@@ -117,3 +117,30 @@ struct BinaryUnholdableJSONTests {
         #expect(reply["error"]?["data"]?["field"] == "limit")
     }
 }
+
+/// Real ids come back with the text they were sent with, from the input thread and from tasks alike.
+@Suite("Real ids are echoed as sent")
+struct ExactRealIDTests {
+    static let ids = ["1e2", "1E2", "1.50", "1e-7", "-0.0", "2.5E+3", "100.0", "0.1"]
+
+    @Test("from an immediate method, a task, an error, and inside a batch", arguments: ids)
+    func echoed(id: String) async throws {
+        let host = try Harness()
+        try await host.send(#"{"jsonrpc":"2.0","id":\#(id),"method":"host.ping"}"#)
+        try await host.send(#"{"jsonrpc":"2.0","id":\#(id),"method":"test.fast"}"#)
+        try await host.send(#"{"jsonrpc":"2.0","id":\#(id),"method":"no.such"}"#)
+        try await host.send(#"{"jsonrpc":"2.0","id":\#(id),"method":"test.boom"}"#)
+        try await host.send(#"{"jsonrpc":"1.0","id":\#(id),"method":"host.ping"}"#)
+        try await host.send(#"{"jsonrpc":"2.0","id":\#(id),"method":"host.echo","params":{"n":99999999999999999999}}"#)
+        try await host.send(#"[{"jsonrpc":"2.0","id":\#(id),"method":"host.ping"},{"jsonrpc":"2.0","id":\#(id),"method":"test.fast"}]"#)
+        try await host.waitUntilIdle()
+        let frames = host.writtenFrames
+        try #require(frames.count == 7, "\(frames)")
+        for frame in frames where !frame.isBatch {
+            #expect(frame.rawID == id, "\(frame.text)")
+        }
+        let batch = try #require(frames.first { $0.isBatch })
+        #expect(batch.text.ranges(of: #""id":\#(id),"#).count == 2, "\(batch.text)")
+        #expect(frames.allSatisfy { $0.value != nil })
+    }
+}

@@ -1,4 +1,5 @@
 import Jansson
+import Logging
 import Synchronization
 
 extension Connection {
@@ -28,9 +29,14 @@ extension Connection {
     func push(_ message: JanssonValue, method: String) {
         if holdUntilFramed(message, pushing: method) { return }
         let bytes = framed(message)
-        dropped.withLock { dropped in
-            if !dropped.isEmpty || !sink.offer(bytes) { dropped.record(method) }
+        let dropping = dropped.withLock { dropped in
+            let first = dropped.isEmpty
+            guard !first || !sink.offer(bytes) else { return false }
+            dropped.record(method)
+            if first { logger.info("the client is not reading: dropping pushed notifications until it does") }
+            return true
         }
+        if dropping { logger.debug("dropped \(method): the output is full") }
     }
 
     /// Keeps `message` while the stream's framing is unknown (an NDJSON line would be garbage to an

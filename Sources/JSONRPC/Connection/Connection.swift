@@ -120,7 +120,10 @@ public final class Connection: Sendable {
     public func cancelAll() {
         for request in inFlight.cancelAll() {
             inFlight.remove(request)
-            if let answer = answer(.failure(.cancelled), for: request.context, target: request.target) { sendBlocking(answer) }
+            // Not sent from this thread: when the client stopped reading, the drain must not wait for it.
+            if let answer = answer(.failure(.cancelled), for: request.context, target: request.target) {
+                Task { await self.send(answer) }
+            }
         }
     }
 

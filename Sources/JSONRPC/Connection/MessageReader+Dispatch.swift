@@ -26,7 +26,8 @@ extension MessageReader {
             }
             return
         }
-        let context = RequestContext(id: id, method: method, progressToken: Self.progressToken(in: params), connection: connection)
+        let context = RequestContext(id: id, method: method, progressToken: Self.progressToken(in: params), connection: connection,
+                                     idView: idView)
         switch entry.body {
         case .immediate(let run):
             do {
@@ -122,10 +123,13 @@ extension Connection {
         }
         let message: JanssonValue
         switch outcome {
-        case .success(let result): message = OutgoingMessage.response(id: id, result: result)
+        case .success(let result):
+            message = context.exactID.map { OutgoingMessage.response(id: $0.view, result: result) }
+                ?? OutgoingMessage.response(id: id, result: result)
         case .failure(let error):
             if error.code == .internalError { logger.error("\(context.method) failed: \(error.message)") }
-            message = OutgoingMessage.errorResponse(id: id, error: error)
+            message = context.exactID.map { OutgoingMessage.errorResponse(id: $0.view, error: error) }
+                ?? OutgoingMessage.errorResponse(id: id, error: error)
         }
         switch target {
         case .single: return message

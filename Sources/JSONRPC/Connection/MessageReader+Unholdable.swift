@@ -17,16 +17,27 @@ struct LazyScan {
 }
 
 extension MessageReader {
-    /// A real id is echoed only if it reads back as the number sent: one with more digits than a
-    /// double holds would come back as another number, which could be another request's id. Such an
-    /// id is refused with `-32600` and id `null`. (Only messages with a real id are scanned.)
-    func checkingRealID(_ message: IncomingMessage, element: Int, scan: inout LazyScan) -> IncomingMessage {
-        guard let idView = message.idView, idView.kind == .real else { return message }
+    /// A real id is echoed exactly as sent (`1e2`, not `100.0`), and only if it reads back as the
+    /// number sent: one with more digits than a double holds would come back as another number, which
+    /// could be another request's id. Such an id is refused with `-32600` and id `null`. Only messages
+    /// with a real id are scanned; `keep` holds the id's text for as long as the message is handled.
+    @inline(__always)
+    func checkingRealID(_ message: IncomingMessage, element: Int, scan: inout LazyScan, keep: inout [JanssonValue]) -> IncomingMessage {
+        guard message.hasRealID else { return message }
+        return checkingRealIDText(message, element: element, scan: &scan, keep: &keep)
+    }
+
+    private func checkingRealIDText(_ message: IncomingMessage, element: Int, scan: inout LazyScan,
+                                    keep: inout [JanssonValue]) -> IncomingMessage {
+        guard let idView = message.idView else { return message }
         guard let token = scan.idToken(ofElement: element), JSONNumberText.realReadsBackExactly(token) else {
             let text = scan.idToken(ofElement: element).map { Self.excerpt($0) } ?? "(unreadable)"
             return .invalid(idView: nil, reason: "\"id\" \(text) has more digits than a double holds, so it cannot be echoed exactly")
         }
-        return message
+        if JSONWriter.bytes(of: idView).elementsEqual(token) { return message }
+        let exact = RawNumber.make(token)
+        keep.append(exact)
+        return message.replacingIDView(exact.view)
     }
 
     /// Valid JSON that jansson cannot hold (an integer beyond 64 bits, a real beyond a double, a member
@@ -60,7 +71,7 @@ extension MessageReader {
         if let document = try? JSONParser.parse(messageText) {
             // A member of the batch that jansson holds: handled like any other.
             documents.append(document)
-            return checkingRealID(IncomingMessage(document.view), element: element, scan: &lazy)
+            return checkingRealID(IncomingMessage(document.view), element: element, scan: &lazy, keep: &documents)
         }
         let problems = scan.unholdable.filter { message.range.contains($0.range.lowerBound) }
         guard let first = problems.first else {
@@ -73,7 +84,7 @@ extension MessageReader {
         if let params = message.params, problems.allSatisfy({ params.contains($0.range.lowerBound) }),
            let envelope = envelope(of: message, replacingParams: params, in: text) {
             documents.append(envelope)
-            let classified = checkingRealID(IncomingMessage(envelope.view), element: element, scan: &lazy)
+            let classified = checkingRealID(IncomingMessage(envelope.view), element: element, scan: &lazy, keep: &documents)
             switch classified {
             case .request(_, let idView, let method, _):
                 if connection.dispatcher.entry(named: method) == nil {
@@ -108,7 +119,11 @@ extension MessageReader {
         let view = value.view
         switch view.kind {
         case .string, .integer, .null: break
-        case .real: guard JSONNumberText.realReadsBackExactly(token) else { return nil }
+        case .real:
+            guard JSONNumberText.realReadsBackExactly(token) else { return nil }
+            let exact = RawNumber.make(token)
+            documents.append(exact)
+            return exact.view
         default: return nil
         }
         documents.append(value)

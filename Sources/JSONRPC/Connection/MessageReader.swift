@@ -115,7 +115,9 @@ public final class MessageReader {
             handleBatch(root, text: text)
         } else {
             var scan = LazyScan(text: text)
-            handle(checkingRealID(IncomingMessage(root), element: 0, scan: &scan), target: .single)
+            var keep: [JanssonValue] = []
+            let message = checkingRealID(IncomingMessage(root), element: 0, scan: &scan, keep: &keep)
+            withExtendedLifetime(keep) { handle(message, target: .single) }
         }
     }
 
@@ -127,10 +129,11 @@ public final class MessageReader {
     private func handleBatch(_ batch: JSONView, text: UnsafeRawBufferPointer) {
         guard acceptsBatch(of: batch.count) else { return }
         var scan = LazyScan(text: text)
+        var keep: [JanssonValue] = []
         let messages = (0..<batch.count).map { index in
-            checkingRealID(IncomingMessage(batch[index]!), element: index, scan: &scan)
+            checkingRealID(IncomingMessage(batch[index]!), element: index, scan: &scan, keep: &keep)
         }
-        handleBatch(messages)
+        withExtendedLifetime(keep) { handleBatch(messages) }
     }
 
     /// False (and answered) when a batch of `count` is empty or over the limit.

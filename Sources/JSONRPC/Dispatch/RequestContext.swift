@@ -1,3 +1,4 @@
+import CJansson
 import Jansson
 import Logging
 
@@ -10,6 +11,16 @@ public struct RequestContext: Sendable {
     public let progressToken: JSONValue?
     /// The connection the request came on: for notifications to the client and connection state.
     public let connection: Connection
+    /// A real id as the request wrote it, echoed in the answer (`id` alone would write `1e2` as `100.0`).
+    let exactID: ExactID?
+
+    init(id: RequestID?, method: String, progressToken: JSONValue?, connection: Connection, idView: JSONView? = nil) {
+        self.id = id
+        self.method = method
+        self.progressToken = progressToken
+        self.connection = connection
+        if case .number = id, let idView { exactID = ExactID(idView) } else { exactID = nil }
+    }
 
     public var logger: Logger { connection.logger }
 
@@ -23,4 +34,15 @@ public struct RequestContext: Sendable {
     public func checkCancellation() throws {
         try Task.checkCancellation()
     }
+}
+
+/// A request's id as a jansson value of its own (a reference held), for answering after the request's
+/// document is gone. The value is never changed, and jansson counts references atomically.
+final class ExactID: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<json_t>
+
+    init(_ view: JSONView) { pointer = json_incref(view.pointer)! }
+    deinit { json_decref(pointer) }
+
+    var view: JSONView { JSONView(pointer) }
 }

@@ -71,6 +71,25 @@ enum IncomingMessage {
 }
 
 extension IncomingMessage {
+    /// The same message answering with `idView` instead (the exact text of a real id).
+    func replacingIDView(_ view: JSONView) -> IncomingMessage {
+        switch self {
+        case .request(let id, _, let method, let params): .request(id: id, idView: view, method: method, params: params)
+        case .invalid(_, let reason): .invalid(idView: view, reason: reason)
+        case .unholdable(_, let error, let answered): .unholdable(idView: view, error: error, answered: answered)
+        case .notification, .response: self
+        }
+    }
+
+    /// Whether its id is a real number (whose text must be looked at before it is echoed).
+    var hasRealID: Bool {
+        switch self {
+        case .request(let id, _, _, _): if case .number = id { true } else { false }
+        case .invalid(let idView, _), .unholdable(let idView, _, _): idView?.kind == .real
+        case .notification, .response: false
+        }
+    }
+
     /// The id of a request or an invalid message, as sent.
     var idView: JSONView? {
         switch self {
