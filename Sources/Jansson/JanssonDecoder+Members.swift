@@ -26,6 +26,7 @@ final class JanssonMemberTracker {
         init(object: UnsafeMutablePointer<json_t>, path: [any CodingKey]) {
             self.object = object
             self.path = path
+            asked.reserveCapacity(8)  // one allocation for a typical params object, not one per growth
         }
     }
 
