@@ -12,14 +12,25 @@ import Glibc
 /// members itself and hands the decoder to `PageRequest(from:)` for the rest) share one record.
 /// Decodes see a handful of objects, so records are found by a linear scan, newest first.
 final class JanssonMemberTracker {
-    private struct Record {
+    /// One object read by keyed containers: a class, so recording a name mutates it in place.
+    private final class Record {
         let object: UnsafeMutablePointer<json_t>
         let path: [any CodingKey]
-        var asked: [String] = []
-        var open = false
+        // Only the decode that owns the tracker touches it, one call at a time: the exclusivity
+        // checks would cost more than the work (as in `JanssonDecoderImpl`).
+        @exclusivity(unchecked) var asked: [String] = []
+        /// How many of `asked` the object has: when that is all its members, none is unknown.
+        @exclusivity(unchecked) var found = 0
+        @exclusivity(unchecked) var open = false
+
+        init(object: UnsafeMutablePointer<json_t>, path: [any CodingKey]) {
+            self.object = object
+            self.path = path
+            asked.reserveCapacity(8)  // one allocation for a typical params object, not one per growth
+        }
     }
 
-    private var records: [Record] = []
+    @exclusivity(unchecked) private var records: [Record] = []
     /// Members of the top-level object accepted without being asked for (`_meta`).
     private let acceptedAtTop: [String]
 
@@ -27,28 +38,37 @@ final class JanssonMemberTracker {
         self.acceptedAtTop = acceptedAtTop
     }
 
-    private func index(of object: JSONView) -> Int? {
-        records.lastIndex { $0.object == object.pointer }
+    private func record(of object: JSONView) -> Record? {
+        var index = records.count
+        while index > 0 {
+            index -= 1
+            if records[index].object == object.pointer { return records[index] }
+        }
+        return nil
     }
 
     /// Notes that a keyed container reads `object`, found at `path`.
     func register(_ object: JSONView, at path: @autoclosure () -> [any CodingKey]) {
-        if index(of: object) == nil { records.append(Record(object: object.pointer, path: path())) }
+        if record(of: object) == nil { records.append(Record(object: object.pointer, path: path())) }
     }
 
-    func asked(_ name: String, in object: JSONView) {
-        guard let index = index(of: object), !records[index].asked.contains(name) else { return }
-        records[index].asked.append(name)
+    /// Records that `name` was asked for in `object`, and whether `object` has it.
+    func asked(_ name: String, in object: JSONView, found: Bool) {
+        guard let record = record(of: object), !record.asked.contains(name) else { return }
+        record.asked.append(name)
+        if found { record.found += 1 }
     }
 
     func markOpen(_ object: JSONView) {
-        if let index = index(of: object) { records[index].open = true }
+        record(of: object)?.open = true
     }
 
     /// Throws for the first member, in the order received, that no one asked for.
     func check() throws(JSONFieldError) {
         for record in records where !record.open {
             let object = JSONView(record.object)
+            // The common case, every member asked for, costs no walk over the members.
+            if record.found == object.count { continue }
             var unknown: (name: String, value: JSONView)?
             object.forEachMember { name, value in
                 guard unknown == nil, !record.asked.contains(name),

@@ -107,8 +107,9 @@ final class JanssonDecoderImpl: Decoder {
 
     /// Member `name` of `object`, which must be a jansson object.
     func member(_ name: String, of object: JSONView) -> JSONView? {
-        tracker?.asked(name, in: object)
-        return withUTF8Pointer(name) { json_object_getn(object.pointer, $0, $1) }.map(JSONView.init)
+        let found = withUTF8Pointer(name) { json_object_getn(object.pointer, $0, $1) }.map(JSONView.init)
+        tracker?.asked(name, in: object, found: found != nil)
+        return found
     }
 
     func scalar<S: JanssonScalar>(

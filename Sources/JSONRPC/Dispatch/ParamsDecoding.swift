@@ -27,14 +27,22 @@ enum ParamsDecoding {
     static let metaMember = "_meta"
 
     private static func decoder<P>(for type: P.Type) -> JanssonDecoder {
+        P.self is any OpenParams.Type ? openDecoder : strictDecoder
+    }
+
+    private static let strictDecoder = {
         var decoder = JanssonDecoder()
         decoder.rejectsNUL = true
-        if !(P.self is any OpenParams.Type) {
-            decoder.unknownMembers = .reject
-            decoder.acceptedTopLevelMembers = [metaMember]
-        }
+        decoder.unknownMembers = .reject
+        decoder.acceptedTopLevelMembers = [metaMember]
         return decoder
-    }
+    }()
+
+    private static let openDecoder = {
+        var decoder = JanssonDecoder()
+        decoder.rejectsNUL = true
+        return decoder
+    }()
 
     /// A method that takes no params accepts `[]`, `{}` and `{"_meta": …}`, and nothing else.
     private static func refuseMembers(of params: JSONView) throws(JSONFieldError) {
