@@ -38,6 +38,17 @@ struct UnholdableJSONTests {
         expectError(try await host.reply(to: 11), id: 11, code: -32600)
     }
 
+    @Test("outside params, a long member name on the path is quoted only in part")
+    func longNameOutsideParams() async throws {
+        let host = try Harness()
+        let name = String(repeating: "n", count: 100_000)
+        try await host.send(#"{"jsonrpc":"2.0","id":12,"method":"host.echo","\#(name)":99999999999999999999}"#)
+        let error = expectError(try await host.reply(to: 12), id: 12, code: -32600)
+        let message = try #require(error["message"]?.stringValue)
+        #expect(message.utf8.count < 1_000)
+        #expect(message.contains("100000 bytes"))
+    }
+
     @Test("an id that cannot be read exactly is answered with id null", arguments: [
         "99999999999999999999", "-99999999999999999999", "1e999",
     ])

@@ -135,10 +135,12 @@ extension MessageReader {
         }
     }
 
+    /// `"extra.list[2]"`, or `the message`; a long path (member names are the client's) is quoted only
+    /// in part (``JSONFieldError/excerpt(_:limit:)``).
     private static func place(_ problem: JSONScanner.Unholdable) -> String {
         let components = problem.path.first.map { if case .index = $0 { true } else { false } } == true
             ? problem.path.dropFirst() : problem.path[...]
-        return components.isEmpty ? "the message" : "\"\(path(components))\""
+        return components.isEmpty ? "the message" : "\"\(JSONFieldError.excerpt(path(components)))\""
     }
 
     /// `items[2].name`.
