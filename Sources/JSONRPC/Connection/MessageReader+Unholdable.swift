@@ -86,9 +86,46 @@ extension MessageReader {
                 return classified
             }
         }
+        // A notification or a response is never answered, whatever it holds.
+        if let stub = stubbed(message, problems: problems, in: text) {
+            switch IncomingMessage(stub.view) {
+            case .notification:
+                return .unholdable(idView: nil, error: .invalidRequest("\(Self.place(first)) holds \(what)"), answered: false)
+            case .response(let id, _, _):
+                // The request it answers fails rather than waiting for ever (an id that could not be
+                // read reads as null here, which answers no request: the response is dropped).
+                let error = JSONValue.object([
+                    "code": .integer(Int64(ErrorCode.internalError.rawValue)),
+                    "message": .string("the peer's response: \(Self.place(first)) holds \(what), which the host cannot represent"),
+                ]).makeJansson()
+                documents.append(error)
+                return .response(id: id, result: nil, error: error.view)
+            default:
+                break
+            }
+        }
         let idView = message.id.flatMap { readableID($0, element: element, in: text, documents: &documents) }
         return .unholdable(idView: idView, error: .invalidRequest("\(Self.place(first)) holds \(what), which the host cannot represent"),
                            answered: true)
+    }
+
+    /// The message with each token jansson cannot hold replaced (a number by `null`, a member name by
+    /// a placeholder no envelope member has), parsed: enough to tell a notification or a response.
+    private func stubbed(_ message: JSONScanner.Message, problems: [JSONScanner.Unholdable],
+                         in text: UnsafeRawBufferPointer) -> JanssonValue? {
+        var bytes: [UInt8] = []
+        var position = message.range.lowerBound
+        for (index, problem) in problems.sorted(by: { $0.range.lowerBound < $1.range.lowerBound }).enumerated()
+        where problem.range.lowerBound >= position {
+            bytes += text[position..<problem.range.lowerBound]
+            switch problem.kind {
+            case .integerBeyond64Bits, .realBeyondDouble: bytes += "null".utf8
+            case .nulInMemberName: bytes += "\"\\u0001 unholdable \(index)\"".utf8
+            }
+            position = problem.range.upperBound
+        }
+        bytes += text[position..<message.range.upperBound]
+        return try? JSONParser.parse(bytes)
     }
 
     /// The message with `{}` (or `[]`) for its params, parsed: the envelope jansson can hold.
