@@ -8,6 +8,12 @@ struct LazyScan {
 
     init(text: UnsafeRawBufferPointer) { self.text = text }
 
+    /// For text already scanned.
+    init(text: UnsafeRawBufferPointer, scan: JSONScanner.Scan) {
+        self.text = text
+        result = .some(scan)
+    }
+
     /// The raw text of message `element`'s `id` value (element 0 for a message outside a batch).
     mutating func idToken(ofElement element: Int) -> UnsafeRawBufferPointer? {
         if result == nil { result = .some(JSONScanner.scan(text)) }
@@ -39,8 +45,11 @@ extension MessageReader {
         }
         // Held for the views the messages point into.
         var documents: [JanssonValue] = []
+        // One scan for the whole text: each member's real id is found in it (scanning again per
+        // member made a batch cost members × its size).
+        var lazy = LazyScan(text: text, scan: scan)
         let messages = scan.messages.enumerated().map { index, message in
-            classify(message, element: index, in: scan, text: text, documents: &documents)
+            classify(message, element: index, in: scan, text: text, lazy: &lazy, documents: &documents)
         }
         withExtendedLifetime(documents) {
             if scan.depth - 1 > connection.limits.maxNestingDepth {
@@ -54,9 +63,8 @@ extension MessageReader {
     }
 
     private func classify(_ message: JSONScanner.Message, element: Int, in scan: JSONScanner.Scan,
-                          text: UnsafeRawBufferPointer, documents: inout [JanssonValue]) -> IncomingMessage {
+                          text: UnsafeRawBufferPointer, lazy: inout LazyScan, documents: inout [JanssonValue]) -> IncomingMessage {
         let messageText = UnsafeRawBufferPointer(rebasing: text[message.range])
-        var lazy = LazyScan(text: text)
         if let document = try? JSONParser.parse(messageText) {
             // A member of the batch that jansson holds: handled like any other.
             documents.append(document)
