@@ -38,6 +38,45 @@ struct UnholdableJSONTests {
         expectError(try await host.reply(to: 11), id: 11, code: -32600)
     }
 
+    @Test("outside params, a long member name on the path is quoted only in part")
+    func longNameOutsideParams() async throws {
+        let host = try Harness()
+        let name = String(repeating: "n", count: 100_000)
+        try await host.send(#"{"jsonrpc":"2.0","id":12,"method":"host.echo","\#(name)":99999999999999999999}"#)
+        let error = expectError(try await host.reply(to: 12), id: 12, code: -32600)
+        let message = try #require(error["message"]?.stringValue)
+        #expect(message.utf8.count < 1_000)
+        #expect(message.contains("100000 bytes"))
+    }
+
+    @Test("a notification holding an unholdable value outside params is never answered", arguments: [
+        #"{"jsonrpc":"2.0","method":"host.ping","extra":1e400}"#,
+        #"{"jsonrpc":"2.0","method":"host.ping","x\u0000":1}"#,
+    ])
+    func notificationOutsideParams(text: String) async throws {
+        let host = try Harness()
+        try await host.send(text)
+        try await host.send(#"{"jsonrpc":"2.0","id":13,"method":"host.ping"}"#)
+        let frame = try await host.frame(0)
+        #expect(frame.id == 13, "the notification was answered: \(host.outputText)")
+    }
+
+    @Test("a response holding an unholdable value is never answered; the request it answers fails")
+    func responseOutsideParams() async throws {
+        let host = try Harness()
+        let call = Task { try await host.connection.sendRequest(method: "client/hello", params: nil) }
+        try await host.send(#"{"jsonrpc":"2.0","id":14,"method":"host.ping"}"#)
+        let request = try await host.frame(where: "the request to the client") { $0.method == "client/hello" }
+        let id = try #require(request.id)
+        try await host.send(#"{"jsonrpc":"2.0","id":\#(id.jsonText()),"result":{"big":99999999999999999999}}"#)
+        try await host.send(#"{"jsonrpc":"2.0","id":15,"method":"host.ping"}"#)
+        _ = try await host.reply(to: 15)
+        let answered = host.writtenFrames.filter { $0.method == nil }.compactMap(\.id)
+        try #require(answered == [14, 15], "the response was answered: \(host.outputText)")
+        let error = await #expect(throws: ResponseError.self) { _ = try await call.value }
+        #expect(error?.message.contains("99999999999999999999") == true)
+    }
+
     @Test("an id that cannot be read exactly is answered with id null", arguments: [
         "99999999999999999999", "-99999999999999999999", "1e999",
     ])

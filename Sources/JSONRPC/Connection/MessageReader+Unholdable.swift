@@ -8,6 +8,12 @@ struct LazyScan {
 
     init(text: UnsafeRawBufferPointer) { self.text = text }
 
+    /// For text already scanned.
+    init(text: UnsafeRawBufferPointer, scan: JSONScanner.Scan) {
+        self.text = text
+        result = .some(scan)
+    }
+
     /// The raw text of message `element`'s `id` value (element 0 for a message outside a batch).
     mutating func idToken(ofElement element: Int) -> UnsafeRawBufferPointer? {
         if result == nil { result = .some(JSONScanner.scan(text)) }
@@ -50,8 +56,11 @@ extension MessageReader {
         }
         // Held for the views the messages point into.
         var documents: [JanssonValue] = []
+        // One scan for the whole text: each member's real id is found in it (scanning again per
+        // member made a batch cost members × its size).
+        var lazy = LazyScan(text: text, scan: scan)
         let messages = scan.messages.enumerated().map { index, message in
-            classify(message, element: index, in: scan, text: text, documents: &documents)
+            classify(message, element: index, in: scan, text: text, lazy: &lazy, documents: &documents)
         }
         withExtendedLifetime(documents) {
             if scan.depth - 1 > connection.limits.maxNestingDepth {
@@ -65,9 +74,8 @@ extension MessageReader {
     }
 
     private func classify(_ message: JSONScanner.Message, element: Int, in scan: JSONScanner.Scan,
-                          text: UnsafeRawBufferPointer, documents: inout [JanssonValue]) -> IncomingMessage {
+                          text: UnsafeRawBufferPointer, lazy: inout LazyScan, documents: inout [JanssonValue]) -> IncomingMessage {
         let messageText = UnsafeRawBufferPointer(rebasing: text[message.range])
-        var lazy = LazyScan(text: text)
         if let document = try? JSONParser.parse(messageText) {
             // A member of the batch that jansson holds: handled like any other.
             documents.append(document)
@@ -97,9 +105,46 @@ extension MessageReader {
                 return classified
             }
         }
+        // A notification or a response is never answered, whatever it holds.
+        if let stub = stubbed(message, problems: problems, in: text) {
+            switch IncomingMessage(stub.view) {
+            case .notification:
+                return .unholdable(idView: nil, error: .invalidRequest("\(Self.place(first)) holds \(what)"), answered: false)
+            case .response(let id, _, _):
+                // The request it answers fails rather than waiting for ever (an id that could not be
+                // read reads as null here, which answers no request: the response is dropped).
+                let error = JSONValue.object([
+                    "code": .integer(Int64(ErrorCode.internalError.rawValue)),
+                    "message": .string("the peer's response: \(Self.place(first)) holds \(what), which the host cannot represent"),
+                ]).makeJansson()
+                documents.append(error)
+                return .response(id: id, result: nil, error: error.view)
+            default:
+                break
+            }
+        }
         let idView = message.id.flatMap { readableID($0, element: element, in: text, documents: &documents) }
         return .unholdable(idView: idView, error: .invalidRequest("\(Self.place(first)) holds \(what), which the host cannot represent"),
                            answered: true)
+    }
+
+    /// The message with each token jansson cannot hold replaced (a number by `null`, a member name by
+    /// a placeholder no envelope member has), parsed: enough to tell a notification or a response.
+    private func stubbed(_ message: JSONScanner.Message, problems: [JSONScanner.Unholdable],
+                         in text: UnsafeRawBufferPointer) -> JanssonValue? {
+        var bytes: [UInt8] = []
+        var position = message.range.lowerBound
+        for (index, problem) in problems.sorted(by: { $0.range.lowerBound < $1.range.lowerBound }).enumerated()
+        where problem.range.lowerBound >= position {
+            bytes += text[position..<problem.range.lowerBound]
+            switch problem.kind {
+            case .integerBeyond64Bits, .realBeyondDouble: bytes += "null".utf8
+            case .nulInMemberName: bytes += "\"\\u0001 unholdable \(index)\"".utf8
+            }
+            position = problem.range.upperBound
+        }
+        bytes += text[position..<message.range.upperBound]
+        return try? JSONParser.parse(bytes)
     }
 
     /// The message with `{}` (or `[]`) for its params, parsed: the envelope jansson can hold.
@@ -150,10 +195,12 @@ extension MessageReader {
         }
     }
 
+    /// `"extra.list[2]"`, or `the message`; a long path (member names are the client's) is quoted only
+    /// in part (``JSONFieldError/excerpt(_:limit:)``).
     private static func place(_ problem: JSONScanner.Unholdable) -> String {
         let components = problem.path.first.map { if case .index = $0 { true } else { false } } == true
             ? problem.path.dropFirst() : problem.path[...]
-        return components.isEmpty ? "the message" : "\"\(path(components))\""
+        return components.isEmpty ? "the message" : "\"\(JSONFieldError.excerpt(path(components)))\""
     }
 
     /// `items[2].name`.
