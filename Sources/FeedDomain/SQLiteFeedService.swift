@@ -44,9 +44,15 @@ public struct SQLiteFeedService: FeedService {
         }
     }
 
+    /// Rows are read from the statement as they are stepped (a cursor's rows are not copied), and each
+    /// column with SQLite's own accessor: no `DatabaseValue` per column, no generic decoding.
     static func items(_ db: Database, after afterID: Int64, limit: Int) throws -> [Profile] {
-        try Row.fetchAll(db.cachedStatement(sql: "SELECT \(columns) FROM feed_item WHERE id > ? ORDER BY id LIMIT ?"),
-                         arguments: [afterID, limit]).map(profile)
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT \(columns) FROM feed_item WHERE id > ? ORDER BY id LIMIT ?"),
+                                       arguments: [afterID, limit])
+        var items: [Profile] = []
+        items.reserveCapacity(limit)
+        while let row = try rows.next() { items.append(try profile(row)) }
+        return items
     }
 
     /// `max(id)`: the ids are dense, and this is an index look-up where `count(*)` scans the table.
@@ -56,7 +62,7 @@ public struct SQLiteFeedService: FeedService {
 
     public func item(id: Int64) async throws -> Profile? {
         try await database.writer.read { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.columns) FROM feed_item WHERE id = ?"), arguments: [id]).map(Self.profile)
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.columns) FROM feed_item WHERE id = ?"), arguments: [id]).map { try Self.profile($0) }
         }
     }
 
@@ -104,11 +110,14 @@ public struct SQLiteFeedService: FeedService {
         ])
     }
 
-    static func profile(_ row: Row) -> Profile {
-        Profile(
-            id: row[0], accountId: row[1], displayName: row[2], reputation: row[3], userType: row[4],
-            badgeCounts: BadgeCounts(gold: row[5], silver: row[6], bronze: row[7]),
-            profileImage: row[8], location: row[9], websiteUrl: row[10]
+    /// GRDB's `StatementColumnConvertible` fast path: on a row of a cursor each column is read with
+    /// `sqlite3_column_*` directly. A value of the wrong type (a damaged file) throws, never traps.
+    static func profile(_ row: Row) throws -> Profile {
+        try Profile(
+            id: row.decode(atIndex: 0), accountId: row.decode(atIndex: 1), displayName: row.decode(atIndex: 2),
+            reputation: row.decode(atIndex: 3), userType: row.decode(atIndex: 4),
+            badgeCounts: BadgeCounts(gold: row.decode(atIndex: 5), silver: row.decode(atIndex: 6), bronze: row.decode(atIndex: 7)),
+            profileImage: row.decode(atIndex: 8), location: row.decode(atIndex: 9), websiteUrl: row.decode(atIndex: 10)
         )
     }
 }
