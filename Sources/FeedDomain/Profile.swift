@@ -1,3 +1,5 @@
+import Jansson
+
 /// One record of the feed: a user profile as the paged profile API serves it.
 public struct Profile: Codable, Sendable, Equatable {
     /// Position in the feed, 1-based and dense: the n-th item has id n.
@@ -53,5 +55,28 @@ public struct BadgeCounts: Codable, Sendable, Equatable {
         self.gold = gold
         self.silver = silver
         self.bronze = bronze
+    }
+}
+
+/// A page of the feed builds its jansson objects directly: the members of ``encode(to:)``, in order.
+extension Profile: JanssonEncodable {
+    public func writeMembers(into object: JanssonObjectBuilder) throws {
+        object.set("id", id)
+        object.set("accountId", accountId)
+        object.set("displayName", displayName)
+        object.set("reputation", reputation)
+        object.set("userType", userType)
+        try object.set("badgeCounts", badgeCounts)
+        object.set("profileImage", profileImage)
+        object.set("location", location)
+        object.set("websiteUrl", websiteUrl)
+    }
+}
+
+extension BadgeCounts: JanssonEncodable {
+    public func writeMembers(into object: JanssonObjectBuilder) throws {
+        object.set("gold", gold)
+        object.set("silver", silver)
+        object.set("bronze", bronze)
     }
 }

@@ -37,16 +37,31 @@ public struct SQLiteFeedService: FeedService {
         try await database.writer.read { db in try Self.items(db, after: afterID, limit: limit) }
     }
 
+    /// Read on the calling thread (GRDB's synchronous read runs the closure in place when a reader is
+    /// free), not through the asynchronous read, which hops to a reader queue and back: two thread
+    /// wake-ups that cost more than the read. The read is short and bounded (one index range of at
+    /// most `limit` rows, two look-ups), as any task's own work is; WAL readers do not wait for writers.
     public func slice(after afterID: Int64, limit: Int) async throws -> FeedSlice {
-        try await database.writer.read { db in
+        try readSlice(after: afterID, limit: limit)
+    }
+
+    /// Not `async`, so that `read` is GRDB's synchronous one.
+    private func readSlice(after afterID: Int64, limit: Int) throws -> FeedSlice {
+        try database.writer.read { db in
             FeedSlice(items: try Self.items(db, after: afterID, limit: limit), total: try Self.total(db),
                       state: try ChangeLog.state(db, domain: feedDomain))
         }
     }
 
+    /// Rows are read from the statement as they are stepped (a cursor's rows are not copied), and each
+    /// column with SQLite's own accessor: no `DatabaseValue` per column, no generic decoding.
     static func items(_ db: Database, after afterID: Int64, limit: Int) throws -> [Profile] {
-        try Row.fetchAll(db.cachedStatement(sql: "SELECT \(columns) FROM feed_item WHERE id > ? ORDER BY id LIMIT ?"),
-                         arguments: [afterID, limit]).map(profile)
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT \(columns) FROM feed_item WHERE id > ? ORDER BY id LIMIT ?"),
+                                       arguments: [afterID, limit])
+        var items: [Profile] = []
+        items.reserveCapacity(limit)
+        while let row = try rows.next() { items.append(try profile(row)) }
+        return items
     }
 
     /// `max(id)`: the ids are dense, and this is an index look-up where `count(*)` scans the table.
@@ -56,7 +71,7 @@ public struct SQLiteFeedService: FeedService {
 
     public func item(id: Int64) async throws -> Profile? {
         try await database.writer.read { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.columns) FROM feed_item WHERE id = ?"), arguments: [id]).map(Self.profile)
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.columns) FROM feed_item WHERE id = ?"), arguments: [id]).map { try Self.profile($0) }
         }
     }
 
@@ -105,11 +120,14 @@ public struct SQLiteFeedService: FeedService {
         ])
     }
 
-    static func profile(_ row: Row) -> Profile {
-        Profile(
-            id: row[0], accountId: row[1], displayName: row[2], reputation: row[3], userType: row[4],
-            badgeCounts: BadgeCounts(gold: row[5], silver: row[6], bronze: row[7]),
-            profileImage: row[8], location: row[9], websiteUrl: row[10]
+    /// GRDB's `StatementColumnConvertible` fast path: on a row of a cursor each column is read with
+    /// `sqlite3_column_*` directly. A value of the wrong type (a damaged file) throws, never traps.
+    static func profile(_ row: Row) throws -> Profile {
+        try Profile(
+            id: row.decode(atIndex: 0), accountId: row.decode(atIndex: 1), displayName: row.decode(atIndex: 2),
+            reputation: row.decode(atIndex: 3), userType: row.decode(atIndex: 4),
+            badgeCounts: BadgeCounts(gold: row.decode(atIndex: 5), silver: row.decode(atIndex: 6), bronze: row.decode(atIndex: 7)),
+            profileImage: row.decode(atIndex: 8), location: row.decode(atIndex: 9), websiteUrl: row.decode(atIndex: 10)
         )
     }
 }

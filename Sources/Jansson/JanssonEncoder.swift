@@ -10,6 +10,7 @@ import CJansson
 /// - `UInt64`/`UInt` above `Int64.max` (jansson integers are signed 64-bit) and non-finite `Double`/`Float`
 ///   throw `EncodingError.invalidValue`, whose description names the member's path.
 /// - A value that encodes nothing becomes `{}`.
+/// - A ``JanssonEncodable`` value at the top builds its object itself (unless `userInfo` is set).
 public struct JanssonEncoder: Sendable {
     /// Handed to `encode(to:)` as `encoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
@@ -23,7 +24,10 @@ public struct JanssonEncoder: Sendable {
     /// Encodes `value` and returns a new jansson reference, which the caller must release (or hand to a
     /// `_new` function of jansson).
     public func encodePointer<T: Encodable>(_ value: T) throws -> UnsafeMutablePointer<json_t> {
-        try JanssonEncoderImpl(path: [], userInfo: userInfo).encodeRoot(value)
+        // One conformance look-up (cached by the runtime after the first of each type) saves the whole
+        // `Encoder` round trip for the types that build themselves.
+        if userInfo.isEmpty, let direct = value as? any JanssonEncodable { return try direct.makeJanssonObject() }
+        return try JanssonEncoderImpl(path: [], userInfo: userInfo).encodeRoot(value)
     }
 }
 

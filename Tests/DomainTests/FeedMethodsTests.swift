@@ -93,6 +93,37 @@ struct FeedMethodsTests {
         #expect(await call("feed.page", ["page": 1, "pageSize": 501]).error?["data"]?["field"] == "pageSize")
     }
 
+    @Test("feed.list and feed.page answer the one list shape, members in order")
+    func listShape() async throws {
+        let list = try #require(await call("feed.list", ["limit": 2]).result)
+        #expect(list.objectValue?.keys == ["items", "nextCursor", "hasMore", "total", "state"])
+        let page = try #require(await call("feed.page", ["page": 500, "pageSize": 2]).result)
+        #expect(page.objectValue?.keys == ["items", "nextCursor", "page", "pageSize", "hasMore", "total", "state"])
+        #expect(page["nextCursor"] == .null && page["hasMore"] == false)
+    }
+
+    @Test("a profile builds the same JSON text its Encodable conformance writes")
+    func profileBuildsItsOwnText() throws {
+        // Ids with and without image, location and site, so every optional member is seen both ways.
+        let profiles = (1...200).map { DemoFeed.profile(Int64($0)) }
+        #expect(profiles.contains { $0.location == nil } && profiles.contains { $0.websiteUrl != nil })
+        var general = JanssonEncoder()
+        general.userInfo[CodingUserInfoKey(rawValue: "general")!] = true  // turns the direct path off
+        func text(_ value: some Encodable, _ encoder: JanssonEncoder) throws -> String {
+            let json = try encoder.encode(value)
+            return withExtendedLifetime(json) { JSONWriter.string(of: json.view) }
+        }
+        for profile in profiles {
+            #expect(try text(profile, JanssonEncoder()) == text(profile, general))
+        }
+        let page = ListResult(items: Array(profiles.prefix(3)), nextCursor: "c", total: 9,
+                              position: PagePosition(page: 1, pageSize: 3), state: "s")
+        #expect(try text(page, JanssonEncoder()) == text(page, general))
+        let end = ListResult(items: [Profile](), nextCursor: nil, state: "s")
+        #expect(try text(end, JanssonEncoder()) == #"{"items":[],"nextCursor":null,"hasMore":false,"state":"s"}"#)
+        #expect(try text(end, general) == text(end, JanssonEncoder()))
+    }
+
     @Test("feed.get answers the detail, and -32004 naming id for an unknown one")
     func getItem() async throws {
         let item = try #require(await call("feed.get", ["id": 42]).result)

@@ -42,7 +42,8 @@ struct MailMethodsTests {
     func defaultAccount() async throws {
         let client = MailRPCClient(dispatcher)
         let result = try await client.result("inbox.list")
-        #expect(result.objectValue?.keys == ["items", "nextCursor", "state"])
+        #expect(result.objectValue?.keys == ["items", "nextCursor", "hasMore", "state"])
+        #expect(result["hasMore"] == true)
         #expect(result["items"]?.arrayValue?.count == 50)
         #expect(result["nextCursor"]?.stringValue != nil)
         #expect(result["state"] == "mail-0")
@@ -204,7 +205,7 @@ struct MailMethodsTests {
     func search() async throws {
         let client = MailRPCClient(dispatcher)
         let page = try await client.result("mail.search", ["query": "lunch", "limit": 3])
-        #expect(page.objectValue?.keys == ["items", "nextCursor", "state"])
+        #expect(page.objectValue?.keys == ["items", "nextCursor", "hasMore", "state"])
         let scores = try #require(page["items"]?.arrayValue?.map { $0["score"]!.int64Value! })
         #expect(scores == scores.sorted(by: >) && !scores.isEmpty)
         let next = try await client.result("mail.search", ["query": "lunch", "limit": 3, "cursor": page["nextCursor"]!])

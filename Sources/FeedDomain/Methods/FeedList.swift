@@ -9,24 +9,7 @@ public enum FeedList: RPCMethod {
     public static let summary = "Lists the feed a page at a time, with an opaque cursor."
     public typealias Params = PageRequest
 
-    public struct Result: Encodable, Sendable {
-        public var items: [Profile]
-        public var nextCursor: String?
-        public var hasMore: Bool
-        public var total: Int64
-        public var state: String
-
-        enum CodingKeys: String, CodingKey { case items, nextCursor, hasMore, total, state }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(items, forKey: .items)
-            try container.encode(nextCursor, forKey: .nextCursor)  // null at the end, never absent
-            try container.encode(hasMore, forKey: .hasMore)
-            try container.encode(total, forKey: .total)
-            try container.encode(state, forKey: .state)
-        }
-    }
+    public typealias Result = ListResult<Profile>
 
     static let list = "feed"
 
@@ -45,9 +28,11 @@ public enum FeedList: RPCMethod {
             }
             after = id
         }
-        let slice = try await feed.slice(after: after, limit: params.limit + 1)
-        let items = Array(slice.items.prefix(params.limit))
+        var slice = try await feed.slice(after: after, limit: params.limit + 1)
+        // The extra item only tells whether more follow: dropped in place, not copied around.
         let hasMore = slice.items.count > params.limit
+        if hasMore { slice.items.removeLast(slice.items.count - params.limit) }
+        let items = slice.items
         let nextCursor = hasMore ? items.last.map(cursor(after:)) : nil
         return Result(items: items, nextCursor: nextCursor, hasMore: hasMore, total: slice.total, state: slice.state)
     }

@@ -230,6 +230,8 @@ public struct Framer {
     // MARK: - NDJSON
 
     /// The hot path: lines wholly inside the chunk are delivered as views into it; a final partial line is stored.
+    /// Inlined into `consume`, so that the closure's context is not passed (and retained) once more.
+    @inline(__always)
     private mutating func scanLines(
         _ chunk: UnsafeRawBufferPointer, from start: Int, _ handle: (FramerEvent) throws -> Void
     ) rethrows -> Int {
@@ -300,10 +302,35 @@ public struct Framer {
 
     // MARK: - LSP
 
-    /// Reads (part of) one header line and acts on it if complete.
+    /// Reads (part of) one header line, acts on it if complete, and delivers what it found.
+    ///
+    /// The header steps below return their event rather than call `handle`: passed down into them,
+    /// the closure's context was retained and released around every call, several times per message.
     private mutating func readHeaderLine(
         _ chunk: UnsafeRawBufferPointer, from start: Int, _ handle: (FramerEvent) throws -> Void
     ) rethrows -> Int {
+        var step = HeaderStep()
+        let next = readHeaderLine(chunk, from: start, into: &step)
+        if let event = step.event { try handle(event) }
+        if let tail = step.resyncTail {
+            // The rest of an invalid line, from a "Content-Length:" found in it: read as a header.
+            resetHeaderBlock()
+            headerBytes = tail.count + 1
+            let event = tail.withUnsafeBytes { apply(LSPHeaderLine($0), in: $0) }
+            if let event { try handle(event) }
+        }
+        return next
+    }
+
+    /// What one header line led to: an event to deliver, and for an invalid line that holds
+    /// "Content-Length:" further on, that part of the line, to be read as a header once the line
+    /// was reported (so the next message is not lost).
+    private struct HeaderStep {
+        var event: FramerEvent?
+        var resyncTail: [UInt8]?
+    }
+
+    private mutating func readHeaderLine(_ chunk: UnsafeRawBufferPointer, from start: Int, into step: inout HeaderStep) -> Int {
         let end = chunk.count
         var pos = start
         if headerBytes == 0 {
@@ -315,7 +342,7 @@ public struct Framer {
         let windowEnd = pos + min(end - pos, budget)
         guard let newline = FramingBytes.find(FramingBytes.lf, in: chunk, from: pos, to: windowEnd) else {
             if windowEnd - pos == budget {
-                try invalidHeader("header block is longer than \(Self.maxHeaderBlockBytes) bytes", handle)
+                step.event = invalidHeader("header block is longer than \(Self.maxHeaderBlockBytes) bytes")
                 return windowEnd
             }
             headerBytes += end - pos
@@ -324,16 +351,16 @@ public struct Framer {
         }
         headerBytes += newline + 1 - pos
         if headerBytes > Self.maxHeaderBlockBytes {
-            try invalidHeader("header block is longer than \(Self.maxHeaderBlockBytes) bytes", handle)
+            step.event = invalidHeader("header block is longer than \(Self.maxHeaderBlockBytes) bytes")
             return newline + 1
         }
         if buffer.isEmpty {
-            try applyHeaderLine(UnsafeRawBufferPointer(rebasing: chunk[pos..<newline]), handle)
+            applyHeaderLine(UnsafeRawBufferPointer(rebasing: chunk[pos..<newline]), into: &step)
         } else {
             buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[pos..<newline]))
             let bytes = buffer
             releaseBuffer()
-            try bytes.withUnsafeBytes { try applyHeaderLine($0, handle) }
+            bytes.withUnsafeBytes { applyHeaderLine($0, into: &step) }
         }
         return newline + 1
     }
@@ -341,54 +368,51 @@ public struct Framer {
     /// Acts on one complete header line. An invalid line that holds "Content-Length:" further on (the
     /// tail of a body that was longer than its header said, run into the next header) is reported, and
     /// headers are read again from that point, so the next message is not lost.
-    private mutating func applyHeaderLine(_ bytes: UnsafeRawBufferPointer, _ handle: (FramerEvent) throws -> Void) rethrows {
+    private mutating func applyHeaderLine(_ bytes: UnsafeRawBufferPointer, into step: inout HeaderStep) {
         let line = LSPHeaderLine(bytes)
-        guard case .invalid(let reason) = line, let start = FramingBytes.findResyncMarker(in: bytes, from: 1) else {
-            try apply(line, handle)
+        guard case .invalid(let problem) = line, let start = FramingBytes.findResyncMarker(in: bytes, from: 1) else {
+            step.event = apply(line, in: bytes)
             return
         }
-        try invalidHeader(reason, handle)
-        resetHeaderBlock()
-        let tail = UnsafeRawBufferPointer(rebasing: bytes[start...])
-        headerBytes = tail.count + 1
-        try apply(LSPHeaderLine(tail), handle)
+        step.event = invalidHeader(problem.reason(in: bytes))
+        step.resyncTail = Array(UnsafeRawBufferPointer(rebasing: bytes[start...]))
     }
 
-    private mutating func apply(_ line: LSPHeaderLine, _ handle: (FramerEvent) throws -> Void) rethrows {
+    /// Acts on `line`, classified from `bytes` (which an invalid line's reason quotes); returns the
+    /// event to deliver, if any.
+    private mutating func apply(_ line: LSPHeaderLine, in bytes: UnsafeRawBufferPointer) -> FramerEvent? {
         switch line {
         case .other:
-            return
+            return nil
         case .contentLength(let length):
             if contentLength >= 0 && contentLength != length {
-                try invalidHeader("conflicting Content-Length headers \(contentLength) and \(length)", handle)
-            } else {
-                contentLength = length
+                return invalidHeader("conflicting Content-Length headers \(contentLength) and \(length)")
             }
-        case .invalid(let reason):
-            try invalidHeader(reason, handle)
+            contentLength = length
+            return nil
+        case .invalid(let problem):
+            return invalidHeader(problem.reason(in: bytes))
         case .end:
-            guard contentLength >= 0 else {
-                try invalidHeader("missing Content-Length header", handle)
-                return
-            }
+            guard contentLength >= 0 else { return invalidHeader("missing Content-Length header") }
             let length = contentLength
             resetHeaderBlock()
             if length > maxMessageBytes {
                 state = .lspSkip(remaining: length)
-                try handle(.oversized(byteCount: length, limit: maxMessageBytes))
+                return .oversized(byteCount: length, limit: maxMessageBytes)
             } else if length == 0 {
-                try handle(.message(UnsafeRawBufferPointer(start: nil, count: 0)))
+                return .message(UnsafeRawBufferPointer(start: nil, count: 0))
             } else {
                 state = .lspBody(length: length)
+                return nil
             }
         }
     }
 
-    /// Reports an invalid header block and starts looking for the next "Content-Length:".
-    private mutating func invalidHeader(_ reason: String, _ handle: (FramerEvent) throws -> Void) rethrows {
+    /// Starts looking for the next "Content-Length:" after an invalid header block; returns its report.
+    private mutating func invalidHeader(_ reason: String) -> FramerEvent {
         resetHeaderBlock()
         state = .lspResync(matched: 0)
-        try handle(.invalidHeader(reason))
+        return .invalidHeader(reason)
     }
 
     /// Discards bytes until "Content-Length:" (any case) has been seen, then reads headers from there.
@@ -448,14 +472,16 @@ public struct Framer {
     }
 }
 
-/// One LSP header line, classified.
+/// One LSP header line, classified. It holds no text, so classifying the lines of a well-formed
+/// header block allocates nothing and touches no reference count; the reason of an invalid line is
+/// written only when it is reported.
 private enum LSPHeaderLine {
     /// The empty line ending the header block.
     case end
     case contentLength(Int)
     /// Any other well-formed header (Content-Type, unknown names): ignored.
     case other
-    case invalid(String)
+    case invalid(LSPHeaderProblem)
 
     /// Classifies `line` (without its LF; a final CR is dropped here).
     init(_ line: UnsafeRawBufferPointer) {
@@ -466,7 +492,7 @@ private enum LSPHeaderLine {
             return
         }
         guard let colon = FramingBytes.find(FramingBytes.colon, in: line, from: 0, to: end) else {
-            self = .invalid("header line \(FramingBytes.quoted(UnsafeRawBufferPointer(rebasing: line[0..<end]))) has no colon")
+            self = .invalid(LSPHeaderProblem(kind: .noColon, start: 0, end: end))
             return
         }
         var nameStart = 0
@@ -474,40 +500,32 @@ private enum LSPHeaderLine {
         while nameStart < nameEnd && FramingBytes.isSpaceOrTab(line[nameStart]) { nameStart += 1 }
         while nameEnd > nameStart && FramingBytes.isSpaceOrTab(line[nameEnd - 1]) { nameEnd -= 1 }
         if nameStart == nameEnd {
-            self = .invalid("header line \(FramingBytes.quoted(UnsafeRawBufferPointer(rebasing: line[0..<end]))) has no name")
+            self = .invalid(LSPHeaderProblem(kind: .noName, start: 0, end: end))
             return
         }
         for index in nameStart..<nameEnd where !FramingBytes.isTokenByte(line[index]) {
-            self = .invalid("header line \(FramingBytes.quoted(UnsafeRawBufferPointer(rebasing: line[0..<end]))) is not a header")
+            self = .invalid(LSPHeaderProblem(kind: .notAHeader, start: 0, end: end))
             return
         }
-        let name = FramingBytes.contentLengthName
-        guard nameEnd - nameStart == name.count else {
+        guard FramingBytes.isContentLengthName(UnsafeRawBufferPointer(rebasing: line[nameStart..<nameEnd])) else {
             self = .other
             return
         }
-        for offset in 0..<name.count where FramingBytes.lower(line[nameStart + offset]) != name[offset] {
-            self = .other
-            return
-        }
-        self = Self.parseContentLength(UnsafeRawBufferPointer(rebasing: line[(colon + 1)..<end]))
+        self = Self.parseContentLength(line, from: colon + 1, to: end)
     }
 
-    /// ASCII digits with optional surrounding spaces or tabs, fitting in Int.
-    private static func parseContentLength(_ raw: UnsafeRawBufferPointer) -> LSPHeaderLine {
-        var start = 0
-        var end = raw.count
-        while start < end && FramingBytes.isSpaceOrTab(raw[start]) { start += 1 }
-        while end > start && FramingBytes.isSpaceOrTab(raw[end - 1]) { end -= 1 }
-        let value = UnsafeRawBufferPointer(rebasing: raw[start..<end])
-        guard !value.isEmpty else { return .invalid("Content-Length header has no value") }
+    /// ASCII digits with optional surrounding spaces or tabs, fitting in Int: `line[start..<end]`.
+    private static func parseContentLength(_ line: UnsafeRawBufferPointer, from start: Int, to end: Int) -> LSPHeaderLine {
+        var start = start
+        var end = end
+        while start < end && FramingBytes.isSpaceOrTab(line[start]) { start += 1 }
+        while end > start && FramingBytes.isSpaceOrTab(line[end - 1]) { end -= 1 }
+        guard start < end else { return .invalid(LSPHeaderProblem(kind: .noValue, start: start, end: end)) }
         var length = 0
         var overflowed = false
-        for byte in value {
-            let digit = byte &- 0x30
-            guard digit < 10 else {
-                return .invalid("Content-Length \(FramingBytes.quoted(value)) is not a number")
-            }
+        for index in start..<end {
+            let digit = line[index] &- 0x30
+            guard digit < 10 else { return .invalid(LSPHeaderProblem(kind: .notANumber, start: start, end: end)) }
             if !overflowed {
                 let (times10, overflow1) = length.multipliedReportingOverflow(by: 10)
                 let (sum, overflow2) = times10.addingReportingOverflow(Int(digit))
@@ -515,7 +533,31 @@ private enum LSPHeaderLine {
                 length = sum
             }
         }
-        if overflowed { return .invalid("Content-Length \(FramingBytes.quoted(value)) is too large") }
+        if overflowed { return .invalid(LSPHeaderProblem(kind: .tooLarge, start: start, end: end)) }
         return .contentLength(length)
+    }
+}
+
+/// What is wrong with an invalid header line, and where in the line the text to quote lies.
+private struct LSPHeaderProblem {
+    enum Kind {
+        case noColon, noName, notAHeader, noValue, notANumber, tooLarge
+    }
+
+    let kind: Kind
+    let start: Int
+    let end: Int
+
+    /// The sentence reported for the line `line` this problem was found in.
+    func reason(in line: UnsafeRawBufferPointer) -> String {
+        let quoted = FramingBytes.quoted(UnsafeRawBufferPointer(rebasing: line[start..<end]))
+        switch kind {
+        case .noColon: return "header line \(quoted) has no colon"
+        case .noName: return "header line \(quoted) has no name"
+        case .notAHeader: return "header line \(quoted) is not a header"
+        case .noValue: return "Content-Length header has no value"
+        case .notANumber: return "Content-Length \(quoted) is not a number"
+        case .tooLarge: return "Content-Length \(quoted) is too large"
+        }
     }
 }

@@ -15,9 +15,7 @@ public enum Framing: String, Sendable, CaseIterable {
             output.append(contentsOf: body)
             output.append(FramingBytes.lf)
         case .lsp:
-            output.append(contentsOf: FramingBytes.contentLengthHeaderStart)
-            FramingBytes.appendDecimal(body.count, to: &output)
-            output.append(contentsOf: FramingBytes.crlfcrlf)
+            FramingBytes.appendLSPHeader(length: body.count, to: &output)
             output.append(contentsOf: body)
         }
     }

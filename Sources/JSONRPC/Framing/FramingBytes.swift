@@ -14,19 +14,59 @@ enum FramingBytes {
 
     /// Lower-case text a stream must begin with to be detected as LSP.
     static let lspPrefix: [UInt8] = Array("content-".utf8)
-    /// Lower-case header name carrying the body length.
-    static let contentLengthName: [UInt8] = Array("content-length".utf8)
+    /// Lower-case header name carrying the body length. A `StaticString`: reading it touches no
+    /// reference count, which an array constant would on every header line.
+    static let contentLengthName: StaticString = "content-length"
     /// Lower-case text the framer looks for to resynchronise after an invalid header.
     static let resyncMarker: [UInt8] = Array("content-length:".utf8)
     /// The marker as it is re-inserted into the header line once found.
     static let resyncMarkerCanonical: [UInt8] = Array("Content-Length:".utf8)
 
-    static let contentLengthHeaderStart: [UInt8] = Array("Content-Length: ".utf8)
-    static let crlfcrlf: [UInt8] = [0x0D, 0x0A, 0x0D, 0x0A]
+    /// The start of an outgoing LSP header, up to the length's digits.
+    static let contentLengthHeaderStart: StaticString = "Content-Length: "
 
-    /// ASCII lower-casing of one byte; bytes other than A-Z are returned unchanged.
+    /// True if `name` is "Content-Length" in any case.
     @inline(__always)
+    static func isContentLengthName(_ name: UnsafeRawBufferPointer) -> Bool {
+        let expected = contentLengthName
+        guard name.count == expected.utf8CodeUnitCount else { return false }
+        for index in 0..<name.count where lower(name[index]) != expected.utf8Start[index] { return false }
+        return true
+    }
+
+    /// Appends the header of an outgoing LSP frame, `Content-Length: N\r\n\r\n`, for a body of
+    /// `length` bytes (not negative): composed on the stack and appended in one piece.
+    static func appendLSPHeader(length: Int, to output: inout [UInt8]) {
+        let start = contentLengthHeaderStart
+        let prefixCount = start.utf8CodeUnitCount
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: prefixCount + 24) { header in
+            var count = 0
+            for index in 0..<prefixCount {
+                header[count] = start.utf8Start[index]
+                count += 1
+            }
+            var digits = 1
+            var rest = length / 10
+            while rest > 0 { digits += 1; rest /= 10 }
+            var remaining = length
+            var index = count + digits - 1
+            while index >= count {
+                header[index] = 0x30 &+ UInt8(truncatingIfNeeded: remaining % 10)
+                remaining /= 10
+                index -= 1
+            }
+            count += digits
+            header[count] = cr
+            header[count + 1] = lf
+            header[count + 2] = cr
+            header[count + 3] = lf
+            count += 4
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: header[0..<count]))
+        }
+    }
+
     /// A byte allowed in a header field name (RFC 9110 `tchar`).
+    @inline(__always)
     static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
         case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
@@ -48,6 +88,8 @@ enum FramingBytes {
         return nil
     }
 
+    /// ASCII lower-casing of one byte; bytes other than A-Z are returned unchanged.
+    @inline(__always)
     static func lower(_ byte: UInt8) -> UInt8 {
         byte &- 0x41 < 26 ? byte | 0x20 : byte
     }
@@ -91,22 +133,6 @@ enum FramingBytes {
         var index = start
         while index < end && isStreamWhitespace(bytes[index]) { index += 1 }
         return index
-    }
-
-    /// Appends the decimal digits of a non-negative `value` without allocating a String.
-    static func appendDecimal(_ value: Int, to output: inout [UInt8]) {
-        var digits = 1
-        var rest = value / 10
-        while rest > 0 { digits += 1; rest /= 10 }
-        let start = output.count
-        output.append(contentsOf: repeatElement(0x30, count: digits))
-        var remaining = value
-        var index = start + digits - 1
-        while index >= start {
-            output[index] = 0x30 &+ UInt8(truncatingIfNeeded: remaining % 10)
-            remaining /= 10
-            index -= 1
-        }
     }
 
     /// `bytes` as a quoted string for an error message, shortened if long.

@@ -2,7 +2,7 @@ import Jansson
 import JSONRPC
 import SwitchboardCore
 
-/// `inbox.list {folder?, cursor?, limit?, unreadOnly?}` → `{items, nextCursor, state}`: a folder's
+/// `inbox.list {folder?, cursor?, limit?, unreadOnly?}` → `{items, nextCursor, hasMore, state}`: a folder's
 /// conversations, newest activity first. Cursors belong to one account, folder and filter.
 public enum InboxList: RPCMethod {
     public static let name = "inbox.list"

@@ -2,7 +2,7 @@ import Jansson
 import JSONRPC
 import SwitchboardCore
 
-/// `mail.search {query, cursor?, limit?}` → `{items, nextCursor, state}`: full-text search over
+/// `mail.search {query, cursor?, limit?}` → `{items, nextCursor, hasMore, state}`: full-text search over
 /// sender, subject and text, best match first (see ``SearchQuery`` for matching and scoring).
 public enum MailSearch: RPCMethod {
     public static let name = "mail.search"

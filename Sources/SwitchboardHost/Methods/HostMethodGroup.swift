@@ -12,8 +12,10 @@ public struct HostEnvironment: Sendable {
 }
 
 extension MethodRegistry {
-    /// The host's own methods: `host.*`, `rpc.discover` and the LSP-style lifecycle.
-    public static func hostMethods(environment: HostEnvironment = HostEnvironment(), catalog: SchemaCatalog = .embedded) -> MethodRegistry {
+    /// The host's own methods: `host.*`, `rpc.discover` and the LSP-style lifecycle. The schemas are
+    /// the embedded ones unless `catalog` is given; they are parsed on the first `rpc.discover`, not at
+    /// start-up, where parsing them was over half of the time to the first answer.
+    public static func hostMethods(environment: HostEnvironment = HostEnvironment(), catalog: SchemaCatalog? = nil) -> MethodRegistry {
         var registry = MethodRegistry()
         registry.registerImmediate(HostPing.self) { _, _ in "pong" }
         registry.registerImmediate(HostEcho.self) { params, _ in params }
@@ -21,7 +23,7 @@ extension MethodRegistry {
         registry.registerImmediate(HostStatus.self) { _, context in HostStatus.status(of: context.connection) }
         registry.register(HostSleep.self) { params, context in try await HostSleep.run(params, context: context) }
         registry.registerImmediate(RPCDiscover.self) { _, context in
-            RPCDiscover.document(for: context.connection.dispatcher, catalog: catalog)
+            RPCDiscover.document(for: context.connection.dispatcher, catalog: catalog ?? .embedded)
         }
         registry.registerImmediate(Initialize.self) { params, context in
             if let pid = params.processId, pid > 0, pid <= Int(Int32.max) { environment.watchClientProcess(Int32(pid)) }
