@@ -89,10 +89,18 @@ enum RecordGenerator {
     static func good(_ random: inout SplitMix64, uid: String) -> JSONValue {
         [
             "uid": .string(uid), "from": .string(random.pick(Array(addresses.prefix(3)))), "to": .string(random.pick(addresses)),
-            "subject": .string(text(&random, length: random.next(below: 40))), "text": .string(text(&random, length: random.next(below: 200))),
+            "subject": .string(withoutNUL(text(&random, length: random.next(below: 40)))),
+            "text": .string(withoutNUL(text(&random, length: random.next(below: 200)))),
             "responseToUid": .string(random.chance(50) ? "good-\(random.next(below: 40))" : ""),
             "dateTime": .string(random.pick(["Today", "Yesterday", "2025-12-24T18:30:00+01:00", "2024-02-29T23:59:59.999Z"])),
         ]
+    }
+
+    /// `text` less any U+0000, which every method refuses in text.
+    static func withoutNUL(_ text: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        scalars.append(contentsOf: text.unicodeScalars.filter { $0.value != 0 })
+        return String(scalars)
     }
 
     /// Anything: not an object at times, else each member missing, of another type, or an odd string.

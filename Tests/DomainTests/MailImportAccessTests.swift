@@ -90,7 +90,7 @@ struct MailImportAccessTests {
             (folders.allowed + "/fifo", "a readable file (not a regular file)"),
             (folders.allowed + "/broken.json", "a JSON file (not valid JSON at line 2, column 16)"),
             ("", "a file path (the path is empty)"),
-            (folders.allowed + "/inbox.json\u{0}", "a file path (the path contains a NUL character)"),
+            (folders.allowed + "/inbox.json\u{0}", "a string without U+0000 (NUL)"),
         ]
         for (path, expected) in cases {
             let error = try await client.error("mail.import", ["path": .string(path)])
@@ -117,6 +117,16 @@ struct MailImportAccessTests {
         #expect(reasons.count == 2 && reasons[0].hasPrefix("expected an object") && reasons[1].hasPrefix("from: expected an email address"))
         #expect(try await client.result("mail.thread", ["threadId": "r1"])["messages"]?.strings("uid") == ["r1", "r2"])
         #expect(try await client.result("mail.import", ["records": []])["imported"] == 0)
+    }
+
+    @Test("a record whose text holds U+0000 is refused by index, not stored cut short", arguments: MailBackend.allCases)
+    func nulInRecords(backend: MailBackend) async throws {
+        let client = MailRPCClient(try mailDispatcher(try backend.make(messages: 0), readRoots: .empty))
+        let record = prototypeRecord(uid: "n1", subject: "before\u{0}after")
+        let result = try await client.result("mail.import", ["records": [record, prototypeRecord(uid: "n2")]])
+        #expect(result["imported"] == 1)
+        #expect(result["errors"]?.arrayValue?.map { $0["index"]?.int64Value } == [0])
+        #expect(result["errors"]?.arrayValue?.first?["reason"]?.stringValue?.hasPrefix("subject:") == true)
     }
 
     @Test("exactly one of path and records; records is an array")

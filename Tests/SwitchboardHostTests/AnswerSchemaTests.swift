@@ -19,7 +19,7 @@ struct AnswerSchemaTests {
 
     @Test("a well-formed inbox.list page passes")
     func goodAnswerPasses() throws {
-        let page: JSONValue = ["items": [Self.conversation], "nextCursor": nil, "state": "42"]
+        let page: JSONValue = ["items": [Self.conversation], "nextCursor": nil, "hasMore": false, "state": "42"]
         #expect(try Self.schemas().problems(in: Self.response(page), answering: "inbox.list") == [])
     }
 

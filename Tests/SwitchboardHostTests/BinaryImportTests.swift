@@ -81,7 +81,7 @@ struct BinaryImportTests {
         if arguments.isEmpty {
             // A bare `switchboard` serves the default SQLite store in the data folder: seed it small first.
             let seed = try BinaryHarness.run(["seed", "--db", folders.dataHome + "/switchboard/switchboard.sqlite",
-                                              "--feed-items", "0", "--mail-messages", "0"], timeout: 60_000)
+                                              "--feed-items", "0", "--mail-messages", "0"], raw: true, timeout: 60_000)
             #expect(seed.termination == .exited(0), "\(seed.stderr)")
         }
         // The host runs in `allowed` with XDG_DATA_HOME pointing at `data`.

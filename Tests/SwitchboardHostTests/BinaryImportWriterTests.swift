@@ -19,7 +19,9 @@ struct BinaryImportWriterTests {
         let host = try SpawnedHost(arguments: ["serve"] + store + ["--allow-read", folders.allowed])
         let params = JSONValue.object(["path": .string(folders.allowed + "/chain.json"), "_meta": ["progressToken": "imp"]]).jsonText()
         try host.send(BinaryHarness.request(1, "mail.import", params))
-        let first = try host.nextMessage(within: 120_000)
+        // Opening a fresh database reports its own progress (`stage`) first; the import's follows.
+        var first = try host.nextMessage(within: 120_000)
+        while first["params"]?["value"]?["stage"] != nil { first = try host.nextMessage(within: 120_000) }
         #expect(first["method"] == "$/progress" && first["params"]?["value"]?["done"] == 500, "\(first)")
         // The import goes on in the host while the other process sends.
         let send = try BinaryHarness.run(["call"] + store + ["mail.send", #"{"to":"ada@example.com","subject":"during the import","text":"hi"}"#],
@@ -28,7 +30,7 @@ struct BinaryImportWriterTests {
         #expect(send.stdout.contains("\"during the import\""), "\(send.stdout)")
         let (response, progress) = try host.response(to: 1, within: 300_000)
         #expect(response["result"]?["imported"] == .integer(Int64(count)), "\(response)")
-        #expect(progress.compactMap { $0["params"]?["value"]?["done"]?.int64Value } == [1_000, 1_500, 2_000])
+        #expect(progress.filter { $0["params"]?["value"]?["stage"] == nil }.compactMap { $0["params"]?["value"]?["done"]?.int64Value } == [1_000, 1_500, 2_000])
         try host.send(BinaryHarness.request(2, "mail.thread", #"{"threadId":"c0"}"#))
         #expect(try host.response(to: 2, within: 60_000).response["result"]?["messages"]?.arrayValue?.count == count)
         host.closeInput()

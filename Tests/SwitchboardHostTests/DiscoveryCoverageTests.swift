@@ -37,11 +37,9 @@ struct DiscoveryCoverageTests {
     func storageErrorsAreDocumented() throws {
         let discovered = try BinaryHarness.run(["call", "--backend", "memory", "rpc.discover"], raw: true)
         let methods = try #require(JSONValue(parsing: discovered.stdout)["methods"]?.arrayValue)
-        let writers: Set = ["mail.login", "mail.send", "mail.markRead", "mail.move"]
-        // mail.import's schema is being reworked with its confinement (issue 6, point 2); it joins then.
+        let writers: Set = ["mail.login", "mail.send", "mail.markRead", "mail.move", "mail.import"]
         let domains = methods.filter { method in
-            method["name"] != "mail.import"
-                && ["mail.", "inbox.", "feed."].contains { method["name"]?.stringValue?.hasPrefix($0) == true }
+            ["mail.", "inbox.", "feed."].contains { method["name"]?.stringValue?.hasPrefix($0) == true }
         }
         #expect(domains.count > 10)
         for method in domains {

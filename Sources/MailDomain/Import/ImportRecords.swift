@@ -81,6 +81,8 @@ final class ImportRecords {
             return ""
         }
         guard let text = member.string else { throw JSONFieldError(field: name, expected: "a string", got: member.preview()) }
+        // SQLite would cut the text at U+0000; refused, as in every other method's params.
+        guard !text.utf8.contains(0) else { throw JSONFieldError.outOfRange(field: name, expected: "a string without U+0000 (NUL)", got: text) }
         return text
     }
 
