@@ -37,17 +37,8 @@ public struct SQLiteFeedService: FeedService {
         try await database.writer.read { db in try Self.items(db, after: afterID, limit: limit) }
     }
 
-    /// Read on the calling thread (GRDB's synchronous read runs the closure in place when a reader is
-    /// free), not through the asynchronous read, which hops to a reader queue and back: two thread
-    /// wake-ups that cost more than the read. The read is short and bounded (one index range of at
-    /// most `limit` rows, two look-ups), as any task's own work is; WAL readers do not wait for writers.
     public func slice(after afterID: Int64, limit: Int) async throws -> FeedSlice {
-        try readSlice(after: afterID, limit: limit)
-    }
-
-    /// Not `async`, so that `read` is GRDB's synchronous one.
-    private func readSlice(after afterID: Int64, limit: Int) throws -> FeedSlice {
-        try database.writer.read { db in
+        try await database.writer.read { db in
             FeedSlice(items: try Self.items(db, after: afterID, limit: limit), total: try Self.total(db),
                       state: try ChangeLog.state(db, domain: feedDomain))
         }
