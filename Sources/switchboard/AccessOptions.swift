@@ -30,13 +30,6 @@ struct AccessOptions: ParsableArguments {
 
     /// The current directory and the data folder, where it exists: what a bare `switchboard` allows.
     static func defaultRoots() -> ReadRoots {
-        ReadRoots.defaults(dataFolder: dataFolder())
-    }
-
-    /// `$XDG_DATA_HOME/switchboard`, else `~/.local/share/switchboard` (where the default database lives).
-    static func dataFolder() -> String? {
-        if let data = getenv("XDG_DATA_HOME").map({ String(cString: $0) }), data.hasPrefix("/") { return data + "/switchboard" }
-        if let home = getenv("HOME").map({ String(cString: $0) }), !home.isEmpty { return home + "/.local/share/switchboard" }
-        return nil
+        ReadRoots.defaults(dataFolder: StoreConfiguration.dataFolder())
     }
 }

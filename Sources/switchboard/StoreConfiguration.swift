@@ -63,15 +63,9 @@ struct StoreConfiguration: Sendable {
     /// The database path: `--db`, else the XDG data folder (created if needed).
     func databasePath() throws(ConfigurationError) -> String {
         if let db { return db }
-        let base: String
-        if let data = getenv("XDG_DATA_HOME").map({ String(cString: $0) }), data.hasPrefix("/") {
-            base = data
-        } else if let home = getenv("HOME").map({ String(cString: $0) }), !home.isEmpty {
-            base = home + "/.local/share"
-        } else {
+        guard let folder = Self.dataFolder() else {
             throw ConfigurationError("cannot place the database: set --db, XDG_DATA_HOME or HOME")
         }
-        let folder = base + "/switchboard"
         var current = ""
         for component in folder.split(separator: "/") {
             current += "/" + component
@@ -80,6 +74,14 @@ struct StoreConfiguration: Sendable {
             }
         }
         return folder + "/switchboard.sqlite"
+    }
+
+    /// The host's data folder, where the default database lives: `$XDG_DATA_HOME/switchboard`, else
+    /// `~/.local/share/switchboard`; `nil` with neither set. Not created here.
+    static func dataFolder() -> String? {
+        if let data = getenv("XDG_DATA_HOME").map({ String(cString: $0) }), data.hasPrefix("/") { return data + "/switchboard" }
+        if let home = getenv("HOME").map({ String(cString: $0) }), !home.isEmpty { return home + "/.local/share/switchboard" }
+        return nil
     }
 }
 
