@@ -45,7 +45,11 @@ let package = Package(
         .target(name: "SwitchboardCore", dependencies: ["Jansson", "CSystemShims"], swiftSettings: swiftSettings),
 
         // What every domain's methods share above JSON-RPC: domain error codes, ServiceError → ResponseError.
-        .target(name: "DomainMethods", dependencies: ["SwitchboardCore", "JSONRPC", "Jansson"], swiftSettings: swiftSettings),
+        .target(
+            name: "DomainMethods",
+            dependencies: ["SwitchboardCore", "JSONRPC", "Jansson", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
 
         // The one SQLite database (GRDB): migrations, the shared change log.
         .target(

@@ -1,5 +1,6 @@
 import DomainMethods
 import FeedDomain
+import GRDB
 import MailDomain
 import Logging
 import JSONRPC
@@ -17,20 +18,24 @@ struct DomainServices: Sendable {
     var clock: any WallClock
     /// What seeding found or did, per domain (empty in memory).
     var seeding: [DemoSeed.Outcome] = []
+    /// Keeps this process's commits posting the change signal (SQLite).
+    var observation: AnyDatabaseCancellable?
 
     /// Opens the backend. On SQLite, each domain not seeded yet gets its demo data first. Every
     /// storage failure is a ``ServiceError`` naming the file and the cause.
     ///
     /// - Parameter reset: deletes the database first (under the setup lock); the caller has checked
     ///   that it is a switchboard database.
+    /// - Parameter signal: posted after every write, of this process and (SQLite) of any other on the
+    ///   same database, which a ``DatabaseWatcher`` started here notices.
     static func open(_ options: StoreConfiguration, logger: Logger, progress: SeedProgress,
-                     reset: Bool = false) throws -> DomainServices {
+                     signal: ChangeSignal = ChangeSignal(), reset: Bool = false) throws -> DomainServices {
         let clock = try options.makeClock()
         switch options.backend {
         case .memory:
             return DomainServices(
-                feed: InMemoryFeedService(demoCount: options.feedItems),
-                mail: InMemoryMailService(clock: clock, demoMessages: options.mailMessages),
+                feed: InMemoryFeedService(demoCount: options.feedItems, signal: signal),
+                mail: InMemoryMailService(clock: clock, demoMessages: options.mailMessages, signal: signal),
                 clock: clock
             )
         case .sqlite:
@@ -42,11 +47,17 @@ struct DomainServices: Sendable {
                 prepare: { seeding = try DemoSeed.seedMissing($0, options: options, clock: clock, logger: logger, progress: progress) },
                 waiting: { writeLine("switchboard: waiting for another switchboard process to finish setting up \(path)", to: STDERR_FILENO) }
             )
+            let observation = database.signalChanges(to: signal)
+            if database.path != ":memory:" {
+                let watcher = DatabaseWatcher(path: database.path, signal: signal)
+                OSThread.detach(name: "sb-db-watch") { watcher.run() }
+            }
             return DomainServices(
                 feed: SQLiteFeedService(database: database),
                 mail: SQLiteMailService(database: database, clock: clock),
                 clock: clock,
-                seeding: seeding
+                seeding: seeding,
+                observation: observation
             )
         }
     }
@@ -70,10 +81,15 @@ final class LazyServices: Sendable {
     private let logger: Logger
     private let progress = SeedProgress()
     private let state = Mutex(State.closed)
+    /// Posted after every write; wakes ``subscriptions``.
+    let signal = ChangeSignal()
+    /// Every `<namespace>.subscribe` of the process.
+    let subscriptions: SubscriptionHub
 
     init(options: StoreConfiguration, logger: Logger) {
         self.options = options
         self.logger = logger
+        subscriptions = SubscriptionHub(signal: signal, maxQueuedEvents: options.maxSubscriptionQueue)
     }
 
     func get() async throws -> DomainServices {
@@ -94,7 +110,7 @@ final class LazyServices: Sendable {
             }
             guard startOpening else { return }
             OSThread.detach(name: "sb-open-store") { [self] in
-                let result = Result { try DomainServices.open(options, logger: logger, progress: progress) }
+                let result = Result { try DomainServices.open(options, logger: logger, progress: progress, signal: signal) }
                 progress.removeRequests()
                 if case .failure(let error) = result { logger.error("cannot open the storage: \(error)") }
                 let waiting: [CheckedContinuation<DomainServices, any Error>] = state.withLock { state in

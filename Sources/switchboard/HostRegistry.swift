@@ -1,3 +1,4 @@
+import DomainMethods
 import FeedDomain
 import MailDomain
 import JSONRPC
@@ -9,7 +10,8 @@ enum HostRegistry {
     static func make(environment: HostEnvironment = HostEnvironment(), services: LazyServices, readRoots: ReadRoots = .empty) -> MethodRegistry {
         var registry = MethodRegistry()
         registry.add(.hostMethods(environment: environment))
-        registry.add(.mailMethods(services.mail, defaultAccount: services.defaultAccount, clock: services.clock, readRoots: readRoots))
+        registry.add(.mailMethods(services.mail, defaultAccount: services.defaultAccount, clock: services.clock, readRoots: readRoots,
+                                  subscriptions: services.subscriptions))
         registry.add(.feedMethods(services.feed))
         return registry
     }

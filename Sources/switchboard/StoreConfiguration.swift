@@ -1,3 +1,4 @@
+import DomainMethods
 import MailDomain
 import SwitchboardCore
 import SwitchboardStorage
@@ -18,6 +19,8 @@ struct StoreConfiguration: Sendable {
     var account: String?
     var feedItems = 1_000_000
     var mailMessages = 400
+    /// Events one subscription keeps for a client that is not reading (``SubscriptionHub``).
+    var maxSubscriptionQueue = SubscriptionHub.defaultMaxQueuedEvents
 
     func validate() throws(ConfigurationError) {
         _ = try makeClock()
@@ -29,6 +32,9 @@ struct StoreConfiguration: Sendable {
         }
         guard mailMessages >= 0, mailMessages <= 10_000_000 else {
             throw ConfigurationError("--mail-messages must be 0...10000000, got \(mailMessages)")
+        }
+        guard (1...1_000_000).contains(maxSubscriptionQueue) else {
+            throw ConfigurationError("--max-subscription-queue must be 1...1000000, got \(maxSubscriptionQueue)")
         }
     }
 

@@ -33,8 +33,15 @@ struct StoreOptions: ParsableArguments {
     @Option(help: "How many messages the demo mailbox holds (when seeding).")
     var mailMessages: Int = StoreConfiguration().mailMessages
 
+    @Option(help: ArgumentHelp(
+        "Events a subscription keeps while the client is not reading; past it the subscription is dropped with host.subscriptionDropped.",
+        discussion: "Hints such as mail.changed are coalesced and never count against it."
+    ))
+    var maxSubscriptionQueue: Int = StoreConfiguration().maxSubscriptionQueue
+
     var configuration: StoreConfiguration {
-        StoreConfiguration(db: db, backend: backend, now: now, account: account, feedItems: feedItems, mailMessages: mailMessages)
+        StoreConfiguration(db: db, backend: backend, now: now, account: account, feedItems: feedItems, mailMessages: mailMessages,
+                           maxSubscriptionQueue: maxSubscriptionQueue)
     }
 
     func validate() throws {

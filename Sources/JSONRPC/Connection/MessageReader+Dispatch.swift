@@ -27,7 +27,7 @@ extension MessageReader {
             return
         }
         let context = RequestContext(id: id, method: method, progressToken: Self.progressToken(in: params), connection: connection,
-                                     idView: idView)
+                                     idView: idView, runsAsTask: entry.runsAsTask)
         switch entry.body {
         case .immediate(let run):
             do {
@@ -77,7 +77,17 @@ extension MessageReader {
                 if let request { connection.inFlight.remove(request) }
                 // The slot stays taken while the answer waits for room in the output: so the gate
                 // fills and the input thread stops reading, instead of answers piling up.
-                if let answer = connection.answer(outcome, for: context, target: target) { await connection.send(answer) }
+                if case .batch(let collector, _) = target {
+                    // Held by the batch: they run once its whole array is queued, by whoever completes it.
+                    collector.hold(context.afterAnswerActions)
+                    if let array = connection.answer(outcome, for: context, target: target) {
+                        await connection.send(array)
+                        collector.runHeldActions()
+                    }
+                } else {
+                    if let answer = connection.answer(outcome, for: context, target: target) { await connection.send(answer) }
+                    context.afterAnswerActions?.run()
+                }
                 connection.gate.release()
             }
             request?.attach(task)

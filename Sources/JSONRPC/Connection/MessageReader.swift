@@ -40,6 +40,7 @@ public final class MessageReader {
         // No framing ever showed: what was held goes out as NDJSON, the default.
         if connection.framing == nil { connection.recordFraming(.ndjson) }
         connection.closeOutgoing()
+        connection.close()
     }
 
     /// Gives up on a message whose remaining bytes stopped arriving, answering with an error.
@@ -198,6 +199,10 @@ public final class MessageReader {
         case .batch(let collector, let index):
             if let array = collector.add(message, at: index) {
                 connection.frame(array, writer: writer, into: &replies)
+                if collector.hasHeldActions {
+                    flushReplies()
+                    collector.runHeldActions()
+                }
             }
         case .none:
             break
