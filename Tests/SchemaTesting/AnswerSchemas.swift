@@ -13,6 +13,8 @@ public struct AnswerSchemas: Sendable {
     public let resultSchemas: [String: JSONValue]
     /// Methods the document lists (requests and notifications).
     public let methods: Set<String>
+    /// The params schema of each notification the host sends (`x-notifications`), by method name.
+    public let notificationSchemas: [String: JSONValue]
     public let validator: SchemaValidator
 
     public struct DocumentError: Error, CustomStringConvertible {
@@ -34,6 +36,12 @@ public struct AnswerSchemas: Sendable {
         }
         resultSchemas = results
         methods = names
+        var notifications: [String: JSONValue] = [:]
+        for notification in document["x-notifications"]?.arrayValue ?? [] {
+            guard let name = notification["name"]?.stringValue else { continue }
+            notifications[name] = Self.paramsSchema(notification["params"]?.arrayValue ?? [])
+        }
+        notificationSchemas = notifications
         validator = SchemaValidator(components: document["components"]?["schemas"]?.objectValue ?? [:],
                                     external: [OpenRPCMeta.url: OpenRPCMeta.schema])
     }
@@ -51,6 +59,26 @@ public struct AnswerSchemas: Sendable {
             found += validator.problems(of: result, against: schema, at: "\(method) result")
         }
         return found
+    }
+
+    /// Every way a notification the host sent breaks its `x-notifications` entry; one the document does
+    /// not list is a problem too (every push is documented).
+    public func problems(inNotification message: JSONValue) -> [String] {
+        guard let method = message["method"]?.stringValue else { return ["notification without a method"] }
+        guard let schema = notificationSchemas[method] else { return ["\(method): a notification rpc.discover does not list"] }
+        return validator.problems(of: message["params"] ?? .null, against: schema, at: "\(method) params")
+    }
+
+    /// An object schema for by-name params from OpenRPC content descriptors.
+    static func paramsSchema(_ descriptors: [JSONValue]) -> JSONValue {
+        var properties = JSONObject()
+        var required: [JSONValue] = []
+        for descriptor in descriptors {
+            guard let name = descriptor["name"]?.stringValue else { continue }
+            properties[name] = descriptor["schema"] ?? true
+            if descriptor["required"]?.boolValue == true { required.append(.string(name)) }
+        }
+        return ["type": "object", "properties": .object(properties), "required": .array(required), "additionalProperties": false]
     }
 
     /// The JSON-RPC 2.0 response envelope: `jsonrpc`, `id`, and exactly one of `result` and `error`.
