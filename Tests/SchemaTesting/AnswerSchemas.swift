@@ -15,6 +15,8 @@ public struct AnswerSchemas: Sendable {
     public let methods: Set<String>
     /// The params schema of each notification the host sends (`x-notifications`), by method name.
     public let notificationSchemas: [String: JSONValue]
+    /// A notification `x-notifications` does not list passes (a test's own); listed ones are still checked.
+    public let allowsUnlistedNotifications: Bool
     public let validator: SchemaValidator
 
     public struct DocumentError: Error, CustomStringConvertible {
@@ -22,7 +24,8 @@ public struct AnswerSchemas: Sendable {
     }
 
     /// Reads the document, first checking it against the subset of the OpenRPC meta-schema in ``OpenRPCMeta``.
-    public init(openRPC document: JSONValue) throws {
+    public init(openRPC document: JSONValue, allowingUnlistedNotifications: Bool = false) throws {
+        allowsUnlistedNotifications = allowingUnlistedNotifications
         let metaProblems = SchemaValidator(components: [:]).problems(of: document, against: OpenRPCMeta.schema, at: "rpc.discover")
         guard metaProblems.isEmpty else {
             throw DocumentError(description: "not an OpenRPC document: " + metaProblems.joined(separator: "; "))
@@ -65,7 +68,9 @@ public struct AnswerSchemas: Sendable {
     /// not list is a problem too (every push is documented).
     public func problems(inNotification message: JSONValue) -> [String] {
         guard let method = message["method"]?.stringValue else { return ["notification without a method"] }
-        guard let schema = notificationSchemas[method] else { return ["\(method): a notification rpc.discover does not list"] }
+        guard let schema = notificationSchemas[method] else {
+            return allowsUnlistedNotifications ? [] : ["\(method): a notification rpc.discover does not list"]
+        }
         return validator.problems(of: message["params"] ?? .null, against: schema, at: "\(method) params")
     }
 

@@ -1,5 +1,4 @@
 import DomainMethods
-import Jansson
 import JSONRPC
 import SwitchboardCore
 
@@ -20,20 +19,10 @@ public enum MailUnsubscribe: RPCMethod {
     public typealias Result = UnsubscribeResult
 }
 
-/// The changes of one account, as `mail.changed` hints.
-struct MailChangeFeed: SubscriptionFeed {
-    let mail: any MailService
-    let account: String
-
-    var method: String { "mail.changed" }
-    var coalesces: Bool { true }
-
-    func start() async throws -> String { try await mail.state() }
-
-    func events(after position: String, limit: Int) async throws -> SubscriptionStep {
-        let changes = try await mail.changes(account: account, since: position, limit: ChangeTracking.maxChanges)
-        let changed = !(changes.created.isEmpty && changes.updated.isEmpty && changes.destroyed.isEmpty)
-        let events = changed ? [SubscriptionEvent(params: ["state": .string(changes.newState)], position: changes.newState)] : []
-        return SubscriptionStep(events: events, position: changes.newState, hasMore: changes.hasMoreChanges)
+extension ChangeHintFeed {
+    /// `mail.changed` hints for one account's mail.
+    static func mail(_ mail: any MailService, account: String) -> ChangeHintFeed {
+        ChangeHintFeed(method: "mail.changed", state: { try await mail.state() },
+                       changes: { since, limit in try await mail.changes(account: account, since: since, limit: limit) })
     }
 }
