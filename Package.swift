@@ -45,7 +45,11 @@ let package = Package(
         .target(name: "SwitchboardCore", dependencies: ["Jansson", "CSystemShims"], swiftSettings: swiftSettings),
 
         // What every domain's methods share above JSON-RPC: domain error codes, ServiceError → ResponseError.
-        .target(name: "DomainMethods", dependencies: ["SwitchboardCore", "JSONRPC", "Jansson"], swiftSettings: swiftSettings),
+        .target(
+            name: "DomainMethods",
+            dependencies: ["SwitchboardCore", "JSONRPC", "Jansson", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
 
         // The one SQLite database (GRDB): migrations, the shared change log.
         .target(
@@ -61,6 +65,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "ChatDomain",
+            dependencies: [
+                "DomainMethods", "SwitchboardCore", "SwitchboardStorage", "JSONRPC", "Jansson",
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "MailDomain",
             dependencies: ["DomainMethods", "SwitchboardCore", "SwitchboardStorage", "JSONRPC", "Jansson", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
@@ -68,7 +80,7 @@ let package = Package(
         .testTarget(
             name: "DomainTests",
             dependencies: [
-                "DomainMethods", "FeedDomain", "MailDomain", "SwitchboardCore", "SwitchboardStorage", "SwitchboardHost", "JSONRPC", "Jansson",
+                "ChatDomain", "DomainMethods", "FeedDomain", "MailDomain", "SwitchboardCore", "SwitchboardStorage", "SwitchboardHost", "JSONRPC", "Jansson",
                 "SchemaTesting", .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: swiftSettings
@@ -94,7 +106,7 @@ let package = Package(
         .executableTarget(
             name: "switchboard",
             dependencies: [
-                "SwitchboardHost", "JSONRPC", "Jansson", "DomainMethods", "SwitchboardCore", "SwitchboardStorage", "FeedDomain", "MailDomain",
+                "SwitchboardHost", "JSONRPC", "Jansson", "DomainMethods", "SwitchboardCore", "SwitchboardStorage", "ChatDomain", "FeedDomain", "MailDomain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

@@ -66,18 +66,21 @@ extension MessageReader {
                 return
             }
             let task = Task.detached {
+                let followUps = target.followUps
                 let outcome: Result<JanssonValue, ResponseError>
                 do {
                     // A result the handler produced is delivered even if a cancel came meanwhile:
                     // its work (a write, say) is done, and the client must learn of it.
-                    outcome = .success(try await work(context))
+                    outcome = .success(try await AnswerFollowUps.$current.withValue(followUps) { try await work(context) })
                 } catch {
                     outcome = .failure(Task.isCancelled ? .cancelled : ResponseError(error))
                 }
                 if let request { connection.inFlight.remove(request) }
                 // The slot stays taken while the answer waits for room in the output: so the gate
                 // fills and the input thread stops reading, instead of answers piling up.
-                if let answer = connection.answer(outcome, for: context, target: target) { await connection.send(answer) }
+                let answer = connection.answer(outcome, for: context, target: target)
+                if let answer { await connection.send(answer) }
+                if answer != nil || context.id == nil { await followUps.run() }
                 connection.gate.release()
             }
             request?.attach(task)
