@@ -1,3 +1,4 @@
+import ChatDomain
 import MailDomain
 import SwitchboardCore
 import SwitchboardStorage
@@ -18,6 +19,8 @@ struct StoreConfiguration: Sendable {
     var account: String?
     var feedItems = 1_000_000
     var mailMessages = 400
+    /// A chat failure mode to show (`--simulate`), for harnesses testing their error paths.
+    var simulate: ChatSimulation?
 
     func validate() throws(ConfigurationError) {
         _ = try makeClock()

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChatDomain
 import SwitchboardCore
 #if canImport(Glibc)
 import Glibc
@@ -33,8 +34,15 @@ struct StoreOptions: ParsableArguments {
     @Option(help: "How many messages the demo mailbox holds (when seeding).")
     var mailMessages: Int = StoreConfiguration().mailMessages
 
+    @Option(help: ArgumentHelp(
+        "Make the chat service fail on purpose: rate-limit, server-error or slow.",
+        discussion: "rate-limit: every chat request answers -32029 with data.resetAt (a minute after the clock) and data.retryAfterMs. server-error: every chat request answers -32060 with a data.debugId that the stderr log line names too. slow: each chat.send stays pending until the next chat request, or 2 s. Meant for --backend memory; works on either."
+    ))
+    var simulate: ChatSimulation?
+
     var configuration: StoreConfiguration {
-        StoreConfiguration(db: db, backend: backend, now: now, account: account, feedItems: feedItems, mailMessages: mailMessages)
+        StoreConfiguration(db: db, backend: backend, now: now, account: account, feedItems: feedItems, mailMessages: mailMessages,
+                           simulate: simulate)
     }
 
     func validate() throws {
@@ -47,3 +55,4 @@ struct StoreOptions: ParsableArguments {
 }
 
 extension StoreConfiguration.Backend: ExpressibleByArgument {}
+extension ChatSimulation: ExpressibleByArgument {}
