@@ -206,3 +206,42 @@ final class PostCounter: Sendable {
 
     var count: Int { counter.load(ordering: .relaxed) }
 }
+
+/// The in-memory service's simulated peer.
+@Suite("Chat's simulated peer")
+struct ChatPeerTests {
+    /// The room's newest messages after `count` sends on a fresh service.
+    static func conversation(_ count: Int) async throws -> [ChatMessage] {
+        let chat = InMemoryChatService(clock: ChatServiceTests.clock)
+        for index in 1...count {
+            _ = try await chat.send(sender: DemoChat.me.id, roomId: "dm-u0-u2", text: "question \(index)", clientMessageId: "q\(index)")
+        }
+        return try await chat.history(user: DemoChat.me.id, roomId: "dm-u0-u2", page: PageRequest(limit: 2 * count)).items
+    }
+
+    @Test("the peer answers each message in a direct room, stored right after it, the same on every run")
+    func answersDeterministically() async throws {
+        let first = try await Self.conversation(6)
+        #expect(first == (try await Self.conversation(6)))
+        let oldestFirst = Array(first.reversed())
+        for (question, reply) in stride(from: 0, to: oldestFirst.count, by: 2).map({ (oldestFirst[$0], oldestFirst[$0 + 1]) }) {
+            #expect(question.senderId == DemoChat.me.id && reply.senderId == "u2")
+            #expect(reply.clientMessageId == nil && reply.state == .sent && reply.sentAt == "2026-01-01T09:00:00Z")
+        }
+        #expect(Set(first.filter { $0.senderId == "u2" }.map(\.text)).count > 1)
+    }
+
+    @Test("the peer stays quiet in a group room and posts the signal for its reply")
+    func quietInGroups() async throws {
+        let signal = ChangeSignal()
+        let posts = PostCounter(signal)
+        let chat = InMemoryChatService(clock: ChatServiceTests.clock, signal: signal)
+        let state = try await chat.state()
+        _ = try await chat.send(sender: DemoChat.me.id, roomId: "grp-team", text: "all hands?", clientMessageId: "g")
+        #expect(try await chat.messages(roomId: "grp-team", after: state, limit: 10).messages.count == 1)
+        #expect(posts.count == 1)
+        _ = try await chat.send(sender: DemoChat.me.id, roomId: "dm-u0-u3", text: "hi", clientMessageId: "d")
+        #expect(try await chat.messages(roomId: "dm-u0-u3", after: state, limit: 10).messages.map(\.senderId) == ["u0", "u3"])
+        #expect(posts.count == 3)
+    }
+}
