@@ -24,7 +24,7 @@ public struct SQLiteChatService: ChatService {
 
     public func users(except user: String, page: PageRequest) async throws -> Page<ChatUser> {
         let after = try ChatRules.usersAfter(page.cursor)
-        return try await database.writer.read { db in
+        return try await read { db in
             let rows = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT \(Self.userColumns) FROM chat_user WHERE id != ? AND (login, id) > (?, ?) ORDER BY login, id LIMIT ?
                 """), arguments: [user, after?.login ?? "", after?.id ?? "", page.limit + 1])
@@ -33,24 +33,24 @@ public struct SQLiteChatService: ChatService {
     }
 
     public func user(id: String) async throws -> ChatUser? {
-        try await database.writer.read { db in
+        try await read { db in
             try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.userColumns) FROM chat_user WHERE id = ?"), arguments: [id]).map(Self.user)
         }
     }
 
     public func rooms(user: String) async throws -> [ChatRoom] {
-        try await database.writer.read { db in
+        try await read { db in
             let ids = try String.fetchAll(db.cachedStatement(sql: "SELECT room_id FROM chat_member WHERE user_id = ?"), arguments: [user])
             return try ids.compactMap { try Self.view(db, roomId: $0, user: user) }.sorted(by: ChatRules.latestFirst)
         }
     }
 
     public func room(user: String, id: String) async throws -> ChatRoom? {
-        try await database.writer.read { db in try Self.view(db, roomId: id, user: user) }
+        try await read { db in try Self.view(db, roomId: id, user: user) }
     }
 
     public func openDirect(user: String, with other: String) async throws -> Committed<OpenedRoom> {
-        let opened = try await database.write { db in
+        let opened = try await write { db in
             guard try Int.fetchOne(db, sql: "SELECT 1 FROM chat_user WHERE id = ?", arguments: [other]) != nil else {
                 throw ServiceError.notFound(kind: "user", id: other)
             }
@@ -66,7 +66,7 @@ public struct SQLiteChatService: ChatService {
 
     public func history(user: String, roomId: String, page: PageRequest) async throws -> Page<ChatMessage> {
         let before = try ChatRules.historyBefore(page.cursor, roomId: roomId)
-        return try await database.writer.read { db in
+        return try await read { db in
             guard try Self.view(db, roomId: roomId, user: user) != nil else { throw ServiceError.notFound(kind: "room", id: roomId) }
             let rows = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT \(Self.messageColumns) FROM chat_message WHERE room_id = ? AND position < ? ORDER BY position DESC LIMIT ?
@@ -76,7 +76,7 @@ public struct SQLiteChatService: ChatService {
     }
 
     public func markRead(user: String, roomId: String, upTo messageId: String) async throws -> Committed<ChatRoom> {
-        let (committed, changed) = try await database.write { db in
+        let (committed, changed) = try await write { db in
             guard try Self.view(db, roomId: roomId, user: user) != nil else { throw ServiceError.notFound(kind: "room", id: roomId) }
             guard let position = StoredChatMessage.position(of: messageId), try Self.fetchMessage(db, position: position)?.roomId == roomId else {
                 throw ServiceError.notFound(kind: "message", id: messageId)
@@ -93,12 +93,12 @@ public struct SQLiteChatService: ChatService {
     }
 
     public func sentMessage(sender: String, clientMessageId: String) async throws -> ChatMessage? {
-        try await database.writer.read { db in try Self.fetchSent(db, sender: sender, clientMessageId: clientMessageId)?.message }
+        try await read { db in try Self.fetchSent(db, sender: sender, clientMessageId: clientMessageId)?.message }
     }
 
     public func send(sender: String, roomId: String, text: String, clientMessageId: String) async throws -> Committed<ChatMessage> {
         let now = clock.now()
-        let (committed, stored) = try await database.write { db in
+        let (committed, stored) = try await write { db in
             // Inside the write transaction: another process's send with this id has committed or not at all.
             if let existing = try Self.fetchSent(db, sender: sender, clientMessageId: clientMessageId) {
                 var duplicate = existing.message
@@ -116,7 +116,7 @@ public struct SQLiteChatService: ChatService {
     }
 
     public func messages(roomId: String, after sinceState: String, limit: Int) async throws -> ChatMessageBatch {
-        try await database.writer.read { db in
+        try await read { db in
             let latest = try Self.latestSequence(db)
             let since = try ChatRules.sequence(of: sinceState, latest: latest)
             let rows = try Row.fetchAll(db.cachedStatement(sql: """
@@ -127,11 +127,36 @@ public struct SQLiteChatService: ChatService {
     }
 
     public func state() async throws -> String {
-        try await database.writer.read { db in try ChangeLog.state(db, domain: chatDomain) }
+        try await read { db in try ChangeLog.state(db, domain: chatDomain) }
     }
 
     public func changes(since sinceState: String, limit: Int) async throws -> ChangeSet {
-        try await database.writer.read { db in try ChangeLog.changes(db, domain: chatDomain, since: sinceState, limit: limit) }
+        try await read { db in try ChangeLog.changes(db, domain: chatDomain, since: sinceState, limit: limit) }
+    }
+
+    /// Runs a read. A database error that is not about the storage (the file, the disk, a lock) is
+    /// a service failure with a fresh debug id; storage errors name the file, as for writes.
+    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await database.writer.read(body)
+        } catch let error as DatabaseError {
+            throw failure(error)
+        }
+    }
+
+    /// Runs a write transaction (``AppDatabase/write(_:)``), errors as for ``read(_:)``.
+    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await database.write(body)
+        } catch let error as DatabaseError {
+            throw failure(error)
+        }
+    }
+
+    private func failure(_ error: DatabaseError) -> any Error {
+        let storage = AppDatabase.storageError(error, path: database.path)
+        guard storage is DatabaseError else { return storage }
+        return ServiceError.serviceFailure(debugId: DebugID.make(), cause: "SQLite: \(error)")
     }
 
     /// The change log's newest position, read through its state string.

@@ -189,6 +189,20 @@ struct ChatServiceTests {
         await #expect(throws: ServiceError.self) { try await chat.messages(roomId: "dm-u0-u1", after: "chat-zzzzzz", limit: 2) }
     }
 
+    @Test("on SQLite, a database error that is not about the storage is a service failure with a debug id")
+    func sqliteFailureHasDebugID() async throws {
+        let database = try AppDatabase(path: ":memory:", migrations: SQLiteChatService.migrations)
+        try await database.writer.write { db in try db.execute(sql: "DROP TABLE chat_user") }
+        let chat = SQLiteChatService(database: database, clock: Self.clock)
+        do {
+            _ = try await chat.users(except: Self.me, page: PageRequest())
+            Issue.record("users() read a dropped table")
+        } catch ServiceError.serviceFailure(let debugId, let cause) {
+            #expect(debugId.hasPrefix("sb-") && debugId.count == 19)
+            #expect(cause.contains("chat_user"))
+        }
+    }
+
     @Test("an unknown state is cannotCalculateChanges", arguments: Backend.allCases)
     func unknownState(backend: Backend) async throws {
         let chat = try Self.makeChat(backend)

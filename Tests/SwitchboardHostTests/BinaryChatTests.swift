@@ -17,6 +17,38 @@ struct BinaryChatTests {
         H.request(id, "chat.send", #"{"roomId":"\#(room)","text":"\#(text)","clientMessageId":"\#(clientID)"}"#)
     }
 
+    enum Backend: String, CaseIterable, CustomTestStringConvertible {
+        case memory, sqlite
+        var testDescription: String { rawValue }
+    }
+
+    @Test("every chat method answers over the pipes, each answer checked against its schema", arguments: Backend.allCases, [H.Wire.ndjson, .lsp])
+    func everyMethod(backend: Backend, wire: H.Wire) throws {
+        let folder = try BinaryStorageTests.folder()
+        defer { _ = system("rm -rf '\(folder)'") }
+        let store = backend == .memory ? Self.memory : ["--db", folder + "/chat.sqlite"] + BinaryStorageTests.small
+        let host = try SpawnedHost(arguments: store, wire: wire)
+        var id = 0
+        let users = try AnswerCoverageTests.call(host, &id, "chat.users", ["limit": 4])
+        _ = try AnswerCoverageTests.call(host, &id, "chat.users", ["cursor": try #require(users["nextCursor"])])
+        let rooms = try AnswerCoverageTests.call(host, &id, "chat.rooms")
+        let opened = try AnswerCoverageTests.call(host, &id, "chat.open", ["userId": "u8"])
+        #expect(opened["room"]?["id"] == "dm-u0-u8")
+        let history = try AnswerCoverageTests.call(host, &id, "chat.history", ["roomId": "grp-team", "limit": 3])
+        _ = try AnswerCoverageTests.call(host, &id, "chat.history", ["roomId": "grp-team", "cursor": try #require(history["nextCursor"])])
+        let newest = try #require(history["items"]?.arrayValue?.first?["id"])
+        _ = try AnswerCoverageTests.call(host, &id, "chat.markRead", ["roomId": "grp-team", "upTo": newest])
+        let sent = try AnswerCoverageTests.call(host, &id, "chat.send", ["roomId": "dm-u0-u8", "text": "covered", "clientMessageId": "cov"])
+        #expect(sent["message"]?["state"] == "pending")
+        let notice = try host.nextMessage()
+        #expect(notice["method"] == "chat.messageState" && notice["params"]?["state"] == "sent", "\(notice)")
+        let again = try AnswerCoverageTests.call(host, &id, "chat.send", ["roomId": "dm-u0-u8", "text": "covered", "clientMessageId": "cov"])
+        #expect(again["message"]?["duplicate"] == true)
+        _ = try AnswerCoverageTests.call(host, &id, "chat.changes", ["sinceState": try #require(rooms["state"]), "maxChanges": 2])
+        host.closeInput()
+        #expect(try host.waitForExit() == .exited(0))
+    }
+
     @Test("every chat.send is answered pending before its chat.messageState, which names the stored message")
     func answerBeforeState() throws {
         let host = try SpawnedHost(arguments: Self.memory)

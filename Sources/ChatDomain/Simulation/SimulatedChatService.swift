@@ -34,8 +34,7 @@ public final class SimulatedChatService: ChatService {
         case .serverError:
             let number = failures.add(1, ordering: .relaxed).newValue
             var generator = SplitMix64(seed: number)
-            let debugId = "sb-" + String(generator.next(), radix: 16)
-            throw ServiceError.serviceFailure(debugId: debugId, cause: "simulated server error (--simulate server-error), failure \(number)")
+            throw ServiceError.serviceFailure(debugId: DebugID.make(using: &generator), cause: "simulated server error (--simulate server-error), failure \(number)")
         case .slow:
             held.releaseAll()
         }
