@@ -65,6 +65,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "ChatDomain",
+            dependencies: [
+                "DomainMethods", "SwitchboardCore", "SwitchboardStorage", "JSONRPC", "Jansson",
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "MailDomain",
             dependencies: ["DomainMethods", "SwitchboardCore", "SwitchboardStorage", "JSONRPC", "Jansson", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
@@ -72,7 +80,7 @@ let package = Package(
         .testTarget(
             name: "DomainTests",
             dependencies: [
-                "DomainMethods", "FeedDomain", "MailDomain", "SwitchboardCore", "SwitchboardStorage", "SwitchboardHost", "JSONRPC", "Jansson",
+                "ChatDomain", "DomainMethods", "FeedDomain", "MailDomain", "SwitchboardCore", "SwitchboardStorage", "SwitchboardHost", "JSONRPC", "Jansson",
                 "SchemaTesting", .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: swiftSettings
@@ -98,7 +106,7 @@ let package = Package(
         .executableTarget(
             name: "switchboard",
             dependencies: [
-                "SwitchboardHost", "JSONRPC", "Jansson", "DomainMethods", "SwitchboardCore", "SwitchboardStorage", "FeedDomain", "MailDomain",
+                "SwitchboardHost", "JSONRPC", "Jansson", "DomainMethods", "SwitchboardCore", "SwitchboardStorage", "ChatDomain", "FeedDomain", "MailDomain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

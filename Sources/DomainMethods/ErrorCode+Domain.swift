@@ -10,4 +10,8 @@ extension ErrorCode {
     public static let storageUnavailable = ErrorCode(rawValue: -32050)
     /// The database is read-only (file or folder permissions): reads work, writes get this; `data` is `{path, cause}`.
     public static let storageReadOnly = ErrorCode(rawValue: -32051)
+    /// The service's rate limit is reached; `data` is `{resetAt, retryAfterMs}` (RFC 3339, milliseconds).
+    public static let rateLimited = ErrorCode(rawValue: -32029)
+    /// The service failed; `data.debugId` names the failure in the host's stderr log, for support.
+    public static let serviceFailure = ErrorCode(rawValue: -32060)
 }

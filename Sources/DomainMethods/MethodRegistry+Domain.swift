@@ -1,11 +1,13 @@
 import JSONRPC
+import Logging
 import SwitchboardCore
 
 extension MethodRegistry {
     /// Registers a domain method: like ``MethodRegistry/register(_:_:)``, and a ``ServiceError`` the
     /// handler lets through is answered as its JSON-RPC error (see `ResponseError.init(service:field:)`).
     /// While the handler runs, ``DomainRequest/context`` is its request, so a service opened lazily
-    /// can report progress to it.
+    /// can report progress to it. A ``ServiceError/serviceFailure(debugId:cause:)`` is logged with its
+    /// debug id and cause, so the id a client quotes finds the log line.
     public mutating func registerDomain<M: RPCMethod>(
         _ method: M.Type,
         _ handler: @escaping @Sendable (_ params: M.Params, _ context: RequestContext) async throws -> M.Result
@@ -14,6 +16,9 @@ extension MethodRegistry {
             do {
                 return try await DomainRequest.$context.withValue(context) { try await handler(params, context) }
             } catch let error as ServiceError {
+                if case .serviceFailure(let debugId, let cause) = error {
+                    context.logger.error("\(M.name) failed: service failure debugId=\(debugId): \(cause)")
+                }
                 throw ResponseError(service: error)
             }
         }

@@ -35,6 +35,13 @@ extension ResponseError {
         case .storageReadOnly(let path, let cause):
             self.init(code: .storageReadOnly, message: "Storage is read-only: \(ServiceError.show(path)): \(cause); reads still work",
                       data: ["path": .string(path), "cause": .string(cause)])
+        case .rateLimited(let resetAt, let retryAfterMs):
+            self.init(code: .rateLimited, message: "Rate limit reached: retry after \(Timestamp.format(resetAt))",
+                      data: ["resetAt": .string(Timestamp.format(resetAt)), "retryAfterMs": .integer(retryAfterMs)])
+        case .serviceFailure(let debugId, _):
+            // The cause stays in the host's log; the client gets the id to quote.
+            self.init(code: .serviceFailure, message: "Service failure: quote debug id \(debugId) to support",
+                      data: ["debugId": .string(debugId)])
         }
     }
 }

@@ -10,6 +10,11 @@ public enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
     case storageUnavailable(path: String, cause: String)
     /// The storage can be read but not written (a read-only file or folder).
     case storageReadOnly(path: String, cause: String)
+    /// The service refuses more requests for now: retry after `retryAfterMs`, at `resetAt` (ms since the epoch).
+    case rateLimited(resetAt: Int64, retryAfterMs: Int64)
+    /// The service failed; `debugId` names this failure in the host's log, `cause` says what happened
+    /// (logged, not shown to the client).
+    case serviceFailure(debugId: String, cause: String)
 
     public var description: String {
         switch self {
@@ -17,6 +22,8 @@ public enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
         case .cannotCalculateChanges(let state, let reason): "cannot calculate changes: state \(state) \(reason)"
         case .storageUnavailable(let path, let cause): "storage unavailable: \(Self.show(path)): \(cause)"
         case .storageReadOnly(let path, let cause): "storage is read-only: \(Self.show(path)): \(cause)"
+        case .rateLimited(let resetAt, _): "rate limit reached until \(Timestamp.format(resetAt))"
+        case .serviceFailure(let debugId, let cause): "service failure \(debugId): \(cause)"
         }
     }
 

@@ -42,10 +42,15 @@ public enum ChangeLog {
     ///
     /// Every ``ChangeTracking/pruneInterval`` records the log is pruned to the newest
     /// ``retainedRecords``, in the same transaction: it never grows past their sum.
-    public static func record(_ db: Database, domain: String, itemID: String, kind: ChangeRecord.Kind) throws {
+    ///
+    /// - Returns: the record's position in the log.
+    @discardableResult
+    public static func record(_ db: Database, domain: String, itemID: String, kind: ChangeRecord.Kind) throws -> Int64 {
         try db.cachedStatement(sql: "INSERT INTO change_log(domain, item_id, kind) VALUES (?, ?, ?)")
             .execute(arguments: [domain, itemID, kind.rawValue])
-        if db.lastInsertedRowID % Int64(ChangeTracking.pruneInterval) == 0 { try prune(db) }
+        let sequence = db.lastInsertedRowID
+        if sequence % Int64(ChangeTracking.pruneInterval) == 0 { try prune(db) }
+        return sequence
     }
 
     /// The current state string of `domain`.

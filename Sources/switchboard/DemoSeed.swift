@@ -1,3 +1,4 @@
+import ChatDomain
 import FeedDomain
 import MailDomain
 import SwitchboardCore
@@ -26,7 +27,7 @@ enum DemoSeed {
                 DELETE FROM meta WHERE key = 'seed';
                 """)
         },
-    ] + SQLiteFeedService.migrations + SQLiteMailService.migrations
+    ] + SQLiteFeedService.migrations + SQLiteMailService.migrations + SQLiteChatService.migrations
 
     /// One domain's demo data.
     struct Domain: Sendable {
@@ -54,6 +55,12 @@ enum DemoSeed {
         Domain(name: "feed", unit: "items", planned: { $0.feedItems },
                count: { db in try Int.fetchOne(db, sql: "SELECT coalesce(max(id), 0) FROM feed_item") ?? 0 },
                seed: { db, options, _, progress in try SQLiteFeedService.seed(db, count: options.feedItems, progress: progress) }),
+        Domain(name: "chat", unit: "messages", planned: { _ in DemoChat.messageCount },
+               count: { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM chat_message") ?? 0 },
+               seed: { db, _, clock, progress in
+                   try SQLiteChatService.seed(db, clock: clock)
+                   progress(DemoChat.messageCount)
+               }),
     ]
 
     /// What seeding did for one domain.

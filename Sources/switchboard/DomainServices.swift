@@ -1,3 +1,4 @@
+import ChatDomain
 import DomainMethods
 import FeedDomain
 import GRDB
@@ -15,6 +16,7 @@ import Glibc
 struct DomainServices: Sendable {
     var feed: any FeedService
     var mail: any MailService
+    var chat: any ChatService
     var clock: any WallClock
     /// What seeding found or did, per domain (empty in memory).
     var seeding: [DemoSeed.Outcome] = []
@@ -36,6 +38,7 @@ struct DomainServices: Sendable {
             return DomainServices(
                 feed: InMemoryFeedService(demoCount: options.feedItems, signal: signal),
                 mail: InMemoryMailService(clock: clock, demoMessages: options.mailMessages, signal: signal),
+                chat: simulating(InMemoryChatService(clock: clock, signal: signal), options, clock: clock),
                 clock: clock
             )
         case .sqlite:
@@ -55,11 +58,17 @@ struct DomainServices: Sendable {
             return DomainServices(
                 feed: SQLiteFeedService(database: database),
                 mail: SQLiteMailService(database: database, clock: clock),
+                chat: simulating(SQLiteChatService(database: database, clock: clock, signal: signal), options, clock: clock),
                 clock: clock,
                 seeding: seeding,
                 observation: observation
             )
         }
+    }
+
+    /// `chat`, showing the failure `--simulate` names, if any.
+    private static func simulating(_ chat: any ChatService, _ options: StoreConfiguration, clock: any WallClock) -> any ChatService {
+        options.simulate.map { SimulatedChatService(chat, mode: $0, clock: clock) } ?? chat
     }
 }
 
@@ -131,6 +140,9 @@ final class LazyServices: Sendable {
     /// Mail, opened on first use.
     var mail: any MailService { LazyMail(services: self) }
 
+    /// Chat, opened on first use.
+    var chat: any ChatService { LazyChat(services: self) }
+
     /// The clock, which needs no database.
     var clock: any WallClock { (try? options.makeClock()) ?? SystemClock() }
 
@@ -181,4 +193,37 @@ struct LazyMail: MailService {
     func changes(account: String, since sinceState: String, limit: Int) async throws -> ChangeSet {
         try await mail.changes(account: account, since: sinceState, limit: limit)
     }
+}
+
+/// Forwards to the chat service of ``LazyServices``, opening it on the first call.
+struct LazyChat: ChatService {
+    let services: LazyServices
+
+    private var chat: any ChatService { get async throws { try await services.get().chat } }
+
+    /// The services' signal, there before the database is opened: a subscription can listen at once.
+    var signal: ChangeSignal { services.signal }
+
+    func users(except user: String, page: PageRequest) async throws -> Page<ChatUser> { try await chat.users(except: user, page: page) }
+    func user(id: String) async throws -> ChatUser? { try await chat.user(id: id) }
+    func rooms(user: String) async throws -> [ChatRoom] { try await chat.rooms(user: user) }
+    func room(user: String, id: String) async throws -> ChatRoom? { try await chat.room(user: user, id: id) }
+    func openDirect(user: String, with other: String) async throws -> Committed<OpenedRoom> { try await chat.openDirect(user: user, with: other) }
+    func history(user: String, roomId: String, page: PageRequest) async throws -> Page<ChatMessage> {
+        try await chat.history(user: user, roomId: roomId, page: page)
+    }
+    func markRead(user: String, roomId: String, upTo messageId: String) async throws -> Committed<ChatRoom> {
+        try await chat.markRead(user: user, roomId: roomId, upTo: messageId)
+    }
+    func sentMessage(sender: String, clientMessageId: String) async throws -> ChatMessage? {
+        try await chat.sentMessage(sender: sender, clientMessageId: clientMessageId)
+    }
+    func send(sender: String, roomId: String, text: String, clientMessageId: String) async throws -> Committed<ChatMessage> {
+        try await chat.send(sender: sender, roomId: roomId, text: text, clientMessageId: clientMessageId)
+    }
+    func messages(roomId: String, after sinceState: String, limit: Int) async throws -> ChatMessageBatch {
+        try await chat.messages(roomId: roomId, after: sinceState, limit: limit)
+    }
+    func state() async throws -> String { try await chat.state() }
+    func changes(since sinceState: String, limit: Int) async throws -> ChangeSet { try await chat.changes(since: sinceState, limit: limit) }
 }

@@ -1,3 +1,4 @@
+import ChatDomain
 import DomainMethods
 import FeedDomain
 import MailDomain
@@ -13,6 +14,7 @@ enum HostRegistry {
         registry.add(.mailMethods(services.mail, defaultAccount: services.defaultAccount, clock: services.clock, readRoots: readRoots,
                                   subscriptions: services.subscriptions))
         registry.add(.feedMethods(services.feed))
+        registry.add(.chatMethods(services.chat, subscriptions: services.subscriptions))
         return registry
     }
 }

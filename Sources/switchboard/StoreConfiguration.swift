@@ -1,3 +1,4 @@
+import ChatDomain
 import DomainMethods
 import MailDomain
 import SwitchboardCore
@@ -21,6 +22,8 @@ struct StoreConfiguration: Sendable {
     var mailMessages = 400
     /// Events one subscription keeps for a client that is not reading (``SubscriptionHub``).
     var maxSubscriptionQueue = SubscriptionHub.defaultMaxQueuedEvents
+    /// A chat failure mode to show (`--simulate`), for harnesses testing their error paths.
+    var simulate: ChatSimulation?
 
     func validate() throws(ConfigurationError) {
         _ = try makeClock()

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChatDomain
 import SwitchboardCore
 #if canImport(Glibc)
 import Glibc
@@ -39,9 +40,15 @@ struct StoreOptions: ParsableArguments {
     ))
     var maxSubscriptionQueue: Int = StoreConfiguration().maxSubscriptionQueue
 
+    @Option(help: ArgumentHelp(
+        "Make the chat service fail on purpose: rate-limit, server-error or slow.",
+        discussion: "rate-limit: every chat request answers -32029 with data.resetAt (a minute after the clock) and data.retryAfterMs. server-error: every chat request answers -32060 with a data.debugId that the stderr log line names too. slow: each chat.send stays pending until the next chat request, or 2 s. Meant for --backend memory; works on either."
+    ))
+    var simulate: ChatSimulation?
+
     var configuration: StoreConfiguration {
         StoreConfiguration(db: db, backend: backend, now: now, account: account, feedItems: feedItems, mailMessages: mailMessages,
-                           maxSubscriptionQueue: maxSubscriptionQueue)
+                           maxSubscriptionQueue: maxSubscriptionQueue, simulate: simulate)
     }
 
     func validate() throws {
@@ -54,3 +61,4 @@ struct StoreOptions: ParsableArguments {
 }
 
 extension StoreConfiguration.Backend: ExpressibleByArgument {}
+extension ChatSimulation: ExpressibleByArgument {}

@@ -40,12 +40,12 @@ final class BatchCollector: Sendable {
     var hasHeldActions: Bool { held.withLock { !$0.isEmpty } }
 
     /// Runs the held actions; called right after the completed array was queued.
-    func runHeldActions() {
+    func runHeldActions() async {
         let actions = held.withLock { held in
             defer { held = [] }
             return held
         }
-        for action in actions { action.run() }
+        for action in actions { await action.run() }
     }
 }
 

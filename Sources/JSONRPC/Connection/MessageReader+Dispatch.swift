@@ -76,17 +76,18 @@ extension MessageReader {
                 }
                 if let request { connection.inFlight.remove(request) }
                 // The slot stays taken while the answer waits for room in the output: so the gate
-                // fills and the input thread stops reading, instead of answers piling up.
+                // fills and the input thread stops reading, instead of answers piling up. It stays
+                // taken while the after-answer work runs too, so a drain at end of input waits for it.
                 if case .batch(let collector, _) = target {
                     // Held by the batch: they run once its whole array is queued, by whoever completes it.
                     collector.hold(context.afterAnswerActions)
                     if let array = connection.answer(outcome, for: context, target: target) {
                         await connection.send(array)
-                        collector.runHeldActions()
+                        await collector.runHeldActions()
                     }
                 } else {
                     if let answer = connection.answer(outcome, for: context, target: target) { await connection.send(answer) }
-                    context.afterAnswerActions?.run()
+                    await context.afterAnswerActions?.run()
                 }
                 connection.gate.release()
             }

@@ -200,8 +200,10 @@ public final class MessageReader {
             if let array = collector.add(message, at: index) {
                 connection.frame(array, writer: writer, into: &replies)
                 if collector.hasHeldActions {
+                    // Completed here, by an immediate member: its tasks' after-answer work runs now,
+                    // in a task (the input thread never waits on it), after the array is written.
                     flushReplies()
-                    collector.runHeldActions()
+                    Task { await collector.runHeldActions() }
                 }
             }
         case .none:

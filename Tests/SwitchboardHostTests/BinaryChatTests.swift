@@ -1,0 +1,205 @@
+import GRDB
+import Jansson
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Chat against the binary over real pipes: the send's answer before its `chat.messageState`, the
+/// `--simulate` error paths, and processes racing on one database.
+@Suite("Chat, against the binary")
+struct BinaryChatTests {
+    typealias H = BinaryHarness
+
+    static let memory = ["--backend", "memory", "--now", "2026-01-01T09:00:00Z"]
+
+    static func send(_ id: Int, room: String = "dm-u0-u1", text: String = "hi", clientID: String) -> String {
+        H.request(id, "chat.send", #"{"roomId":"\#(room)","text":"\#(text)","clientMessageId":"\#(clientID)"}"#)
+    }
+
+    enum Backend: String, CaseIterable, CustomTestStringConvertible {
+        case memory, sqlite
+        var testDescription: String { rawValue }
+    }
+
+    @Test("every chat method answers over the pipes, each answer checked against its schema", arguments: Backend.allCases, [H.Wire.ndjson, .lsp])
+    func everyMethod(backend: Backend, wire: H.Wire) throws {
+        let folder = try BinaryStorageTests.folder()
+        defer { _ = system("rm -rf '\(folder)'") }
+        let store = backend == .memory ? Self.memory : ["--db", folder + "/chat.sqlite"] + BinaryStorageTests.small
+        let host = try SpawnedHost(arguments: store, wire: wire)
+        var id = 0
+        let users = try AnswerCoverageTests.call(host, &id, "chat.users", ["limit": 4])
+        _ = try AnswerCoverageTests.call(host, &id, "chat.users", ["cursor": try #require(users["nextCursor"])])
+        let rooms = try AnswerCoverageTests.call(host, &id, "chat.rooms")
+        let opened = try AnswerCoverageTests.call(host, &id, "chat.open", ["userId": "u8"])
+        #expect(opened["room"]?["id"] == "dm-u0-u8")
+        let history = try AnswerCoverageTests.call(host, &id, "chat.history", ["roomId": "grp-team", "limit": 3])
+        _ = try AnswerCoverageTests.call(host, &id, "chat.history", ["roomId": "grp-team", "cursor": try #require(history["nextCursor"])])
+        let newest = try #require(history["items"]?.arrayValue?.first?["id"])
+        _ = try AnswerCoverageTests.call(host, &id, "chat.markRead", ["roomId": "grp-team", "upTo": newest])
+        let sent = try AnswerCoverageTests.call(host, &id, "chat.send", ["roomId": "dm-u0-u8", "text": "covered", "clientMessageId": "cov"])
+        #expect(sent["message"]?["state"] == "pending")
+        let notice = try host.nextMessage()
+        #expect(notice["method"] == "chat.messageState" && notice["params"]?["state"] == "sent", "\(notice)")
+        let again = try AnswerCoverageTests.call(host, &id, "chat.send", ["roomId": "dm-u0-u8", "text": "covered", "clientMessageId": "cov"])
+        #expect(again["message"]?["duplicate"] == true)
+        _ = try AnswerCoverageTests.call(host, &id, "chat.changes", ["sinceState": try #require(rooms["state"]), "maxChanges": 2])
+        host.closeInput()
+        #expect(try host.waitForExit() == .exited(0))
+    }
+
+    @Test("every chat.send is answered pending before its chat.messageState, which names the stored message")
+    func answerBeforeState() throws {
+        let host = try SpawnedHost(arguments: Self.memory)
+        let count = 40
+        try host.send((1...count).map { Self.send($0, clientID: "c\($0)") })
+        var answered: Set<String> = []
+        var stored: [String: String] = [:]
+        while stored.count < count {
+            let message = try host.nextMessage()
+            if message["method"] == "chat.messageState" {
+                let params = try #require(message["params"])
+                let client = try #require(params["clientMessageId"]?.stringValue)
+                #expect(answered.contains(client), "chat.messageState for \(client) came before its answer")
+                #expect(params["state"] == "sent" && params["sentAt"] == "2026-01-01T09:00:00Z")
+                stored[client] = params["id"]?.stringValue
+            } else {
+                let result = try #require(message["result"], "\(message)")
+                #expect(result["message"]?["state"] == "pending")
+                answered.insert(try #require(result["message"]?["clientMessageId"]?.stringValue))
+            }
+        }
+        #expect(Set(stored.values).count == count)
+        // The simulated peer answered each one: twice as many new messages in the room.
+        try host.send(H.request(99, "chat.history", #"{"roomId":"dm-u0-u1","limit":\#(2 * count)}"#))
+        let items = try #require(try host.response(to: 99).response["result"]?["items"]?.arrayValue)
+        #expect(items.filter { $0["senderId"] == "u1" && $0["clientMessageId"] == .null }.count == count)
+        host.closeInput()
+        #expect(try host.waitForExit() == .exited(0))
+    }
+
+    @Test("a send at the end of input is still stored and confirmed before the host exits")
+    func sendAtEndOfInput() throws {
+        let run = try H.run(Self.memory, input: H.frame(Self.send(1, clientID: "last"), .ndjson))
+        #expect(run.termination == .exited(0))
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2, "\(run.stdout)")
+        #expect(lines.first?.contains(#""state":"pending""#) == true)
+        #expect(lines.last?.contains(#""method":"chat.messageState""#) == true && lines.last?.contains(#""state":"sent""#) == true)
+    }
+
+    @Test("--simulate rate-limit: chat.users and chat.send answer -32029 with resetAt and retryAfterMs")
+    func rateLimit() throws {
+        let host = try SpawnedHost(arguments: Self.memory + ["--simulate", "rate-limit"])
+        try host.send([H.request(1, "chat.users"), Self.send(2, clientID: "r1")])
+        for id in [1, 2] {
+            let error = try #require(try host.response(to: .integer(Int64(id))).response["error"])
+            #expect(error["code"] == -32029)
+            #expect(error["data"] == ["resetAt": "2026-01-01T09:01:00Z", "retryAfterMs": 60_000])
+        }
+        #expect(try host.messagesBeforeMarker().isEmpty)
+        host.closeInput()
+        #expect(try host.waitForExit() == .exited(0))
+    }
+
+    @Test("--simulate server-error: -32060 with a debugId that the host's stderr log line names")
+    func serverError() throws {
+        let host = try SpawnedHost(arguments: Self.memory + ["--simulate", "server-error"])
+        try host.send([H.request(1, "chat.users", #"{"limit":5}"#), Self.send(2, clientID: "e1")])
+        var ids: [String] = []
+        for id in [1, 2] {
+            let error = try #require(try host.response(to: .integer(Int64(id))).response["error"])
+            #expect(error["code"] == -32060)
+            ids.append(try #require(error["data"]?["debugId"]?.stringValue))
+        }
+        #expect(Set(ids).count == 2)
+        host.closeInput()
+        try host.readToEndOfOutput()
+        #expect(try host.waitForExit() == .exited(0))
+        for id in ids {
+            #expect(host.stderrText.split(separator: "\n").contains { $0.contains("debugId=\(id)") }, "\(host.stderrText)")
+        }
+    }
+
+    @Test("--simulate slow: the send stays pending until the next chat request, then it is confirmed")
+    func slow() throws {
+        let host = try SpawnedHost(arguments: Self.memory + ["--simulate", "slow"])
+        try host.send(Self.send(1, clientID: "s1"))
+        let answer = try host.nextMessage()
+        #expect(answer["id"] == 1 && answer["result"]?["message"]?["state"] == "pending", "\(answer)")
+        try host.send(H.request(2, "chat.rooms"))
+        var confirmed = false
+        var roomsAnswered = false
+        while !(confirmed && roomsAnswered) {
+            let message = try host.nextMessage()
+            if message["method"] == "chat.messageState" {
+                #expect(message["params"]?["state"] == "sent" && message["params"]?["clientMessageId"] == "s1")
+                confirmed = true
+            } else {
+                #expect(message["id"] == 2)
+                roomsAnswered = true
+            }
+        }
+        host.closeInput()
+        #expect(try host.waitForExit() == .exited(0))
+    }
+
+    @Test("a send the database cannot store is answered pending, then chat.messageState failed with the reason")
+    func failedSend() throws {
+        let folder = try BinaryStorageTests.folder()
+        defer { _ = system("chmod -R u+w '\(folder)'; rm -rf '\(folder)'") }
+        let database = folder + "/chat.sqlite"
+        let seed = try H.run(["seed", "--db", database] + BinaryStorageTests.small, raw: true, timeout: 60_000)
+        #expect(seed.termination == .exited(0), "\(seed.stderr)")
+        #expect(chmod(database, 0o444) == 0)
+        let host = try SpawnedHost(arguments: ["--db", database] + BinaryStorageTests.small)
+        try host.send(Self.send(1, clientID: "ro"))
+        let answer = try host.response(to: 1, within: 60_000).response
+        #expect(answer["result"]?["message"]?["state"] == "pending", "\(answer)")
+        let notice = try host.nextMessage()
+        #expect(notice["method"] == "chat.messageState")
+        #expect(notice["params"]?["state"] == "failed")
+        #expect(notice["params"]?["reason"]?.stringValue?.contains("read-only") == true, "\(notice)")
+        host.closeInput()
+        #expect(try host.waitForExit() == .exited(0))
+    }
+
+    @Test("processes opening one direct room and sending one client message id at once store one room and one message")
+    func racingProcesses() throws {
+        let folder = try BinaryStorageTests.folder()
+        defer { _ = system("rm -rf '\(folder)'") }
+        let database = folder + "/race.sqlite"
+        let seed = try H.run(["seed", "--db", database] + BinaryStorageTests.small, raw: true, timeout: 60_000)
+        #expect(seed.termination == .exited(0), "\(seed.stderr)")
+        let calls = (1...8).flatMap { _ in [
+            ["call", "chat.open", #"{"userId":"u9"}"#],
+            ["call", "chat.send", #"{"roomId":"grp-team","text":"once","clientMessageId":"same"}"#],
+        ] }
+        let hosts = try calls.map { try SpawnedHost(arguments: $0 + ["--db", database] + BinaryStorageTests.small, raw: true) }
+        var created = 0
+        var pending = 0
+        for (host, call) in zip(hosts, calls) {
+            host.closeInput()
+            try host.readToEndOfOutput(within: 60_000)
+            #expect(try host.waitForExit(within: 60_000) == .exited(0), "\(host.stderrText)")
+            let result = try JSONValue(parsing: host.stdoutText)
+            if call[1] == "chat.open" {
+                #expect(result["room"]?["id"] == "dm-u0-u9")
+                if result["created"] == true { created += 1 }
+            } else if result["message"]?["state"] == "pending" {
+                pending += 1
+            } else {
+                #expect(result["message"]?["duplicate"] == true, "\(result)")
+            }
+        }
+        #expect(created == 1)
+        #expect(pending >= 1)
+        let queue = try DatabaseQueue(path: database)
+        let (rooms, messages) = try queue.read { db in
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM chat_room WHERE id = 'dm-u0-u9'"),
+             try Int.fetchOne(db, sql: "SELECT count(*) FROM chat_message WHERE client_message_id = 'same'"))
+        }
+        #expect(rooms == 1 && messages == 1)
+    }
+}
