@@ -1,3 +1,4 @@
+import CatalogDomain
 import FeedDomain
 import MailDomain
 import SwitchboardCore
@@ -26,7 +27,7 @@ enum DemoSeed {
                 DELETE FROM meta WHERE key = 'seed';
                 """)
         },
-    ] + SQLiteFeedService.migrations + SQLiteMailService.migrations
+    ] + SQLiteFeedService.migrations + SQLiteMailService.migrations + SQLiteCatalogService.migrations
 
     /// One domain's demo data.
     struct Domain: Sendable {
@@ -54,6 +55,9 @@ enum DemoSeed {
         Domain(name: "feed", unit: "items", planned: { $0.feedItems },
                count: { db in try Int.fetchOne(db, sql: "SELECT coalesce(max(id), 0) FROM feed_item") ?? 0 },
                seed: { db, options, _, progress in try SQLiteFeedService.seed(db, count: options.feedItems, progress: progress) }),
+        Domain(name: "catalog", unit: "brochures", planned: { _ in DemoCatalog.brochureCount },
+               count: { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM catalog_brochure") ?? 0 },
+               seed: { db, _, _, progress in try SQLiteCatalogService.seed(db, progress: progress) }),
     ]
 
     /// What seeding did for one domain.

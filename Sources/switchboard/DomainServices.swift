@@ -1,3 +1,4 @@
+import CatalogDomain
 import DomainMethods
 import FeedDomain
 import MailDomain
@@ -14,6 +15,7 @@ import Glibc
 struct DomainServices: Sendable {
     var feed: any FeedService
     var mail: any MailService
+    var catalog: any CatalogService
     var clock: any WallClock
     /// What seeding found or did, per domain (empty in memory).
     var seeding: [DemoSeed.Outcome] = []
@@ -31,6 +33,7 @@ struct DomainServices: Sendable {
             return DomainServices(
                 feed: InMemoryFeedService(demoCount: options.feedItems),
                 mail: InMemoryMailService(clock: clock, demoMessages: options.mailMessages),
+                catalog: InMemoryCatalogService(),
                 clock: clock
             )
         case .sqlite:
@@ -45,6 +48,7 @@ struct DomainServices: Sendable {
             return DomainServices(
                 feed: SQLiteFeedService(database: database),
                 mail: SQLiteMailService(database: database, clock: clock),
+                catalog: SQLiteCatalogService(database: database),
                 clock: clock,
                 seeding: seeding
             )
@@ -115,6 +119,9 @@ final class LazyServices: Sendable {
     /// Mail, opened on first use.
     var mail: any MailService { LazyMail(services: self) }
 
+    /// The catalog, opened on first use.
+    var catalog: any CatalogService { LazyCatalog(services: self) }
+
     /// The clock, which needs no database.
     var clock: any WallClock { (try? options.makeClock()) ?? SystemClock() }
 
@@ -165,4 +172,24 @@ struct LazyMail: MailService {
     func changes(account: String, since sinceState: String, limit: Int) async throws -> ChangeSet {
         try await mail.changes(account: account, since: sinceState, limit: limit)
     }
+}
+
+/// Forwards to the catalog service of ``LazyServices``, opening it on the first call.
+struct LazyCatalog: CatalogService {
+    let services: LazyServices
+
+    private var catalog: any CatalogService { get async throws { try await services.get().catalog } }
+
+    func sectors() async throws -> [Sector] { try await catalog.sectors() }
+    func sector(id: Int64) async throws -> Sector? { try await catalog.sector(id: id) }
+    func brochures(sectorId: Int64?, after afterID: Int64, limit: Int) async throws -> [Brochure] {
+        try await catalog.brochures(sectorId: sectorId, after: afterID, limit: limit)
+    }
+    func brochure(id: Int64) async throws -> Brochure? { try await catalog.brochure(id: id) }
+    func search(_ query: CatalogQuery, after afterID: Int64, limit: Int) async throws -> [Brochure] {
+        try await catalog.search(query, after: afterID, limit: limit)
+    }
+    func importBatch(_ batch: [CatalogEntry]) async throws -> Committed<CatalogImportCounts> { try await catalog.importBatch(batch) }
+    func state() async throws -> String { try await catalog.state() }
+    func changes(since sinceState: String, limit: Int) async throws -> ChangeSet { try await catalog.changes(since: sinceState, limit: limit) }
 }

@@ -1,3 +1,4 @@
+import CatalogDomain
 import FeedDomain
 import MailDomain
 import JSONRPC
@@ -11,6 +12,7 @@ enum HostRegistry {
         registry.add(.hostMethods(environment: environment))
         registry.add(.mailMethods(services.mail, defaultAccount: services.defaultAccount, clock: services.clock, readRoots: readRoots))
         registry.add(.feedMethods(services.feed))
+        registry.add(.catalogMethods(services.catalog, readRoots: readRoots))
         return registry
     }
 }
