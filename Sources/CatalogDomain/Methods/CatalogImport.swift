@@ -40,7 +40,8 @@ public enum CatalogImport: RPCMethod {
         let document = try read(params, roots: roots)
         let entries = document.entries
         var counts = CatalogImportCounts()
-        var state: String?
+        var state = ""
+        if entries.isEmpty { state = try await catalog.state() }
         var start = 0
         while start < entries.count {
             try context.checkCancellation()
@@ -51,9 +52,8 @@ public enum CatalogImport: RPCMethod {
             start = end
             context.reportProgress(["done": .integer(Int64(end)), "total": .integer(Int64(entries.count))])
         }
-        if state == nil { state = try await catalog.state() }
         return Result(sectors: counts.sectors, brochures: counts.brochures, invalid: document.problems.count,
-                      errors: Array(document.problems.prefix(maximumErrors)), state: state ?? "")
+                      errors: Array(document.problems.prefix(maximumErrors)), state: state)
     }
 
     /// The document `params` names: exactly one of a file and an inline document.

@@ -9,7 +9,7 @@ enum CatalogParams {
         return value
     }
 
-    /// The id a page starts after: 0 on the first page, else the id `cursor` (one of `list`) names.
+    /// The id a page starts after: -1 on the first page (ids start at 0), else the id `cursor` (one of `list`) names.
     static func after(_ cursor: String?, list: String) throws(JSONFieldError) -> Int64 {
         guard let text = cursor else { return -1 }
         let cursor = try Cursor.decode(text, list: list)
