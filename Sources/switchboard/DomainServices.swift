@@ -191,5 +191,7 @@ struct LazyCatalog: CatalogService {
     }
     func importBatch(_ batch: [CatalogEntry]) async throws -> Committed<CatalogImportCounts> { try await catalog.importBatch(batch) }
     func state() async throws -> String { try await catalog.state() }
-    func changes(since sinceState: String, limit: Int) async throws -> ChangeSet { try await catalog.changes(since: sinceState, limit: limit) }
+    func changes(since sinceState: String, limit: Int) async throws -> ChangeSet {
+        try await catalog.changes(since: sinceState, limit: limit)
+    }
 }

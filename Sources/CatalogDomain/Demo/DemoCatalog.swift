@@ -10,7 +10,8 @@ public enum DemoCatalog {
     /// The demo sectors: `(name, retailers, titles)`; ids are 1...12 in this order.
     static let sectors: [(name: String, retailers: [String], titles: [String])] = [
         ("Lebensmittel", ["Frischmarkt", "Nahkauf Süd", "Supermarché Lefèvre"], ["Wochenangebote", "Frische Woche", "Regionale Küche"]),
-        ("Möbel & Wohnen", ["Wohnwelt", "Möbelhaus Öztürk", "Skandi Hem"], ["Gemütliches Zuhause", "Schöner wohnen", "Küchen-Spezial"]),
+        ("Möbel & Wohnen", ["Wohnwelt", "Möbelhaus Öztürk", "Skandi Hem"],
+         ["Gemütliches Zuhause", "Schöner wohnen", "Küchen-Spezial"]),
         ("Öl & Heizung", ["Heizöl Müller", "Wärme Nord"], ["Heizöl-Preise", "Winter-Vorrat"]),
         ("Ärzte & Apotheken", ["Löwen-Apotheke", "Apotheke am Markt"], ["Gesund durch den Winter", "Erkältungszeit"]),
         ("Zoo & Tierbedarf", ["Tierparadies", "Fressnapf-Ecke"], ["Alles fürs Tier", "Katzenglück"]),

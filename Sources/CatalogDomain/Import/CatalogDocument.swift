@@ -41,19 +41,23 @@ struct CatalogDocument {
             sector = try Self.sector(item, path: path)
         } catch {
             var problem = error
-            if brochureCount > 0 { problem.reason += "; its \(brochureCount) brochure\(brochureCount == 1 ? " was" : "s were") not imported" }
+            if brochureCount > 0 {
+                problem.reason += "; its \(brochureCount) brochure\(brochureCount == 1 ? " was" : "s were") not imported"
+            }
             problems.append(problem)
             return
         }
         if let first = sectorPaths[sector.id] {
-            problems.append(CatalogImportProblem(path: path + ".id", reason: "sector id \(sector.id) appears before, at \(first); this one is ignored"))
+            problems.append(CatalogImportProblem(path: path + ".id",
+                                                 reason: "sector id \(sector.id) appears before, at \(first); this one is ignored"))
         } else {
             sectorPaths[sector.id] = path
             entries.append(.sector(sector))
         }
         guard let brochures, !brochures.isNull else { return }
         guard brochures.kind == .array else {
-            problems.append(CatalogImportProblem(path: path + ".brochures", reason: "expected an array of brochures, got \(Self.excerpt(brochures.preview()))"))
+            problems.append(CatalogImportProblem(path: path + ".brochures",
+                                                 reason: "expected an array of brochures, got \(Self.excerpt(brochures.preview()))"))
             return
         }
         for index in 0..<brochures.count {
@@ -66,7 +70,8 @@ struct CatalogDocument {
         do throws(CatalogImportProblem) {
             let brochure = try Self.brochure(item, sectorId: sectorId, path: path)
             if let first = brochurePaths[brochure.id] {
-                throw CatalogImportProblem(path: path + ".id", reason: "brochure id \(brochure.id) appears before, at \(first); this one is ignored")
+                throw CatalogImportProblem(path: path + ".id",
+                                           reason: "brochure id \(brochure.id) appears before, at \(first); this one is ignored")
             }
             brochurePaths[brochure.id] = path
             entries.append(.brochure(brochure))
@@ -76,14 +81,18 @@ struct CatalogDocument {
     }
 
     private static func sector(_ item: JSONView, path: String) throws(CatalogImportProblem) -> SectorEntry {
-        guard item.kind == .object else { throw CatalogImportProblem(path: path, reason: "expected a sector object, got \(excerpt(item.preview()))") }
+        guard item.kind == .object else {
+            throw CatalogImportProblem(path: path, reason: "expected a sector object, got \(excerpt(item.preview()))")
+        }
         return SectorEntry(id: try id(item, path: path, what: "sector"),
                            name: try text(item, "name", path: path, maximum: maximumText) ?? "",
                            imageUrl: try text(item, "url", path: path, maximum: maximumURL))
     }
 
     private static func brochure(_ item: JSONView, sectorId: Int64, path: String) throws(CatalogImportProblem) -> Brochure {
-        guard item.kind == .object else { throw CatalogImportProblem(path: path, reason: "expected a brochure object, got \(excerpt(item.preview()))") }
+        guard item.kind == .object else {
+            throw CatalogImportProblem(path: path, reason: "expected a brochure object, got \(excerpt(item.preview()))")
+        }
         return Brochure(id: try id(item, path: path, what: "brochure"), sectorId: sectorId,
                         title: try text(item, "title", path: path, maximum: maximumText) ?? "",
                         retailerName: try text(item, "retailerName", path: path, maximum: maximumText) ?? "",

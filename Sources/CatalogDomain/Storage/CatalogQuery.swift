@@ -31,7 +31,8 @@ public struct CatalogQuery: Sendable, Equatable {
     /// The query of a request's `query`, or the `-32602` error naming it when it is too long.
     static func parse(_ text: String) throws(JSONFieldError) -> CatalogQuery {
         if text.utf8.count > maximumLength, text.unicodeScalars.count > maximumLength {
-            throw JSONFieldError(field: "query", expected: "at most \(maximumLength) characters", got: "\(text.unicodeScalars.count) characters")
+            throw JSONFieldError(field: "query", expected: "at most \(maximumLength) characters",
+                                 got: "\(text.unicodeScalars.count) characters")
         }
         return CatalogQuery(text)
     }

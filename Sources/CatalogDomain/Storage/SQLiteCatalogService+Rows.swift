@@ -15,7 +15,8 @@ extension SQLiteCatalogService {
     }
 
     static func sectorEntry(_ db: Database, id: Int64) throws -> SectorEntry? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT id, name, image_url FROM catalog_sector WHERE id = ?"), arguments: [id]).map { row in
+        let statement = try db.cachedStatement(sql: "SELECT id, name, image_url FROM catalog_sector WHERE id = ?")
+        return try Row.fetchOne(statement, arguments: [id]).map { row in
             try SectorEntry(id: row.decode(atIndex: 0), name: row.decode(atIndex: 1), imageUrl: row.decode(atIndex: 2))
         }
     }
