@@ -4,8 +4,8 @@ import Foundation
 /// Algorithm as tailored for that locale (ICU, through Foundation: in German `Öl` sorts with `O`, in
 /// Swedish after `Z`), then by id where names collate equal.
 ///
-/// Foundation's locale-aware `compare` on Linux runs ICU's collator (the copy Foundation carries),
-/// at tertiary strength: case and accents decide only between names equal otherwise, and a
+/// Foundation's locale-aware `compare` on Linux runs ICU's collator (the copy Foundation carries;
+/// CoreFoundation opens it once and reuses it), at tertiary strength: case and accents decide only between names equal otherwise, and a
 /// decomposed name sorts as its composed form.
 enum SectorOrder {
     static func sorted(_ sectors: [Sector], locale: Locale) -> [Sector] {
