@@ -1,3 +1,4 @@
+import CatalogDomain
 import ChatDomain
 import DomainMethods
 import FeedDomain
@@ -17,6 +18,7 @@ struct DomainServices: Sendable {
     var feed: any FeedService
     var mail: any MailService
     var chat: any ChatService
+    var catalog: any CatalogService
     var clock: any WallClock
     /// What seeding found or did, per domain (empty in memory).
     var seeding: [DemoSeed.Outcome] = []
@@ -39,6 +41,7 @@ struct DomainServices: Sendable {
                 feed: InMemoryFeedService(demoCount: options.feedItems, signal: signal),
                 mail: InMemoryMailService(clock: clock, demoMessages: options.mailMessages, signal: signal),
                 chat: simulating(InMemoryChatService(clock: clock, signal: signal), options, clock: clock),
+                catalog: InMemoryCatalogService(signal: signal),
                 clock: clock
             )
         case .sqlite:
@@ -59,6 +62,7 @@ struct DomainServices: Sendable {
                 feed: SQLiteFeedService(database: database),
                 mail: SQLiteMailService(database: database, clock: clock),
                 chat: simulating(SQLiteChatService(database: database, clock: clock, signal: signal), options, clock: clock),
+                catalog: SQLiteCatalogService(database: database, signal: signal),
                 clock: clock,
                 seeding: seeding,
                 observation: observation
@@ -142,6 +146,8 @@ final class LazyServices: Sendable {
 
     /// Chat, opened on first use.
     var chat: any ChatService { LazyChat(services: self) }
+    /// The catalog, opened on first use.
+    var catalog: any CatalogService { LazyCatalog(services: self) }
 
     /// The clock, which needs no database.
     var clock: any WallClock { (try? options.makeClock()) ?? SystemClock() }
@@ -226,4 +232,26 @@ struct LazyChat: ChatService {
     }
     func state() async throws -> String { try await chat.state() }
     func changes(since sinceState: String, limit: Int) async throws -> ChangeSet { try await chat.changes(since: sinceState, limit: limit) }
+}
+
+/// Forwards to the catalog service of ``LazyServices``, opening it on the first call.
+struct LazyCatalog: CatalogService {
+    let services: LazyServices
+
+    private var catalog: any CatalogService { get async throws { try await services.get().catalog } }
+
+    func sectors() async throws -> [Sector] { try await catalog.sectors() }
+    func sector(id: Int64) async throws -> Sector? { try await catalog.sector(id: id) }
+    func brochures(sectorId: Int64?, after afterID: Int64, limit: Int) async throws -> [Brochure] {
+        try await catalog.brochures(sectorId: sectorId, after: afterID, limit: limit)
+    }
+    func brochure(id: Int64) async throws -> Brochure? { try await catalog.brochure(id: id) }
+    func search(_ query: CatalogQuery, after afterID: Int64, limit: Int) async throws -> [Brochure] {
+        try await catalog.search(query, after: afterID, limit: limit)
+    }
+    func importBatch(_ batch: [CatalogEntry]) async throws -> Committed<CatalogImportCounts> { try await catalog.importBatch(batch) }
+    func state() async throws -> String { try await catalog.state() }
+    func changes(since sinceState: String, limit: Int) async throws -> ChangeSet {
+        try await catalog.changes(since: sinceState, limit: limit)
+    }
 }

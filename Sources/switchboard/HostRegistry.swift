@@ -1,3 +1,4 @@
+import CatalogDomain
 import ChatDomain
 import DomainMethods
 import FeedDomain
@@ -15,6 +16,7 @@ enum HostRegistry {
                                   subscriptions: services.subscriptions))
         registry.add(.feedMethods(services.feed))
         registry.add(.chatMethods(services.chat, subscriptions: services.subscriptions))
+        registry.add(.catalogMethods(services.catalog, readRoots: readRoots))
         return registry
     }
 }
