@@ -8,7 +8,7 @@ Every kind of message the host handles, in two phases:
 - the domains on SQLite, each request sent when the answer it needs has come (cursors, states,
   uids): inbox.list / mail.thread / mail.get / mail.search / mail.folders with their cursors,
   feed.list / feed.page / feed.get / feed.changes, mail.send / mail.markRead / mail.move /
-  mail.changes, mail.import of a small file in DIR (twice: the second adds nothing) and inline,
+  mail.changes, mail.subscribe / chat.subscribe with chat.send pushes, mail.import of a small file in DIR (twice: the second adds nothing) and inline,
   domain errors, batches of domain calls (run as tasks), a pipelined burst, and cancellations of
   running tasks, alone and inside a batch;
 then the lifecycle: shutdown, a request refused after it, end of input.
@@ -200,6 +200,32 @@ call("mail.markRead", {"uids": ["m999999"], "read": True}, expect="error")
 call("mail.move", {"uids": sent[:2], "folder": "Archive"})
 call("mail.changes", {"sinceState": state or "0", "maxChanges": 2})
 call("mail.changes", {"sinceState": state or "0"})
+
+# Push: subscriptions woken by this process's writes, chat sends followed by chat.messageState, a
+# duplicate send, one subscription ended by unsubscribe and the others by the end of the connection.
+mail_subscription = call("mail.subscribe").get("subscriptionId")
+chat_subscription = call("chat.subscribe", {"roomId": "dm-u0-u1"}).get("subscriptionId")
+for k in range(5):
+    call("chat.send", {"roomId": "dm-u0-u1", "text": f"leak check {k}", "clientMessageId": f"leak-{k}"})
+call("chat.send", {"roomId": "dm-u0-u1", "text": "leak check 0", "clientMessageId": "leak-0"})
+call("mail.send", {"to": "ada@example.com", "subject": "pushed", "text": "t"})
+
+
+def pushed(predicate):
+    """Waits until the host has sent a notification matching `predicate` (answers are kept)."""
+    while not any(isinstance(m, dict) and predicate(m) for m in received):
+        message = incoming.get(timeout=args.timeout)
+        if message is None:
+            raise SystemExit("leak-workload: the host closed stdout while a push was awaited")
+        for item in message if isinstance(message, list) else [message]:
+            if isinstance(item, dict) and "method" not in item and "id" in item:
+                answers.setdefault(json.dumps(item["id"]), item)
+
+
+pushed(lambda m: m.get("method") == "chat.message" and m["params"]["message"].get("clientMessageId") == "leak-4")
+pushed(lambda m: m.get("method") == "mail.changed" and m["params"].get("subscriptionId") == mail_subscription)
+call("chat.unsubscribe", {"subscriptionId": chat_subscription})
+call("chat.unsubscribe", {"subscriptionId": chat_subscription}, expect="error")
 
 records = [{"uid": f"imp{k}", "from": "matt@gmail.com", "to": "demo@switchboard.example", "subject": f"Import {k}",
             "text": "Imported " * 20, "responseToUid": f"imp{k - 1}" if k else "", "dateTime": "2025-12-30T10:00:00Z"}
