@@ -16,7 +16,7 @@ enum HostRegistry {
                                   subscriptions: services.subscriptions))
         registry.add(.feedMethods(services.feed))
         registry.add(.chatMethods(services.chat, subscriptions: services.subscriptions))
-        registry.add(.catalogMethods(services.catalog, readRoots: readRoots))
+        registry.add(.catalogMethods(services.catalog, readRoots: readRoots, subscriptions: services.subscriptions))
         return registry
     }
 }

@@ -4,8 +4,8 @@ import Testing
 import Glibc
 #endif
 
-/// Push, against the binary: `mail.subscribe` hints for this process's writes and for another
-/// process's writes on the same database, unsubscribing, the documented notifications.
+/// Push, against the binary: `mail.subscribe` and `catalog.subscribe` hints for this process's writes
+/// and for another process's writes on the same database, unsubscribing, the documented notifications.
 @Suite("Subscriptions, against the binary")
 struct BinarySubscriptionTests {
     typealias H = BinaryHarness
@@ -71,12 +71,34 @@ struct BinarySubscriptionTests {
         #expect(try subscriber.waitForExit() == .exited(0))
     }
 
+    @Test("catalog.subscribe pushes catalog.changed for an import by another process on the same database")
+    func catalogImport() throws {
+        var template = Array("/tmp/switchboard-push-XXXXXX".utf8CString)
+        let folder = try #require(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
+        defer { _ = system("rm -rf '\(folder)'") }
+        let database = folder + "/push.sqlite"
+        let subscriber = try SpawnedHost(arguments: ["--db", database] + Self.small)
+        try subscriber.send(H.request(1, "catalog.subscribe"))
+        let start = try #require(try subscriber.response(to: 1, within: 60_000).response["result"]?["state"]?.stringValue)
+        let document = #"{"document":{"sectors":[{"id":900,"name":"Zoo","url":"https://example.com/zoo.png","brochures":[]}]}}"#
+        let writer = try H.run(["call", "catalog.import", document, "--db", database] + Self.small, raw: true, timeout: 60_000)
+        #expect(writer.termination == .exited(0), "\(writer.stderr)")
+        let changed = try Self.notification("catalog.changed", from: subscriber)
+        try subscriber.send(H.request(2, "catalog.changes", #"{"sinceState":"\#(start)"}"#))
+        let changes = try subscriber.response(to: 2).response
+        #expect(changes["result"]?["newState"] == changed["params"]?["state"])
+        #expect(changes["result"]?["created"]?.arrayValue?.isEmpty == false, "\(changes)")
+        subscriber.closeInput()
+        #expect(try subscriber.waitForExit() == .exited(0))
+    }
+
     @Test("rpc.discover lists the notifications the host sends under x-notifications")
     func notificationsAreDiscoverable() throws {
         let run = try H.run(["call", "rpc.discover", "--backend", "memory"], raw: true, timeout: 60_000)
         let document = try JSONValue(parsing: run.stdout)
         let names = document["x-notifications"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
-        for name in ["$/notificationsDropped", "$/progress", "host.subscriptionDropped", "mail.changed"] {
+        for name in ["$/notificationsDropped", "$/progress", "catalog.changed", "chat.message", "chat.messageState",
+                     "host.subscriptionDropped", "mail.changed"] {
             #expect(names.contains(name), "\(names)")
         }
         let subscribe = document["methods"]?.arrayValue?.first { $0["name"] == "mail.subscribe" }

@@ -4,8 +4,9 @@ import SwitchboardCore
 
 extension MethodRegistry {
     /// The catalog's methods, served by `catalog`; `readRoots` are the folders `catalog.import` may
-    /// read files from (none by default).
-    public static func catalogMethods(_ catalog: any CatalogService, readRoots: ReadRoots = .empty) -> MethodRegistry {
+    /// read files from (none by default); `subscriptions`, when given, serves `catalog.subscribe`.
+    public static func catalogMethods(_ catalog: any CatalogService, readRoots: ReadRoots = .empty,
+                                      subscriptions: SubscriptionHub? = nil) -> MethodRegistry {
         var registry = MethodRegistry()
         registry.registerDomain(CatalogSectors.self) { params, _ in try await CatalogSectors.run(params, catalog: catalog) }
         registry.registerDomain(CatalogBrochures.self) { params, _ in try await CatalogBrochures.run(params, catalog: catalog) }
@@ -15,6 +16,12 @@ extension MethodRegistry {
             try await CatalogImport.run(params, catalog: catalog, roots: readRoots, context: context)
         }
         registry.registerDomain(CatalogChanges.self) { params, _ in try await CatalogChanges.run(params, catalog: catalog) }
+        if let subscriptions {
+            registry.registerSubscriptions(CatalogSubscribe.self, CatalogUnsubscribe.self, namespace: "catalog", hub: subscriptions) { _, _ in
+                ChangeHintFeed(method: "catalog.changed", state: { try await catalog.state() },
+                               changes: { since, limit in try await catalog.changes(since: since, limit: limit) })
+            }
+        }
         return registry
     }
 }

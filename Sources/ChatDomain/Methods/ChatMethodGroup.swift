@@ -15,11 +15,8 @@ extension MethodRegistry {
         registry.registerDomain(ChatSend.self) { params, context in try await ChatSend.run(params, chat: chat, user: user, context: context) }
         registry.registerDomain(ChatChanges.self) { params, _ in try await ChatChanges.run(params, chat: chat) }
         if let subscriptions {
-            registry.registerDomain(ChatSubscribe.self) { params, context in
-                try await ChatSubscribe.run(params, chat: chat, user: user, subscriptions: subscriptions, context: context)
-            }
-            registry.registerDomain(ChatUnsubscribe.self) { params, context in
-                try subscriptions.unsubscribe(namespace: "chat", id: params.subscriptionId, context: context)
+            registry.registerSubscriptions(ChatSubscribe.self, ChatUnsubscribe.self, namespace: "chat", hub: subscriptions) { params, _ in
+                try await ChatSubscribe.feed(params, chat: chat, user: user)
             }
         }
         return registry

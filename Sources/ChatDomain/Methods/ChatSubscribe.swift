@@ -16,14 +16,13 @@ public enum ChatSubscribe: RPCMethod {
 
     public typealias Result = SubscribeResult
 
-    static func run(_ params: Params, chat: any ChatService, user: String, subscriptions: SubscriptionHub,
-                    context: RequestContext) async throws -> Result {
+    /// The room's feed, once the room is known to be one of `user`'s.
+    static func feed(_ params: Params, chat: any ChatService, user: String) async throws -> any SubscriptionFeed {
         try ChatLimits.check(params.roomId, field: "roomId", maximum: ChatLimits.id)
         guard try await chat.room(user: user, id: params.roomId) != nil else {
             throw ResponseError(service: .notFound(kind: "room", id: params.roomId), field: "roomId")
         }
-        return try await subscriptions.subscribe(namespace: "chat", feed: ChatRoomFeed(chat: chat, roomId: params.roomId),
-                                                 context: context)
+        return ChatRoomFeed(chat: chat, roomId: params.roomId)
     }
 }
 

@@ -27,11 +27,8 @@ extension MethodRegistry {
         }
         registry.registerDomain(MailChanges.self) { params, context in try await MailChanges.run(params, mail: mail, account: account(context)) }
         if let subscriptions {
-            registry.registerDomain(MailSubscribe.self) { _, context in
-                try await subscriptions.subscribe(namespace: "mail", feed: ChangeHintFeed.mail(mail, account: account(context)), context: context)
-            }
-            registry.registerDomain(MailUnsubscribe.self) { params, context in
-                try subscriptions.unsubscribe(namespace: "mail", id: params.subscriptionId, context: context)
+            registry.registerSubscriptions(MailSubscribe.self, MailUnsubscribe.self, namespace: "mail", hub: subscriptions) { _, context in
+                ChangeHintFeed.mail(mail, account: try account(context))
             }
         }
         return registry
