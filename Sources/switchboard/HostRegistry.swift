@@ -12,7 +12,7 @@ enum HostRegistry {
         registry.add(.hostMethods(environment: environment))
         registry.add(.mailMethods(services.mail, defaultAccount: services.defaultAccount, clock: services.clock, readRoots: readRoots))
         registry.add(.feedMethods(services.feed))
-        registry.add(.chatMethods(services.chat))
+        registry.add(.chatMethods(services.chat, user: services.chatUser))
         return registry
     }
 }

@@ -21,6 +21,8 @@ struct StoreConfiguration: Sendable {
     var mailMessages = 400
     /// A chat failure mode to show (`--simulate`), for harnesses testing their error paths.
     var simulate: ChatSimulation?
+    /// The chat user this process acts as (`--chat-user`).
+    var chatUser = DemoChat.me.id
 
     func validate() throws(ConfigurationError) {
         _ = try makeClock()
@@ -32,6 +34,9 @@ struct StoreConfiguration: Sendable {
         }
         guard mailMessages >= 0, mailMessages <= 10_000_000 else {
             throw ConfigurationError("--mail-messages must be 0...10000000, got \(mailMessages)")
+        }
+        guard DemoChat.users.contains(where: { $0.id == chatUser }) else {
+            throw ConfigurationError("--chat-user takes a user id u0...u\(DemoChat.users.count - 1) (see chat.users), got \"\(chatUser)\"")
         }
     }
 
