@@ -84,6 +84,22 @@ struct BinaryChatTests {
         #expect(try host.waitForExit() == .exited(0))
     }
 
+    @Test("in a batch, chat.messageState follows the batch's array, whichever member completes it")
+    func batchBeforeState() throws {
+        let host = try SpawnedHost(arguments: Self.memory)
+        for round in 1...20 {
+            let members = [Self.send(1, clientID: "b\(round)"), H.request(2, "host.ping"), Self.send(3, clientID: "c\(round)")]
+            try host.send("[" + members.joined(separator: ",") + "]")
+            let array = try host.nextMessage()
+            #expect(array.arrayValue?.count == 3, "round \(round): \(array)")
+            let states = try (1...2).map { _ in try host.nextMessage() }
+            #expect(Set(states.compactMap { $0["params"]?["clientMessageId"]?.stringValue }) == ["b\(round)", "c\(round)"])
+            #expect(states.allSatisfy { $0["method"] == "chat.messageState" && $0["params"]?["state"] == "sent" })
+        }
+        host.closeInput()
+        #expect(try host.waitForExit() == .exited(0))
+    }
+
     @Test("a send at the end of input is still stored and confirmed before the host exits")
     func sendAtEndOfInput() throws {
         let run = try H.run(Self.memory, input: H.frame(Self.send(1, clientID: "last"), .ndjson))

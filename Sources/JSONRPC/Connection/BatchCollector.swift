@@ -11,8 +11,8 @@ final class BatchCollector: Sendable {
     }
 
     private let slots: Mutex<Slots>
-    /// What the members' handlers left to run after the batch's array has gone out.
-    let followUps = AnswerFollowUps()
+    /// Set once the batch's array has been handed to the output.
+    let sent = BatchSent()
 
     init(size: Int) {
         slots = Mutex(Slots(responses: Array(repeating: nil, count: size), remaining: size))
@@ -40,9 +40,4 @@ enum ReplyTarget: Sendable {
     case batch(BatchCollector, index: Int)
     /// Nowhere: the request was a notification.
     case none
-
-    /// Where a handler's ``RequestContext/afterAnswer(_:)`` work waits: the batch's, or its own.
-    var followUps: AnswerFollowUps {
-        if case .batch(let collector, _) = self { collector.followUps } else { AnswerFollowUps() }
-    }
 }

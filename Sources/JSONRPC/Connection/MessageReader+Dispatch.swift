@@ -66,7 +66,7 @@ extension MessageReader {
                 return
             }
             let task = Task.detached {
-                let followUps = target.followUps
+                let followUps = AnswerFollowUps()
                 let outcome: Result<JanssonValue, ResponseError>
                 do {
                     // A result the handler produced is delivered even if a cancel came meanwhile:
@@ -80,7 +80,13 @@ extension MessageReader {
                 // fills and the input thread stops reading, instead of answers piling up.
                 let answer = connection.answer(outcome, for: context, target: target)
                 if let answer { await connection.send(answer) }
-                if answer != nil || context.id == nil { await followUps.run() }
+                // In a batch, follow-ups wait for the array, which the last member sends.
+                if answer != nil {
+                    target.markSent()
+                } else if case .batch(let collector, _) = target, !followUps.isEmpty {
+                    await collector.sent.wait()
+                }
+                await followUps.run()
                 connection.gate.release()
             }
             request?.attach(task)
@@ -103,6 +109,7 @@ extension MessageReader {
             connection.inFlight.remove(request)
             if let answer = connection.answer(.failure(.cancelled), for: request.context, target: request.target) {
                 connection.sendBlocking(answer)
+                request.target.markSent()
             }
         }
     }

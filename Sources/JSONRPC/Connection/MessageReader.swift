@@ -198,6 +198,9 @@ public final class MessageReader {
         case .batch(let collector, let index):
             if let array = collector.add(message, at: index) {
                 connection.frame(array, writer: writer, into: &replies)
+                // Members waiting to follow up (AnswerFollowUps) may send once the array is out.
+                flushReplies()
+                target.markSent()
             }
         case .none:
             break
