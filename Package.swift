@@ -60,6 +60,11 @@ let package = Package(
 
         // Domains: each has its models, a service protocol, in-memory and SQLite services, its methods.
         .target(
+            name: "CatalogDomain",
+            dependencies: ["DomainMethods", "SwitchboardCore", "SwitchboardStorage", "JSONRPC", "Jansson", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "FeedDomain",
             dependencies: ["DomainMethods", "SwitchboardCore", "SwitchboardStorage", "JSONRPC", "Jansson", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
@@ -80,7 +85,7 @@ let package = Package(
         .testTarget(
             name: "DomainTests",
             dependencies: [
-                "ChatDomain", "DomainMethods", "FeedDomain", "MailDomain", "SwitchboardCore", "SwitchboardStorage", "SwitchboardHost", "JSONRPC", "Jansson",
+                "CatalogDomain", "ChatDomain", "DomainMethods", "FeedDomain", "MailDomain", "SwitchboardCore", "SwitchboardStorage", "SwitchboardHost", "JSONRPC", "Jansson",
                 "SchemaTesting", .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: swiftSettings
@@ -106,7 +111,7 @@ let package = Package(
         .executableTarget(
             name: "switchboard",
             dependencies: [
-                "SwitchboardHost", "JSONRPC", "Jansson", "DomainMethods", "SwitchboardCore", "SwitchboardStorage", "ChatDomain", "FeedDomain", "MailDomain",
+                "SwitchboardHost", "JSONRPC", "Jansson", "DomainMethods", "SwitchboardCore", "SwitchboardStorage", "CatalogDomain", "ChatDomain", "FeedDomain", "MailDomain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

@@ -11,10 +11,15 @@ public final class InMemoryFeedService: FeedService {
 
     private let demoCount: Int64
     private let state: Mutex<State>
+    private let signal: ChangeSignal
 
-    /// - Parameter retainedChanges: change records kept (see ``InMemoryChangeLog``).
-    public init(demoCount: Int = DemoFeed.defaultCount, retainedChanges: Int = ChangeTracking.retainedRecords) {
+    /// - Parameters:
+    ///   - retainedChanges: change records kept (see ``InMemoryChangeLog``).
+    ///   - signal: posted after each write.
+    public init(demoCount: Int = DemoFeed.defaultCount, retainedChanges: Int = ChangeTracking.retainedRecords,
+                signal: ChangeSignal = ChangeSignal()) {
         self.demoCount = Int64(demoCount)
+        self.signal = signal
         state = Mutex(State(log: InMemoryChangeLog(retained: retainedChanges,
                                                    interval: min(ChangeTracking.pruneInterval, retainedChanges))))
     }
@@ -51,7 +56,8 @@ public final class InMemoryFeedService: FeedService {
     }
 
     public func append(_ profiles: [Profile]) async throws -> Committed<[Profile]> {
-        state.withLock { state in
+        defer { signal.post() }
+        return state.withLock { state in
             let stored = profiles.map { profile in
                 var stored = profile
                 stored.id = demoCount + Int64(state.appended.count) + 1

@@ -10,13 +10,16 @@ import SwitchboardCore
 public final class InMemoryMailService: MailService {
     private let clock: any WallClock
     private let mailbox: Mutex<InMemoryMailbox>
+    private let signal: ChangeSignal
 
     /// - Parameters:
     ///   - demoMessages: how many demo messages the demo account starts with.
     ///   - retainedChanges: change records kept (see ``InMemoryChangeLog``).
+    ///   - signal: posted after each write.
     public init(clock: any WallClock = SystemClock(), demoMessages: Int = DemoMail.defaultCount,
-                retainedChanges: Int = ChangeTracking.retainedRecords) {
+                retainedChanges: Int = ChangeTracking.retainedRecords, signal: ChangeSignal = ChangeSignal()) {
         self.clock = clock
+        self.signal = signal
         var mailbox = InMemoryMailbox(log: InMemoryChangeLog(retained: retainedChanges,
                                                              interval: min(ChangeTracking.pruneInterval, retainedChanges)))
         mailbox.accounts[DemoAccount.email] = Account(email: DemoAccount.email, name: DemoAccount.name)
@@ -84,6 +87,7 @@ public final class InMemoryMailService: MailService {
     }
 
     public func send(account: String, _ message: MailDraft) async throws -> Committed<Message> {
+        defer { signal.post() }
         let now = clock.now()
         return try mailbox.withLock { mailbox throws(ServiceError) in
             if let parent = message.inReplyTo, mailbox.record(account, parent) == nil {
@@ -100,7 +104,8 @@ public final class InMemoryMailService: MailService {
     }
 
     public func markRead(account: String, uids: [String], read: Bool) async throws -> Committed<[String]> {
-        try mailbox.withLock { mailbox throws(ServiceError) in
+        defer { signal.post() }
+        return try mailbox.withLock { mailbox throws(ServiceError) in
             let changed = try mailbox.positions(of: uids, account: account).filter { mailbox.records[$0].read != read }
             guard !changed.isEmpty else { return Committed([], state: mailbox.state) }
             mailbox.sequence += 1
@@ -117,7 +122,8 @@ public final class InMemoryMailService: MailService {
     }
 
     public func move(account: String, uids: [String], to folder: Folder) async throws -> Committed<[String]> {
-        try mailbox.withLock { mailbox throws(ServiceError) in
+        defer { signal.post() }
+        return try mailbox.withLock { mailbox throws(ServiceError) in
             let changed = try mailbox.positions(of: uids, account: account).filter { mailbox.records[$0].folder != folder }
             guard !changed.isEmpty else { return Committed([], state: mailbox.state) }
             mailbox.sequence += 1
@@ -153,7 +159,8 @@ public final class InMemoryMailService: MailService {
     }
 
     public func importMessages(account: String, _ records: [ImportRecord]) async throws -> ImportOutcome {
-        mailbox.withLock { mailbox in
+        defer { signal.post() }
+        return mailbox.withLock { mailbox in
             var outcome = mailbox.importBatch(account: account, records)
             outcome.state = mailbox.state
             return outcome

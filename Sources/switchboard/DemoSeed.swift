@@ -1,3 +1,4 @@
+import CatalogDomain
 import ChatDomain
 import FeedDomain
 import MailDomain
@@ -27,7 +28,7 @@ enum DemoSeed {
                 DELETE FROM meta WHERE key = 'seed';
                 """)
         },
-    ] + SQLiteFeedService.migrations + SQLiteMailService.migrations + SQLiteChatService.migrations
+    ] + SQLiteFeedService.migrations + SQLiteMailService.migrations + SQLiteChatService.migrations + SQLiteCatalogService.migrations
 
     /// One domain's demo data.
     struct Domain: Sendable {
@@ -61,6 +62,9 @@ enum DemoSeed {
                    try SQLiteChatService.seed(db, clock: clock)
                    progress(DemoChat.messageCount)
                }),
+        Domain(name: "catalog", unit: "brochures", planned: { _ in DemoCatalog.brochureCount },
+               count: { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM catalog_brochure") ?? 0 },
+               seed: { db, _, _, progress in try SQLiteCatalogService.seed(db, progress: progress) }),
     ]
 
     /// What seeding did for one domain.

@@ -1,6 +1,8 @@
+import CatalogDomain
 import ChatDomain
 import DomainMethods
 import FeedDomain
+import GRDB
 import MailDomain
 import Logging
 import JSONRPC
@@ -16,25 +18,30 @@ struct DomainServices: Sendable {
     var feed: any FeedService
     var mail: any MailService
     var chat: any ChatService
+    var catalog: any CatalogService
     var clock: any WallClock
     /// What seeding found or did, per domain (empty in memory).
     var seeding: [DemoSeed.Outcome] = []
+    /// Keeps this process's commits posting the change signal (SQLite).
+    var observation: AnyDatabaseCancellable?
 
     /// Opens the backend. On SQLite, each domain not seeded yet gets its demo data first. Every
     /// storage failure is a ``ServiceError`` naming the file and the cause.
     ///
     /// - Parameter reset: deletes the database first (under the setup lock); the caller has checked
     ///   that it is a switchboard database.
-    /// - Parameter signal: what the services post after each committed write.
+    /// - Parameter signal: posted after every write, of this process and (SQLite) of any other on the
+    ///   same database, which a ``DatabaseWatcher`` started here notices.
     static func open(_ options: StoreConfiguration, logger: Logger, progress: SeedProgress,
-                     reset: Bool = false, signal: ChangeSignal = ChangeSignal()) throws -> DomainServices {
+                     signal: ChangeSignal = ChangeSignal(), reset: Bool = false) throws -> DomainServices {
         let clock = try options.makeClock()
         switch options.backend {
         case .memory:
             return DomainServices(
-                feed: InMemoryFeedService(demoCount: options.feedItems),
-                mail: InMemoryMailService(clock: clock, demoMessages: options.mailMessages),
+                feed: InMemoryFeedService(demoCount: options.feedItems, signal: signal),
+                mail: InMemoryMailService(clock: clock, demoMessages: options.mailMessages, signal: signal),
                 chat: simulating(InMemoryChatService(clock: clock, signal: signal), options, clock: clock),
+                catalog: InMemoryCatalogService(signal: signal),
                 clock: clock
             )
         case .sqlite:
@@ -46,12 +53,19 @@ struct DomainServices: Sendable {
                 prepare: { seeding = try DemoSeed.seedMissing($0, options: options, clock: clock, logger: logger, progress: progress) },
                 waiting: { writeLine("switchboard: waiting for another switchboard process to finish setting up \(path)", to: STDERR_FILENO) }
             )
+            let observation = database.signalChanges(to: signal)
+            if database.path != ":memory:" {
+                let watcher = DatabaseWatcher(path: database.path, signal: signal)
+                OSThread.detach(name: "sb-db-watch") { watcher.run() }
+            }
             return DomainServices(
                 feed: SQLiteFeedService(database: database),
                 mail: SQLiteMailService(database: database, clock: clock),
                 chat: simulating(SQLiteChatService(database: database, clock: clock, signal: signal), options, clock: clock),
+                catalog: SQLiteCatalogService(database: database, signal: signal),
                 clock: clock,
-                seeding: seeding
+                seeding: seeding,
+                observation: observation
             )
         }
     }
@@ -80,12 +94,15 @@ final class LazyServices: Sendable {
     private let logger: Logger
     private let progress = SeedProgress()
     private let state = Mutex(State.closed)
-    /// Posted by the services after each committed write (chat's today).
+    /// Posted after every write; wakes ``subscriptions``.
     let signal = ChangeSignal()
+    /// Every `<namespace>.subscribe` of the process.
+    let subscriptions: SubscriptionHub
 
     init(options: StoreConfiguration, logger: Logger) {
         self.options = options
         self.logger = logger
+        subscriptions = SubscriptionHub(signal: signal, maxQueuedEvents: options.maxSubscriptionQueue)
     }
 
     func get() async throws -> DomainServices {
@@ -129,6 +146,8 @@ final class LazyServices: Sendable {
 
     /// Chat, opened on first use.
     var chat: any ChatService { LazyChat(services: self) }
+    /// The catalog, opened on first use.
+    var catalog: any CatalogService { LazyCatalog(services: self) }
 
     /// The clock, which needs no database.
     var clock: any WallClock { (try? options.makeClock()) ?? SystemClock() }
@@ -216,4 +235,26 @@ struct LazyChat: ChatService {
     }
     func state() async throws -> String { try await chat.state() }
     func changes(since sinceState: String, limit: Int) async throws -> ChangeSet { try await chat.changes(since: sinceState, limit: limit) }
+}
+
+/// Forwards to the catalog service of ``LazyServices``, opening it on the first call.
+struct LazyCatalog: CatalogService {
+    let services: LazyServices
+
+    private var catalog: any CatalogService { get async throws { try await services.get().catalog } }
+
+    func sectors() async throws -> [Sector] { try await catalog.sectors() }
+    func sector(id: Int64) async throws -> Sector? { try await catalog.sector(id: id) }
+    func brochures(sectorId: Int64?, after afterID: Int64, limit: Int) async throws -> [Brochure] {
+        try await catalog.brochures(sectorId: sectorId, after: afterID, limit: limit)
+    }
+    func brochure(id: Int64) async throws -> Brochure? { try await catalog.brochure(id: id) }
+    func search(_ query: CatalogQuery, after afterID: Int64, limit: Int) async throws -> [Brochure] {
+        try await catalog.search(query, after: afterID, limit: limit)
+    }
+    func importBatch(_ batch: [CatalogEntry]) async throws -> Committed<CatalogImportCounts> { try await catalog.importBatch(batch) }
+    func state() async throws -> String { try await catalog.state() }
+    func changes(since sinceState: String, limit: Int) async throws -> ChangeSet {
+        try await catalog.changes(since: sinceState, limit: limit)
+    }
 }

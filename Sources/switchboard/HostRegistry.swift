@@ -1,4 +1,6 @@
+import CatalogDomain
 import ChatDomain
+import DomainMethods
 import FeedDomain
 import MailDomain
 import JSONRPC
@@ -10,9 +12,11 @@ enum HostRegistry {
     static func make(environment: HostEnvironment = HostEnvironment(), services: LazyServices, readRoots: ReadRoots = .empty) -> MethodRegistry {
         var registry = MethodRegistry()
         registry.add(.hostMethods(environment: environment))
-        registry.add(.mailMethods(services.mail, defaultAccount: services.defaultAccount, clock: services.clock, readRoots: readRoots))
+        registry.add(.mailMethods(services.mail, defaultAccount: services.defaultAccount, clock: services.clock, readRoots: readRoots,
+                                  subscriptions: services.subscriptions))
         registry.add(.feedMethods(services.feed))
-        registry.add(.chatMethods(services.chat, user: services.chatUser))
+        registry.add(.chatMethods(services.chat, user: services.chatUser, subscriptions: services.subscriptions))
+        registry.add(.catalogMethods(services.catalog, readRoots: readRoots))
         return registry
     }
 }

@@ -1,4 +1,5 @@
 import ChatDomain
+import DomainMethods
 import MailDomain
 import SwitchboardCore
 import SwitchboardStorage
@@ -19,6 +20,8 @@ struct StoreConfiguration: Sendable {
     var account: String?
     var feedItems = 1_000_000
     var mailMessages = 400
+    /// Events one subscription keeps for a client that is not reading (``SubscriptionHub``).
+    var maxSubscriptionQueue = SubscriptionHub.defaultMaxQueuedEvents
     /// A chat failure mode to show (`--simulate`), for harnesses testing their error paths.
     var simulate: ChatSimulation?
     /// The chat user this process acts as (`--chat-user`).
@@ -34,6 +37,9 @@ struct StoreConfiguration: Sendable {
         }
         guard mailMessages >= 0, mailMessages <= 10_000_000 else {
             throw ConfigurationError("--mail-messages must be 0...10000000, got \(mailMessages)")
+        }
+        guard (1...1_000_000).contains(maxSubscriptionQueue) else {
+            throw ConfigurationError("--max-subscription-queue must be 1...1000000, got \(maxSubscriptionQueue)")
         }
         guard DemoChat.users.contains(where: { $0.id == chatUser }) else {
             throw ConfigurationError("--chat-user takes a user id u0...u\(DemoChat.users.count - 1) (see chat.users), got \"\(chatUser)\"")

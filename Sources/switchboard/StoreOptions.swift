@@ -35,6 +35,12 @@ struct StoreOptions: ParsableArguments {
     var mailMessages: Int = StoreConfiguration().mailMessages
 
     @Option(help: ArgumentHelp(
+        "Events a subscription keeps while the client is not reading; past it the subscription is dropped with host.subscriptionDropped.",
+        discussion: "Hints such as mail.changed are coalesced and never count against it."
+    ))
+    var maxSubscriptionQueue: Int = StoreConfiguration().maxSubscriptionQueue
+
+    @Option(help: ArgumentHelp(
         "Make the chat service fail on purpose: rate-limit, server-error or slow.",
         discussion: "rate-limit: every chat request answers -32029 with data.resetAt (a minute after the clock) and data.retryAfterMs. server-error: every chat request answers -32060 with a data.debugId that the stderr log line names too. slow: each chat.send stays pending until the next chat request, or 2 s. Meant for --backend memory; works on either."
     ))
@@ -48,7 +54,7 @@ struct StoreOptions: ParsableArguments {
 
     var configuration: StoreConfiguration {
         StoreConfiguration(db: db, backend: backend, now: now, account: account, feedItems: feedItems, mailMessages: mailMessages,
-                           simulate: simulate, chatUser: chatUser)
+                           maxSubscriptionQueue: maxSubscriptionQueue, simulate: simulate, chatUser: chatUser)
     }
 
     func validate() throws {

@@ -13,6 +13,10 @@ public struct AnswerSchemas: Sendable {
     public let resultSchemas: [String: JSONValue]
     /// Methods the document lists (requests and notifications).
     public let methods: Set<String>
+    /// The params schema of each notification the host sends (`x-notifications`), by method name.
+    public let notificationSchemas: [String: JSONValue]
+    /// A notification `x-notifications` does not list passes (a test's own); listed ones are still checked.
+    public let allowsUnlistedNotifications: Bool
     public let validator: SchemaValidator
 
     public struct DocumentError: Error, CustomStringConvertible {
@@ -20,7 +24,8 @@ public struct AnswerSchemas: Sendable {
     }
 
     /// Reads the document, first checking it against the subset of the OpenRPC meta-schema in ``OpenRPCMeta``.
-    public init(openRPC document: JSONValue) throws {
+    public init(openRPC document: JSONValue, allowingUnlistedNotifications: Bool = false) throws {
+        allowsUnlistedNotifications = allowingUnlistedNotifications
         let metaProblems = SchemaValidator(components: [:]).problems(of: document, against: OpenRPCMeta.schema, at: "rpc.discover")
         guard metaProblems.isEmpty else {
             throw DocumentError(description: "not an OpenRPC document: " + metaProblems.joined(separator: "; "))
@@ -34,6 +39,12 @@ public struct AnswerSchemas: Sendable {
         }
         resultSchemas = results
         methods = names
+        var notifications: [String: JSONValue] = [:]
+        for notification in document["x-notifications"]?.arrayValue ?? [] {
+            guard let name = notification["name"]?.stringValue else { continue }
+            notifications[name] = Self.paramsSchema(notification["params"]?.arrayValue ?? [])
+        }
+        notificationSchemas = notifications
         validator = SchemaValidator(components: document["components"]?["schemas"]?.objectValue ?? [:],
                                     external: [OpenRPCMeta.url: OpenRPCMeta.schema])
     }
@@ -51,6 +62,28 @@ public struct AnswerSchemas: Sendable {
             found += validator.problems(of: result, against: schema, at: "\(method) result")
         }
         return found
+    }
+
+    /// Every way a notification the host sent breaks its `x-notifications` entry; one the document does
+    /// not list is a problem too (every push is documented).
+    public func problems(inNotification message: JSONValue) -> [String] {
+        guard let method = message["method"]?.stringValue else { return ["notification without a method"] }
+        guard let schema = notificationSchemas[method] else {
+            return allowsUnlistedNotifications ? [] : ["\(method): a notification rpc.discover does not list"]
+        }
+        return validator.problems(of: message["params"] ?? .null, against: schema, at: "\(method) params")
+    }
+
+    /// An object schema for by-name params from OpenRPC content descriptors.
+    static func paramsSchema(_ descriptors: [JSONValue]) -> JSONValue {
+        var properties = JSONObject()
+        var required: [JSONValue] = []
+        for descriptor in descriptors {
+            guard let name = descriptor["name"]?.stringValue else { continue }
+            properties[name] = descriptor["schema"] ?? true
+            if descriptor["required"]?.boolValue == true { required.append(.string(name)) }
+        }
+        return ["type": "object", "properties": .object(properties), "required": .array(required), "additionalProperties": false]
     }
 
     /// The JSON-RPC 2.0 response envelope: `jsonrpc`, `id`, and exactly one of `result` and `error`.

@@ -53,6 +53,19 @@ public enum OpenRPCMeta {
                     ],
                 ],
             ],
+            "x-notifications": [
+                "type": "array",
+                "items": [
+                    "type": "object",
+                    "required": ["name", "params"],
+                    "properties": [
+                        "name": ["type": "string", "minLength": 1],
+                        "summary": ["type": "string"],
+                        "description": ["type": "string"],
+                        "params": ["type": "array", "items": contentDescriptor],
+                    ],
+                ],
+            ],
             "components": ["type": "object", "properties": ["schemas": ["type": "object"]]],
         ],
     ]

@@ -44,12 +44,17 @@ public final class RequestLedger: Sendable {
 
 extension RequestLedger {
     /// Checks every response in an incoming message (one, or a batch's array) against `schemas`, taking
-    /// each off the ledger; notifications and requests from the host are not answers and pass.
+    /// each off the ledger, and every notification the host sent against its `x-notifications` entry;
+    /// requests from the host pass.
     public func problems(inIncoming message: JSONValue, schemas: AnswerSchemas) -> [String] {
         if let batch = message.arrayValue {
             return batch.flatMap { problems(inIncoming: $0, schemas: schemas) }
         }
-        guard message.objectValue != nil, message["method"] == nil else { return [] }
+        guard message.objectValue != nil else { return [] }
+        if message["method"] != nil {
+            // A request from the host (it has an id) is not checked here; a notification is.
+            return message["id"] == nil ? schemas.problems(inNotification: message) : []
+        }
         let method: String? = switch answered(by: message) {
         case .method(let name): name
         case .unknown: nil

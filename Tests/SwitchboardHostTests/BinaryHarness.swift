@@ -527,14 +527,25 @@ final class SpawnedHost {
 
     // MARK: - The poll loop
 
-    /// One poll round over stdin (if there is input to write), stdout and stderr.
-    /// Returns false when the deadline passed with nothing to do.
-    private func pump(until deadline: Int) throws -> Bool {
+    /// Reads stderr only — stdout stays unread, so the host's output fills up — until it holds `text`.
+    func waitForStderr(containing text: String, within milliseconds: Int = BinaryHarness.answerTimeout) throws {
+        let deadline = BinaryHarness.nowMilliseconds() + milliseconds
+        while !stderrText.contains(text) {
+            if errorAtEOF { throw Failure("stderr reached EOF without \"\(text)\"\(context)") }
+            guard try pump(until: deadline, readingOutput: false) else {
+                throw Failure("stderr did not show \"\(text)\" within \(milliseconds) ms\(context)")
+            }
+        }
+    }
+
+    /// One poll round over stdin (if there is input to write), stdout (unless `readingOutput` is
+    /// false) and stderr. Returns false when the deadline passed with nothing to do.
+    private func pump(until deadline: Int, readingOutput: Bool = true) throws -> Bool {
         var pollers: [pollfd] = []
         if inputFD >= 0 && !pendingInput.isEmpty && !inputBroken {
             pollers.append(pollfd(fd: inputFD, events: Int16(POLLOUT), revents: 0))
         }
-        if outputFD >= 0 && !outputAtEOF { pollers.append(pollfd(fd: outputFD, events: Int16(POLLIN), revents: 0)) }
+        if readingOutput, outputFD >= 0 && !outputAtEOF { pollers.append(pollfd(fd: outputFD, events: Int16(POLLIN), revents: 0)) }
         if errorFD >= 0 && !errorAtEOF { pollers.append(pollfd(fd: errorFD, events: Int16(POLLIN), revents: 0)) }
         guard !pollers.isEmpty else { return false }
         let remaining = deadline - BinaryHarness.nowMilliseconds()

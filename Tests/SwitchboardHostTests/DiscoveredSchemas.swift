@@ -18,12 +18,13 @@ enum DiscoveredSchemas {
         return try AnswerSchemas(openRPC: reply["result"] ?? .null)
     }
 
-    /// From an in-process connection with the host's methods and the test methods.
+    /// From an in-process connection with the host's methods and the test methods (whose tests push
+    /// notifications of their own, which no schema lists).
     static let inProcess: Result<AnswerSchemas, any Error> = Result {
         var registry = MethodRegistry.hostMethods()
         registry.add(TestMethods.registry(Probe()))
         let outcome = InProcessCall.callBlocking("rpc.discover", params: nil, dispatcher: try registry.freeze(), logger: quietLogger)
-        return try AnswerSchemas(openRPC: outcome.result ?? .null)
+        return try AnswerSchemas(openRPC: outcome.result ?? .null, allowingUnlistedNotifications: true)
     }
 }
 

@@ -2,8 +2,10 @@ import DomainMethods
 import JSONRPC
 
 extension MethodRegistry {
-    /// The chat methods, served by `chat`, acting for `user` (the demo user by default).
-    public static func chatMethods(_ chat: any ChatService, user: String = DemoChat.me.id) -> MethodRegistry {
+    /// The chat methods, served by `chat`, acting for `user` (the demo user by default);
+    /// `subscriptions`, when given, serves `chat.subscribe`.
+    public static func chatMethods(_ chat: any ChatService, user: String = DemoChat.me.id,
+                                   subscriptions: SubscriptionHub? = nil) -> MethodRegistry {
         var registry = MethodRegistry()
         registry.registerDomain(ChatUsers.self) { params, _ in try await ChatUsers.run(params, chat: chat, user: user) }
         registry.registerDomain(ChatRooms.self) { _, _ in try await ChatRooms.run(chat: chat, user: user) }
@@ -12,6 +14,14 @@ extension MethodRegistry {
         registry.registerDomain(ChatMarkRead.self) { params, _ in try await ChatMarkRead.run(params, chat: chat, user: user) }
         registry.registerDomain(ChatSend.self) { params, context in try await ChatSend.run(params, chat: chat, user: user, context: context) }
         registry.registerDomain(ChatChanges.self) { params, _ in try await ChatChanges.run(params, chat: chat) }
+        if let subscriptions {
+            registry.registerDomain(ChatSubscribe.self) { params, context in
+                try await ChatSubscribe.run(params, chat: chat, user: user, subscriptions: subscriptions, context: context)
+            }
+            registry.registerDomain(ChatUnsubscribe.self) { params, context in
+                try subscriptions.unsubscribe(namespace: "chat", id: params.subscriptionId, context: context)
+            }
+        }
         return registry
     }
 }

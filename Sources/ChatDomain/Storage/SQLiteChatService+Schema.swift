@@ -64,7 +64,7 @@ extension SQLiteChatService {
         let demo = DemoChat.messages(now: clock.now())
         for message in demo.messages {
             try db.execute(sql: """
-                INSERT INTO chat_message(position, room_id, sender_id, text, client_message_id, sent_at, log_sequence)
+                INSERT OR IGNORE INTO chat_message(position, room_id, sender_id, text, client_message_id, sent_at, log_sequence)
                 VALUES (?, ?, ?, ?, NULL, ?, NULL)
                 """, arguments: [message.position, message.roomId, message.senderId, message.text, message.sentAt])
         }
@@ -80,7 +80,7 @@ extension SQLiteChatService {
         try db.execute(sql: "INSERT OR IGNORE INTO chat_room(id, kind, name) VALUES (?, ?, ?)", arguments: [room.id, room.kind.rawValue, room.name])
         guard db.changesCount > 0 else { return false }
         for member in room.members {
-            try db.execute(sql: "INSERT INTO chat_member(room_id, user_id) VALUES (?, ?)", arguments: [room.id, member])
+            try db.execute(sql: "INSERT OR IGNORE INTO chat_member(room_id, user_id) VALUES (?, ?)", arguments: [room.id, member])
         }
         return true
     }

@@ -11,8 +11,8 @@ final class BatchCollector: Sendable {
     }
 
     private let slots: Mutex<Slots>
-    /// Set once the batch's array has been handed to the output.
-    let sent = BatchSent()
+    /// What the batch's task-run requests want done once the array is queued (``RequestContext/afterAnswer(_:)``).
+    private let held = Mutex<[AfterAnswer]>([])
 
     init(size: Int) {
         slots = Mutex(Slots(responses: Array(repeating: nil, count: size), remaining: size))
@@ -29,6 +29,23 @@ final class BatchCollector: Sendable {
         let array = JanssonValue.array()
         for response in complete.compactMap({ $0 }) { array.append(taking: response) }
         return array
+    }
+
+    /// Keeps a request's after-answer actions until the batch's array is queued.
+    func hold(_ actions: AfterAnswer?) {
+        guard let actions else { return }
+        held.withLock { $0.append(actions) }
+    }
+
+    var hasHeldActions: Bool { held.withLock { !$0.isEmpty } }
+
+    /// Runs the held actions; called right after the completed array was queued.
+    func runHeldActions() async {
+        let actions = held.withLock { held in
+            defer { held = [] }
+            return held
+        }
+        for action in actions { await action.run() }
     }
 }
 

@@ -28,6 +28,8 @@ public final class Connection: Sendable {
     let dropped = Mutex(DroppedNotifications())
     /// Messages sent before the framing was known.
     let held = Mutex(HeldMessages())
+    /// Who waits for output room or for the end (subscriptions).
+    let lifetime = Mutex(ConnectionLifetime())
 
     public init(dispatcher: Dispatcher, limits: ConnectionLimits = ConnectionLimits(), framing: Framing? = nil,
                 sink: any FrameSink, logger: Logger) {
@@ -37,7 +39,7 @@ public final class Connection: Sendable {
         self.logger = logger
         self.gate = AdmissionGate(maxRunning: limits.maxInFlight, maxWaiting: limits.maxInFlight)
         self.framingCode = Atomic(Self.code(for: framing))
-        sink.setRoomHandler { [weak self] in self?.reportDroppedNotifications() }
+        sink.setRoomHandler { [weak self] in self?.outputHasRoom() }
     }
 
     // MARK: Framing
@@ -122,10 +124,7 @@ public final class Connection: Sendable {
             inFlight.remove(request)
             // Not sent from this thread: when the client stopped reading, the drain must not wait for it.
             if let answer = answer(.failure(.cancelled), for: request.context, target: request.target) {
-                Task {
-                    await self.send(answer)
-                    request.target.markSent()
-                }
+                Task { await self.send(answer) }
             }
         }
     }

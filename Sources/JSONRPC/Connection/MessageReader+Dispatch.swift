@@ -27,7 +27,7 @@ extension MessageReader {
             return
         }
         let context = RequestContext(id: id, method: method, progressToken: Self.progressToken(in: params), connection: connection,
-                                     idView: idView)
+                                     idView: idView, runsAsTask: entry.runsAsTask)
         switch entry.body {
         case .immediate(let run):
             do {
@@ -66,27 +66,29 @@ extension MessageReader {
                 return
             }
             let task = Task.detached {
-                let followUps = AnswerFollowUps()
                 let outcome: Result<JanssonValue, ResponseError>
                 do {
                     // A result the handler produced is delivered even if a cancel came meanwhile:
                     // its work (a write, say) is done, and the client must learn of it.
-                    outcome = .success(try await AnswerFollowUps.$current.withValue(followUps) { try await work(context) })
+                    outcome = .success(try await work(context))
                 } catch {
                     outcome = .failure(Task.isCancelled ? .cancelled : ResponseError(error))
                 }
                 if let request { connection.inFlight.remove(request) }
                 // The slot stays taken while the answer waits for room in the output: so the gate
-                // fills and the input thread stops reading, instead of answers piling up.
-                let answer = connection.answer(outcome, for: context, target: target)
-                if let answer { await connection.send(answer) }
-                // In a batch, follow-ups wait for the array, which the last member sends.
-                if answer != nil {
-                    target.markSent()
-                } else if case .batch(let collector, _) = target, !followUps.isEmpty {
-                    await collector.sent.wait()
+                // fills and the input thread stops reading, instead of answers piling up. It stays
+                // taken while the after-answer work runs too, so a drain at end of input waits for it.
+                if case .batch(let collector, _) = target {
+                    // Held by the batch: they run once its whole array is queued, by whoever completes it.
+                    collector.hold(context.afterAnswerActions)
+                    if let array = connection.answer(outcome, for: context, target: target) {
+                        await connection.send(array)
+                        await collector.runHeldActions()
+                    }
+                } else {
+                    if let answer = connection.answer(outcome, for: context, target: target) { await connection.send(answer) }
+                    await context.afterAnswerActions?.run()
                 }
-                await followUps.run()
                 connection.gate.release()
             }
             request?.attach(task)
@@ -109,7 +111,6 @@ extension MessageReader {
             connection.inFlight.remove(request)
             if let answer = connection.answer(.failure(.cancelled), for: request.context, target: request.target) {
                 connection.sendBlocking(answer)
-                request.target.markSent()
             }
         }
     }

@@ -40,6 +40,7 @@ public final class MessageReader {
         // No framing ever showed: what was held goes out as NDJSON, the default.
         if connection.framing == nil { connection.recordFraming(.ndjson) }
         connection.closeOutgoing()
+        connection.close()
     }
 
     /// Gives up on a message whose remaining bytes stopped arriving, answering with an error.
@@ -198,9 +199,12 @@ public final class MessageReader {
         case .batch(let collector, let index):
             if let array = collector.add(message, at: index) {
                 connection.frame(array, writer: writer, into: &replies)
-                // Members waiting to follow up (AnswerFollowUps) may send once the array is out.
-                flushReplies()
-                target.markSent()
+                if collector.hasHeldActions {
+                    // Completed here, by an immediate member: its tasks' after-answer work runs now,
+                    // in a task (the input thread never waits on it), after the array is written.
+                    flushReplies()
+                    Task { await collector.runHeldActions() }
+                }
             }
         case .none:
             break

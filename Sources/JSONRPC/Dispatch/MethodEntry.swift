@@ -31,6 +31,9 @@ public struct MethodEntry: Sendable {
         return String(name[..<dot])
     }
 
+    /// True when the handler runs as a task of its own.
+    var runsAsTask: Bool { !isImmediate }
+
     /// True when the method runs on the input thread without a task.
     public var isImmediate: Bool {
         if case .immediate = body { true } else { false }

@@ -13,12 +13,16 @@ public struct RequestContext: Sendable {
     public let connection: Connection
     /// A real id as the request wrote it, echoed in the answer (`id` alone would write `1e2` as `100.0`).
     let exactID: ExactID?
+    /// What runs once the answer is queued; only task-run requests with an id have one.
+    let afterAnswerActions: AfterAnswer?
 
-    init(id: RequestID?, method: String, progressToken: JSONValue?, connection: Connection, idView: JSONView? = nil) {
+    init(id: RequestID?, method: String, progressToken: JSONValue?, connection: Connection, idView: JSONView? = nil,
+         runsAsTask: Bool = false) {
         self.id = id
         self.method = method
         self.progressToken = progressToken
         self.connection = connection
+        afterAnswerActions = runsAsTask && id != nil ? AfterAnswer() : nil
         if case .number = id, let idView { exactID = ExactID(idView) } else { exactID = nil }
     }
 

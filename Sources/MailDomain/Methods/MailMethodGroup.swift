@@ -6,9 +6,10 @@ extension MethodRegistry {
     /// The mail methods, served by `mail`. Requests act for the account `mail.login` bound to their
     /// connection, else for `defaultAccount` (the executable passes `--account` or the demo account);
     /// with neither they fail with -32001. `clock` dates the prototype's "Today" in imports;
-    /// `readRoots` are the folders `mail.import` may read files from (none by default).
+    /// `readRoots` are the folders `mail.import` may read files from (none by default); `subscriptions`,
+    /// when given, serves `mail.subscribe`.
     public static func mailMethods(_ mail: any MailService, defaultAccount: String?, clock: any WallClock = SystemClock(),
-                                   readRoots: ReadRoots = .empty) -> MethodRegistry {
+                                   readRoots: ReadRoots = .empty, subscriptions: SubscriptionHub? = nil) -> MethodRegistry {
         let fallback = defaultAccount.map { EmailAddress.normalized($0) ?? $0 }
         let account: @Sendable (RequestContext) throws -> String = { try MailSession.account($0, default: fallback) }
         var registry = MethodRegistry()
@@ -25,6 +26,14 @@ extension MethodRegistry {
             try await MailImport.run(params, mail: mail, account: account(context), clock: clock, roots: readRoots, context: context)
         }
         registry.registerDomain(MailChanges.self) { params, context in try await MailChanges.run(params, mail: mail, account: account(context)) }
+        if let subscriptions {
+            registry.registerDomain(MailSubscribe.self) { _, context in
+                try await subscriptions.subscribe(namespace: "mail", feed: ChangeHintFeed.mail(mail, account: account(context)), context: context)
+            }
+            registry.registerDomain(MailUnsubscribe.self) { params, context in
+                try subscriptions.unsubscribe(namespace: "mail", id: params.subscriptionId, context: context)
+            }
+        }
         return registry
     }
 }

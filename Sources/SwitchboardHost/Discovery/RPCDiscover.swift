@@ -2,6 +2,10 @@ import Jansson
 import JSONRPC
 
 /// `rpc.discover` → an OpenRPC 1.3 document of every registered method, from the schema files.
+///
+/// OpenRPC has no object for notifications a server sends, so they are listed under the extension
+/// member `x-notifications`: Method Objects without a `result`, sorted by name. A method whose answer
+/// starts them names them in its own `x-notifications` array.
 public enum RPCDiscover: RPCMethod {
     public static let name = "rpc.discover"
     public static let summary = "Describes every method as an OpenRPC 1.3 document."
@@ -27,6 +31,7 @@ public enum RPCDiscover: RPCMethod {
                 "description": "A scriptable JSON-RPC 2.0 host over stdio.",
             ],
             "methods": .array(methods),
+            "x-notifications": .array(catalog.notifications.keys.sorted().compactMap { catalog.notifications[$0] }),
             "components": ["schemas": .object(catalog.components)],
         ]
     }

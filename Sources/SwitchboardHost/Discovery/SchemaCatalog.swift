@@ -1,10 +1,14 @@
 import Jansson
 
 /// The method schemas under `Schemas/`, embedded at build time: one OpenRPC Method Object per file
-/// (`Schemas/methods/host.ping.json`), and shared schemas under `Schemas/components/`.
+/// (`Schemas/methods/host.ping.json`), the notifications the host sends (`Schemas/notifications/`,
+/// same shape without a result; `$/` in a name is written `$-` in the file name), and shared schemas
+/// under `Schemas/components/`.
 public struct SchemaCatalog: Sendable {
     /// OpenRPC method objects by method name.
     public let methods: [String: JSONValue]
+    /// The notifications the host sends, by method name.
+    public let notifications: [String: JSONValue]
     /// Shared schemas by name, for `#/components/schemas/NAME` references.
     public let components: JSONObject
     /// Files that are not valid JSON or lack a name; reported by tests, never fatal at run time.
@@ -15,6 +19,7 @@ public struct SchemaCatalog: Sendable {
 
     public init(files: [(path: String, text: String)]) {
         var methods: [String: JSONValue] = [:]
+        var notifications: [String: JSONValue] = [:]
         var components = JSONObject()
         var problems: [String] = []
         for file in files {
@@ -26,12 +31,13 @@ public struct SchemaCatalog: Sendable {
                 let name = String(file.path.dropFirst("components/".count).dropLast(".json".count))
                 components[name] = value
             } else if let name = value["name"]?.stringValue {
-                methods[name] = value
+                if file.path.hasPrefix("notifications/") { notifications[name] = value } else { methods[name] = value }
             } else {
                 problems.append("\(file.path): a method schema needs a \"name\"")
             }
         }
         self.methods = methods
+        self.notifications = notifications
         self.components = components
         self.problems = problems
     }

@@ -1,0 +1,2 @@
+/// The change-tracking domain name of the catalog.
+public let catalogDomain = "catalog"

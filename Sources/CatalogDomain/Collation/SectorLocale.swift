@@ -1,0 +1,47 @@
+import Foundation
+import Jansson
+
+/// The locale sectors are ordered for: a client's `locale` param, or the host's locale.
+///
+/// - Important: Nothing here runs before the first `catalog.sectors`: Foundation's locale data
+///   (ICU) is not touched while the host starts or answers `host.ping`.
+enum SectorLocale {
+    /// The locale of `text` (a ``LocaleTag`` whose language ICU has collation data for, and whose
+    /// script, region and collation type it knows), or the `-32602` error naming `locale`.
+    static func parse(_ text: String) throws(JSONFieldError) -> Locale {
+        guard let tag = LocaleTag(text) else {
+            throw invalid(text, "a BCP 47 language tag such as \"de\", \"sv-SE\" or \"de-u-co-phonebk\"")
+        }
+        guard Locale.LanguageCode(tag.language).isISOLanguage, knownLanguages.contains(tag.language) else {
+            throw invalid(text, "a locale whose language (\"\(tag.language)\") this host has collation data for")
+        }
+        if let script = tag.script, !Locale.Script(script).isISOScript {
+            throw invalid(text, "a locale with an ISO 15924 script, not \"\(script)\"")
+        }
+        if let region = tag.region, !Locale.Region(region).isISORegion {
+            throw invalid(text, "a locale with an ISO 3166 or UN M.49 region, not \"\(region)\"")
+        }
+        let locale = Locale(identifier: tag.identifier)
+        if let collation = tag.collation, !Locale.Collation.availableCollations.contains(locale.collation) {
+            throw invalid(text, "a locale with a collation type this host knows (\"phonebk\", \"trad\", …), not \"\(collation)\"")
+        }
+        return locale
+    }
+
+    /// The host's locale (from `LC_ALL` / `LANG`), for a request without `locale`.
+    static var host: Locale { Locale.current }
+
+    /// The tag an answer reports for `locale`.
+    static func identifier(_ locale: Locale) -> String {
+        locale.identifier(.bcp47)
+    }
+
+    /// The languages ICU has locale data for (`de` for `de`, `de_AT`, …): computed on first use.
+    private static let knownLanguages: Set<String> = Set(Locale.availableIdentifiers.map { identifier in
+        String(identifier.prefix { $0 != "_" }).lowercased()
+    })
+
+    private static func invalid(_ text: String, _ expected: String) -> JSONFieldError {
+        JSONFieldError(field: "locale", expected: expected, got: JSONFieldError.quote(text))
+    }
+}

@@ -1,0 +1,34 @@
+import Jansson
+
+/// A JSON file an import request names (`mail.import {path}`, `catalog.import {path}`), opened
+/// through the host's ``ReadRoots`` and parsed whole. Errors are `-32602` naming `path` and say what
+/// was wrong without quoting the file: a JSON error gives its line and column, not the text around it.
+public enum JSONImportFile {
+    /// The largest file an import reads.
+    public static let maxFileBytes = 64 << 20
+
+    /// The document in the file at `path`, or the error naming `path`: one refusal for every file
+    /// outside the allowed folders (it does not say whether the file exists), the reason inside them.
+    public static func parse(path: String, roots: ReadRoots) throws(JSONFieldError) -> JanssonValue {
+        let bytes: [UInt8]
+        do {
+            bytes = try roots.open(path).readAll(limit: maxFileBytes)
+        } catch {
+            switch error {
+            case .refused: throw failure(path: path, expected: "a file inside the folders this host lets requests read (--allow-read)")
+            case .invalidPath(let reason): throw failure(path: path, expected: "a file path (\(reason))")
+            case .unreadable(let reason): throw failure(path: path, expected: "a readable file (\(reason))")
+            }
+        }
+        do {
+            return try JSONParser.parse(bytes)
+        } catch {
+            throw failure(path: path, expected: "a JSON file (not valid JSON at line \(error.line), column \(error.column))")
+        }
+    }
+
+    /// The `-32602` error naming `path`, quoting the path a request gave.
+    public static func failure(path: String, expected: String) -> JSONFieldError {
+        JSONFieldError.outOfRange(field: "path", expected: expected, got: path)
+    }
+}

@@ -1,0 +1,126 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SwitchboardCore
+
+/// Wakes subscriptions when the database file is written by any process: the source of
+/// cross-process change notifications on SQLite.
+///
+/// Every commit in WAL mode writes `PATH-wal` (a checkpoint writes `PATH`), so the watcher listens
+/// with inotify on the database's folder (the WAL file comes and goes) and posts ``ChangeSignal``
+/// once per batch of events; listeners then read the change log. It never polls while inotify
+/// works; where inotify is unavailable it falls back to comparing the files' size and modification
+/// time every ``fallbackPollMilliseconds``.
+///
+/// Another store (a server database with LISTEN/NOTIFY) can post the same signal; subscriptions do
+/// not know which source woke them.
+public final class DatabaseWatcher: Sendable {
+    public static let fallbackPollMilliseconds: Int32 = 500
+
+    private let path: String
+    private let signal: ChangeSignal
+    /// Written to end ``run()``.
+    private let stopPipe: (read: Int32, write: Int32)
+
+    public init(path: String, signal: ChangeSignal) {
+        self.path = path
+        self.signal = signal
+        var fds: [Int32] = [-1, -1]
+        if pipe(&fds) == 0 {
+            for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            stopPipe = (fds[0], fds[1])
+        } else {
+            stopPipe = (-1, -1)
+        }
+    }
+
+    deinit {
+        if stopPipe.read >= 0 { close(stopPipe.read) }
+        if stopPipe.write >= 0 { close(stopPipe.write) }
+    }
+
+    /// Ends ``run()``.
+    public func stop() {
+        var byte: UInt8 = 1
+        _ = write(stopPipe.write, &byte, 1)
+    }
+
+    /// Watches until ``stop()``; blocks, so run it on a thread of its own.
+    public func run() {
+        let (folder, base) = Self.split(path)
+        let fd = inotify_init1(Int32(IN_CLOEXEC))
+        let watching = fd >= 0 && inotify_add_watch(fd, folder, UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_MOVED_TO)) >= 0
+        if watching {
+            watch(fd, names: [base, base + "-wal"])
+        } else {
+            poll(files: [path, path + "-wal"])
+        }
+        if fd >= 0 { close(fd) }
+    }
+
+    private func watch(_ fd: Int32, names: Set<String>) {
+        var buffer = [UInt8](repeating: 0, count: 16 << 10)
+        while waitReadable(fd, timeout: -1) {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR || errno == EAGAIN { continue }
+            guard count > 0 else { return }
+            if Self.names(in: buffer[..<count]).contains(where: names.contains) { signal.post() }
+        }
+    }
+
+    private func poll(files: [String]) {
+        var last = files.map(Self.stamp)
+        while !stopRequested(timeout: Self.fallbackPollMilliseconds) {
+            let now = files.map(Self.stamp)
+            if now != last {
+                last = now
+                signal.post()
+            }
+        }
+    }
+
+    /// Waits until `fd` is readable (true) or ``stop()`` was called (false).
+    private func waitReadable(_ fd: Int32, timeout: Int32) -> Bool {
+        var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: stopPipe.read, events: Int16(POLLIN), revents: 0)]
+        while true {
+            let ready = Glibc.poll(&fds, 2, timeout)
+            if ready < 0, errno == EINTR { continue }
+            return ready > 0 && fds[1].revents == 0
+        }
+    }
+
+    private func stopRequested(timeout: Int32) -> Bool {
+        var fds = [pollfd(fd: stopPipe.read, events: Int16(POLLIN), revents: 0)]
+        return Glibc.poll(&fds, 1, timeout) > 0
+    }
+
+    /// The file names of the inotify events in `bytes` (each: wd, mask, cookie, len, then `len` name bytes).
+    static func names(in bytes: ArraySlice<UInt8>) -> [String] {
+        var names: [String] = []
+        var offset = bytes.startIndex
+        let header = MemoryLayout<inotify_event>.size
+        while offset + header <= bytes.endIndex {
+            let length = bytes[(offset + 12)..<(offset + 16)].reversed().reduce(0) { $0 << 8 | Int($1) }
+            let nameStart = offset + header
+            let nameEnd = min(nameStart + length, bytes.endIndex)
+            let name = bytes[nameStart..<nameEnd].prefix { $0 != 0 }
+            if !name.isEmpty { names.append(String(decoding: name, as: UTF8.self)) }
+            offset = nameEnd
+        }
+        return names
+    }
+
+    /// Size and modification time, or zeros when the file is missing.
+    static func stamp(_ path: String) -> [Int] {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return [0, 0, 0] }
+        return [Int(info.st_size), Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec)]
+    }
+
+    /// The folder and the file name of `path` ("." for a bare name).
+    static func split(_ path: String) -> (folder: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let folder = String(path[..<slash])
+        return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
+    }
+}
