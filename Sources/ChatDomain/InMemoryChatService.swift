@@ -59,10 +59,10 @@ public final class InMemoryChatService: ChatService {
                 store.log.record(itemID: record.id, kind: .created)
             }
             guard let view = store.view(record.id, user: user) else { throw ServiceError.notFound(kind: "room", id: record.id) }
-            return (Committed(OpenedRoom(room: view, created: created), state: store.state), created)
+            return Committed(OpenedRoom(room: view, created: created), state: store.state)
         }
-        if opened.1 { signal.post() }
-        return opened.0
+        if opened.value.created { signal.post() }
+        return opened
     }
 
     public func history(user: String, roomId: String, page: PageRequest) async throws -> Page<ChatMessage> {

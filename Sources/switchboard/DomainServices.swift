@@ -152,6 +152,9 @@ final class LazyServices: Sendable {
     /// The clock, which needs no database.
     var clock: any WallClock { (try? options.makeClock()) ?? SystemClock() }
 
+    /// The chat user this process acts as: `--chat-user`, else the demo user.
+    var chatUser: String { options.chatUser }
+
     /// The account a bare mail call uses: `--account`, else the demo account.
     var defaultAccount: String { options.account ?? DemoAccount.email }
 }

@@ -15,7 +15,7 @@ enum HostRegistry {
         registry.add(.mailMethods(services.mail, defaultAccount: services.defaultAccount, clock: services.clock, readRoots: readRoots,
                                   subscriptions: services.subscriptions))
         registry.add(.feedMethods(services.feed))
-        registry.add(.chatMethods(services.chat, subscriptions: services.subscriptions))
+        registry.add(.chatMethods(services.chat, user: services.chatUser, subscriptions: services.subscriptions))
         registry.add(.catalogMethods(services.catalog, readRoots: readRoots, subscriptions: services.subscriptions))
         return registry
     }

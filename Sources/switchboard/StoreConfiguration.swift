@@ -24,6 +24,8 @@ struct StoreConfiguration: Sendable {
     var maxSubscriptionQueue = SubscriptionHub.defaultMaxQueuedEvents
     /// A chat failure mode to show (`--simulate`), for harnesses testing their error paths.
     var simulate: ChatSimulation?
+    /// The chat user this process acts as (`--chat-user`).
+    var chatUser = DemoChat.me.id
 
     func validate() throws(ConfigurationError) {
         _ = try makeClock()
@@ -38,6 +40,9 @@ struct StoreConfiguration: Sendable {
         }
         guard (1...1_000_000).contains(maxSubscriptionQueue) else {
             throw ConfigurationError("--max-subscription-queue must be 1...1000000, got \(maxSubscriptionQueue)")
+        }
+        guard DemoChat.users.contains(where: { $0.id == chatUser }) else {
+            throw ConfigurationError("--chat-user takes a user id u0...u\(DemoChat.users.count - 1) (see chat.users), got \"\(chatUser)\"")
         }
     }
 

@@ -46,9 +46,15 @@ struct StoreOptions: ParsableArguments {
     ))
     var simulate: ChatSimulation?
 
+    @Option(help: ArgumentHelp(
+        "The chat user this process acts as (default: u0, the demo user).",
+        discussion: "Run a second process as another user (u1 is ada) on the same --db, and the two can chat."
+    ))
+    var chatUser: String = StoreConfiguration().chatUser
+
     var configuration: StoreConfiguration {
         StoreConfiguration(db: db, backend: backend, now: now, account: account, feedItems: feedItems, mailMessages: mailMessages,
-                           maxSubscriptionQueue: maxSubscriptionQueue, simulate: simulate)
+                           maxSubscriptionQueue: maxSubscriptionQueue, simulate: simulate, chatUser: chatUser)
     }
 
     func validate() throws {

@@ -49,6 +49,11 @@ struct BinaryChatTests {
         #expect(try host.waitForExit() == .exited(0))
     }
 
+    /// The next `count` messages: answers to requests sent together come in any order.
+    static func answers(_ host: SpawnedHost, count: Int) throws -> [JSONValue] {
+        try (0..<count).map { _ in try host.nextMessage() }
+    }
+
     @Test("every chat.send is answered pending before its chat.messageState, which names the stored message")
     func answerBeforeState() throws {
         let host = try SpawnedHost(arguments: Self.memory)
@@ -79,6 +84,22 @@ struct BinaryChatTests {
         #expect(try host.waitForExit() == .exited(0))
     }
 
+    @Test("in a batch, chat.messageState follows the batch's array, whichever member completes it")
+    func batchBeforeState() throws {
+        let host = try SpawnedHost(arguments: Self.memory)
+        for round in 1...20 {
+            let members = [Self.send(1, clientID: "b\(round)"), H.request(2, "host.ping"), Self.send(3, clientID: "c\(round)")]
+            try host.send("[" + members.joined(separator: ",") + "]")
+            let array = try host.nextMessage()
+            #expect(array.arrayValue?.count == 3, "round \(round): \(array)")
+            let states = try (1...2).map { _ in try host.nextMessage() }
+            #expect(Set(states.compactMap { $0["params"]?["clientMessageId"]?.stringValue }) == ["b\(round)", "c\(round)"])
+            #expect(states.allSatisfy { $0["method"] == "chat.messageState" && $0["params"]?["state"] == "sent" })
+        }
+        host.closeInput()
+        #expect(try host.waitForExit() == .exited(0))
+    }
+
     @Test("a send at the end of input is still stored and confirmed before the host exits")
     func sendAtEndOfInput() throws {
         let run = try H.run(Self.memory, input: H.frame(Self.send(1, clientID: "last"), .ndjson))
@@ -93,8 +114,8 @@ struct BinaryChatTests {
     func rateLimit() throws {
         let host = try SpawnedHost(arguments: Self.memory + ["--simulate", "rate-limit"])
         try host.send([H.request(1, "chat.users"), Self.send(2, clientID: "r1")])
-        for id in [1, 2] {
-            let error = try #require(try host.response(to: .integer(Int64(id))).response["error"])
+        for answer in try Self.answers(host, count: 2) {
+            let error = try #require(answer["error"], "\(answer)")
             #expect(error["code"] == -32029)
             #expect(error["data"] == ["resetAt": "2026-01-01T09:01:00Z", "retryAfterMs": 60_000])
         }
@@ -108,8 +129,8 @@ struct BinaryChatTests {
         let host = try SpawnedHost(arguments: Self.memory + ["--simulate", "server-error"])
         try host.send([H.request(1, "chat.users", #"{"limit":5}"#), Self.send(2, clientID: "e1")])
         var ids: [String] = []
-        for id in [1, 2] {
-            let error = try #require(try host.response(to: .integer(Int64(id))).response["error"])
+        for answer in try Self.answers(host, count: 2) {
+            let error = try #require(answer["error"], "\(answer)")
             #expect(error["code"] == -32060)
             ids.append(try #require(error["data"]?["debugId"]?.stringValue))
         }
@@ -163,6 +184,41 @@ struct BinaryChatTests {
         #expect(notice["params"]?["reason"]?.stringValue?.contains("read-only") == true, "\(notice)")
         host.closeInput()
         #expect(try host.waitForExit() == .exited(0))
+    }
+
+    @Test("two processes on one database, as two users, read each other's messages once confirmed")
+    func twoUsersChat() throws {
+        let folder = try BinaryStorageTests.folder()
+        defer { _ = system("rm -rf '\(folder)'") }
+        let store = ["--db", folder + "/two.sqlite"] + BinaryStorageTests.small
+        let demo = try SpawnedHost(arguments: store)
+        let ada = try SpawnedHost(arguments: store + ["--chat-user", "u1"])
+        var id = 0
+        _ = try AnswerCoverageTests.call(demo, &id, "chat.send", ["roomId": "dm-u0-u1", "text": "from demo", "clientMessageId": "d1"])
+        let confirmed = try demo.nextMessage()
+        let sentID = try #require(confirmed["params"]?["id"], "\(confirmed)")
+        let seen = try AnswerCoverageTests.call(ada, &id, "chat.history", ["roomId": "dm-u0-u1", "limit": 1])
+        #expect(seen["items"]?.arrayValue?.first?["id"] == sentID)
+        #expect(seen["items"]?.arrayValue?.first?["senderId"] == "u0")
+        let rooms = try AnswerCoverageTests.call(ada, &id, "chat.rooms")
+        let room = try #require(rooms["items"]?.arrayValue?.first { $0["id"] == "dm-u0-u1" })
+        #expect(room["lastMessage"]?["id"] == sentID && (room["unreadCount"]?.int64Value ?? 0) >= 1)
+        _ = try AnswerCoverageTests.call(ada, &id, "chat.send", ["roomId": "dm-u0-u1", "text": "from ada", "clientMessageId": "d1"])
+        let reply = try #require(try ada.nextMessage()["params"]?["id"])
+        #expect(reply != sentID, "the same client message id from another sender is another message")
+        let back = try AnswerCoverageTests.call(demo, &id, "chat.history", ["roomId": "dm-u0-u1", "limit": 2])
+        #expect(back["items"]?.arrayValue?.map { $0["id"] } == [reply, sentID])
+        for host in [demo, ada] {
+            host.closeInput()
+            #expect(try host.waitForExit() == .exited(0))
+        }
+    }
+
+    @Test("--chat-user takes a demo user's id")
+    func chatUserOption() throws {
+        let run = try H.run(["call", "--backend", "memory", "--chat-user", "nobody", "chat.rooms"], raw: true)
+        #expect(run.termination == .exited(64) || run.termination != .exited(0))
+        #expect(run.stderr.contains("--chat-user takes a user id u0...u12"), "\(run.stderr)")
     }
 
     @Test("processes opening one direct room and sending one client message id at once store one room and one message")

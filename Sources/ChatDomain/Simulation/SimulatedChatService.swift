@@ -86,6 +86,12 @@ public final class SimulatedChatService: ChatService {
         return try await base.send(sender: sender, roomId: roomId, text: text, clientMessageId: clientMessageId)
     }
 
+    /// Returns once a send is held (`slow`): for code that must release it by its next request, not
+    /// by the hold's time limit.
+    public func untilSendHeld() async {
+        await held.untilHeld()
+    }
+
     public func messages(roomId: String, after sinceState: String, limit: Int) async throws -> ChatMessageBatch {
         try await base.messages(roomId: roomId, after: sinceState, limit: limit)
     }
@@ -103,6 +109,8 @@ final class HeldSends: Sendable {
     private struct Waiting {
         var nextID: UInt64 = 0
         var continuations: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        /// Waiting for a send to be held.
+        var watchers: [CheckedContinuation<Void, Never>] = []
     }
 
     private let waiting = Mutex(Waiting())
@@ -115,7 +123,12 @@ final class HeldSends: Sendable {
         }
         var timer: Task<Void, Never>?
         await withCheckedContinuation { continuation in
-            waiting.withLock { $0.continuations[id] = continuation }
+            let watchers = waiting.withLock { waiting in
+                waiting.continuations[id] = continuation
+                defer { waiting.watchers = [] }
+                return waiting.watchers
+            }
+            watchers.forEach { $0.resume() }
             // Started once the continuation is in place, so its release always finds it.
             timer = Task { [self] in
                 try? await Task.sleep(for: limit)
@@ -123,6 +136,17 @@ final class HeldSends: Sendable {
             }
         }
         timer?.cancel()
+    }
+
+    /// Returns once at least one send is held.
+    func untilHeld() async {
+        await withCheckedContinuation { continuation in
+            let held = waiting.withLock { waiting in
+                if waiting.continuations.isEmpty { waiting.watchers.append(continuation) }
+                return !waiting.continuations.isEmpty
+            }
+            if held { continuation.resume() }
+        }
     }
 
     func releaseAll() {

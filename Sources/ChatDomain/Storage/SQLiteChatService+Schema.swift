@@ -52,13 +52,15 @@ extension SQLiteChatService {
     ]
 
     /// Writes the demo chat (``DemoChat``, dated back from `clock`) as the starting state, without
-    /// change records. Rows already there are kept (a database whose seed flags were lost seeds again).
+    /// change records. What is there already is kept: users and rooms are added when missing, the
+    /// demo messages only into an empty message table.
     public static func seed(_ db: Database, clock: any WallClock) throws {
         for user in DemoChat.users {
             try db.execute(sql: "INSERT OR IGNORE INTO chat_user(id, login, display_name, avatar_url, presence) VALUES (?, ?, ?, ?, ?)",
                            arguments: [user.id, user.login, user.displayName, user.avatarUrl, user.presence.rawValue])
         }
         for room in DemoChat.rooms { try insertRoom(room, db) }
+        guard try Int.fetchOne(db, sql: "SELECT count(*) FROM chat_message") == 0 else { return }
         let demo = DemoChat.messages(now: clock.now())
         for message in demo.messages {
             try db.execute(sql: """
