@@ -14,17 +14,27 @@ import SwitchboardCore
 ///
 /// Another store (a server database with LISTEN/NOTIFY) can post the same signal; subscriptions do
 /// not know which source woke them.
-public final class DatabaseWatcher: Sendable {
+public final class DatabaseWatcher: ChangeSource {
     public static let fallbackPollMilliseconds: Int32 = 500
+
+    /// How changes are noticed.
+    public enum Mode: Sendable {
+        /// inotify, else polling.
+        case automatic
+        /// Polling only (what happens where inotify is unavailable; for tests).
+        case polling
+    }
 
     private let path: String
     private let signal: ChangeSignal
+    private let mode: Mode
     /// Written to end ``run()``.
     private let stopPipe: (read: Int32, write: Int32)
 
-    public init(path: String, signal: ChangeSignal) {
+    public init(path: String, signal: ChangeSignal, mode: Mode = .automatic) {
         self.path = path
         self.signal = signal
+        self.mode = mode
         var fds: [Int32] = [-1, -1]
         if pipe(&fds) == 0 {
             for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -48,7 +58,7 @@ public final class DatabaseWatcher: Sendable {
     /// Watches until ``stop()``; blocks, so run it on a thread of its own.
     public func run() {
         let (folder, base) = Self.split(path)
-        let fd = inotify_init1(Int32(IN_CLOEXEC))
+        let fd = mode == .polling ? -1 : inotify_init1(Int32(IN_CLOEXEC))
         let watching = fd >= 0 && inotify_add_watch(fd, folder, UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_MOVED_TO)) >= 0
         if watching {
             watch(fd, names: [base, base + "-wal"])
@@ -95,7 +105,7 @@ public final class DatabaseWatcher: Sendable {
     }
 
     /// The file names of the inotify events in `bytes` (each: wd, mask, cookie, len, then `len` name bytes).
-    static func names(in bytes: ArraySlice<UInt8>) -> [String] {
+    public static func names(in bytes: ArraySlice<UInt8>) -> [String] {
         var names: [String] = []
         var offset = bytes.startIndex
         let header = MemoryLayout<inotify_event>.size

@@ -10,7 +10,8 @@ import SwitchboardCore
 ///
 /// `clientMessageId` works like a Matrix transaction id: sending again with one already stored (after
 /// a time-out, a crash, a reconnect) stores nothing and answers the stored message with
-/// `duplicate: true`, and no notification follows. `state` is the chat state when answered: the
+/// `duplicate: true`, and no notification follows; reused for another room it is `-32602` naming
+/// `clientMessageId`. `state` is the chat state when answered: the
 /// stored message is among the changes since it.
 public enum ChatSend: RPCMethod {
     public static let name = "chat.send"
@@ -33,6 +34,11 @@ public enum ChatSend: RPCMethod {
         try ChatLimits.check(params.clientMessageId, field: "clientMessageId", maximum: ChatLimits.id)
         let state = try await chat.state()
         if var stored = try await chat.sentMessage(sender: user, clientMessageId: params.clientMessageId) {
+            // A transaction id names one message: reused for another room it is a client's mistake.
+            guard stored.roomId == params.roomId else {
+                throw JSONFieldError(field: "clientMessageId", expected: "an id not used yet for a message in another room",
+                                     got: "\(JSONFieldError.quote(params.clientMessageId)), used in \(stored.roomId)")
+            }
             stored.duplicate = true
             return Result(message: stored, state: state)
         }
