@@ -1,16 +1,22 @@
 import FeedDomain
 import MailDomain
+import PluginHost
 import JSONRPC
 import SwitchboardCore
 import SwitchboardHost
 
 /// Every method the executable serves: the host's own, then each domain's.
 enum HostRegistry {
-    static func make(environment: HostEnvironment = HostEnvironment(), services: LazyServices, readRoots: ReadRoots = .empty) -> MethodRegistry {
+    static func make(environment: HostEnvironment = HostEnvironment(), services: LazyServices, readRoots: ReadRoots = .empty,
+                     plugins: PluginSupervisor? = nil) -> MethodRegistry {
         var registry = MethodRegistry()
         registry.add(.hostMethods(environment: environment))
         registry.add(.mailMethods(services.mail, defaultAccount: services.defaultAccount, clock: services.clock, readRoots: readRoots))
         registry.add(.feedMethods(services.feed))
+        if let plugins {
+            registry.add(.pluginMethods(plugins))
+            registry.route(to: plugins.router)
+        }
         return registry
     }
 }
