@@ -87,6 +87,7 @@ let package = Package(
         .testTarget(
             name: "SwitchboardHostTests",
             dependencies: ["SwitchboardHost", "JSONRPC", "Jansson", "SchemaTesting", "SchemaValidation", "switchboard", .product(name: "GRDB", package: "GRDB.swift")],
+            exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
 
