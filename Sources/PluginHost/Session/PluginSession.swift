@@ -35,6 +35,8 @@ final class PluginSession: Sendable {
         var progress: [String: RequestContext] = [:]
         var stopping = false
         var violation: String?
+        /// Why the run ended, once it has: what later requests to it fail with.
+        var endError: ResponseError?
     }
 
     /// MCP revisions the host accepts from a server; it asks for the first.
@@ -147,7 +149,12 @@ final class PluginSession: Sendable {
     /// Sends `method` and waits for the answer, within the manifest's time-out; cancelling the task
     /// cancels the request (`-32800` now, `notifications/cancelled` to the plugin).
     func request(_ method: String, params: JSONValue) async throws -> JSONValue {
-        let id = try await connection.startRequest(method: method, params: params)
+        let id: Int64
+        do {
+            id = try await connection.startRequest(method: method, params: params)
+        } catch {
+            throw state.withLock { $0.endError } ?? error
+        }
         let timeout = manifest.timeoutMilliseconds
         let connection = self.connection
         let plugin = name
@@ -248,13 +255,15 @@ final class PluginSession: Sendable {
         } else {
             error = PluginError.crashed(name, status: status ?? .signaled(SIGKILL), stderrTail: tail)
         }
+        state.withLock { $0.endError = error }
+        // The supervisor learns first, so a call made once these are answered starts a new run.
+        onEnd(error, expected && violation == nil)
         connection.closeOutgoing(failing: error)
         reader.finishInput()
         sink.close()
         if !expected || violation != nil {
             settings.logger.warning("plugin \(name): \(error.message)")
         }
-        onEnd(error, expected && violation == nil)
     }
 
     /// The plugin wrote something that is not JSON-RPC, or too much at once: stop it.
