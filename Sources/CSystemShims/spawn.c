@@ -47,7 +47,16 @@ pid_t sb_spawn_plugin(const char *path, char *const argv[], char *const envp[], 
         memset(&action, 0, sizeof action);
         action.sa_handler = SIG_DFL;
         sigemptyset(&action.sa_mask);
-        for (int number = 1; number < NSIG; number++) sigaction(number, &action, NULL);
+        for (int number = 1; number < NSIG; number++) {
+#if defined(__linux__) && defined(SYS_rt_sigaction)
+            // glibc's sigaction refuses the signals it keeps for itself (32, 33); the kernel's call does
+            // not. An all-zero kernel sigaction is SIG_DFL with no flags and an empty mask.
+            unsigned long zero[4] = {0, 0, 0, 0};
+            if (sigaction(number, &action, NULL) != 0) syscall(SYS_rt_sigaction, number, zero, NULL, sizeof(unsigned long));
+#else
+            sigaction(number, &action, NULL);
+#endif
+        }
         // The descriptors may sit on 0-2 themselves: lift them above first.
         int in = fcntl(in_fd, F_DUPFD_CLOEXEC, 3), out = fcntl(out_fd, F_DUPFD_CLOEXEC, 3), err = fcntl(err_fd, F_DUPFD_CLOEXEC, 3);
         if (in < 0 || out < 0 || err < 0 || move_to(in, 0) < 0 || move_to(out, 1) < 0 || move_to(err, 2) < 0) {

@@ -174,6 +174,35 @@ struct PluginBinaryTests {
         #expect(BinaryHarness.waitUntilGone(pid_t(pid), within: BinaryHarness.answerTimeout))
     }
 
+    @Test("A plugin runs with default signal dispositions, nothing blocked, in a process group of its own")
+    func restoresSignals() throws {
+        let host = try Self.host()
+        let result = try Self.call(host, 1, "probe.signals")["result"]
+        #expect(result?["blocked"] == "0000000000000000")
+        #expect(result?["ignored"] == "0000000000000000")
+        #expect(result?["group"] == true)
+    }
+
+    @Test("tools/list_changed from a plugin pushes host.methodsChanged, and the new tool is a method")
+    func followsToolChanges() throws {
+        let host = try Self.host()
+        try host.send(BinaryHarness.request(1, "probe.grow"))
+        var pushed = try host.response(to: 1).before
+        while !pushed.contains(where: { $0["method"] == "host.methodsChanged" }) { pushed.append(try host.nextMessage()) }
+        #expect(pushed.first { $0["method"] == "host.methodsChanged" }?["params"]?["namespace"] == "probe")
+        #expect(try Self.call(host, 2, "probe.grown")["result"] == ["grown": true])
+    }
+
+    @Test("A host killed with SIGKILL leaves no plugin behind")
+    func pluginsDieWithTheHost() throws {
+        let host = try Self.host()
+        let items = try Self.call(host, 1, "plugins.list")["result"]?["items"]?.arrayValue ?? []
+        let pid = try #require(items.first { $0["name"] == "probe" }?["pid"]?.int64Value)
+        host.signal(SIGKILL)
+        _ = try host.waitForExit()
+        #expect(BinaryHarness.waitUntilGone(pid_t(pid), within: BinaryHarness.answerTimeout))
+    }
+
     /// The pids of `pid`'s children, from /proc.
     static func children(of pid: pid_t) -> [String] {
         guard let tasks = opendir("/proc/\(pid)/task") else { return [] }

@@ -24,6 +24,8 @@ TOOLS = [
     tool("call", {"method": {"type": "string"}, "params": {"type": "object"}}, ["method"]),
     tool("progress"),
     tool("fail"),
+    tool("grow"),
+    tool("signals"),
 ]
 calls = 0
 
@@ -69,6 +71,16 @@ def run(name, arguments, meta):
             send({"jsonrpc": "2.0", "method": "notifications/progress",
                   "params": {"progressToken": token, "progress": 1, "total": 2, "message": "halfway"}})
         return text({"token": token is not None})
+    if name == "grow":
+        TOOLS.append(tool("grown"))
+        send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+        return text({"tools": len(TOOLS)})
+    if name == "grown":
+        return text({"grown": True})
+    if name == "signals":
+        words = os.environ["PROBE_SIGNALS"].split()
+        fields = {words[i].rstrip(":"): words[i + 1] for i in range(0, len(words) - 1, 2)}
+        return text({"blocked": fields["SigBlk"], "ignored": fields["SigIgn"], "group": os.getpgrp() == os.getpid()})
     if name == "fail":
         return {"content": [{"type": "text", "text": "probe failed on purpose"}], "isError": True}
     raise KeyError(name)
