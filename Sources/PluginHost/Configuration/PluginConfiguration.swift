@@ -23,12 +23,13 @@ public struct PluginConfiguration: Sendable {
         var found: [Entry] = []
         var folders = pluginFolders
         if includeUserFolder, let user = userFolder() { folders.append(user) }
-        for folder in folders {
+        // Absolute, so a plugin's folder means the same from its own working folder.
+        for folder in folders.map(FileText.absolute) {
             for sub in FileText.subfolders(of: folder) where FileText.exists(sub + "/plugin.json") {
                 found.append(readManifest(folder: sub))
             }
         }
-        for file in mcpConfigs {
+        for file in mcpConfigs.map(FileText.absolute) {
             do {
                 let value = try JSONValue(parsing: try FileText.read(file))
                 for (name, result) in try MCPClientConfig.entries(in: value, file: file) {
@@ -119,6 +120,13 @@ enum FileText {
     }
 
     static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// `path` made absolute and free of links (realpath), or as given when it does not exist.
+    static func absolute(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
 
     /// The folders directly inside `folder`, sorted by name; none if it cannot be read.
     static func subfolders(of folder: String) -> [String] {
