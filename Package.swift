@@ -95,7 +95,7 @@ let package = Package(
         .target(
             name: "PluginHost",
             dependencies: [
-                "JSONRPC", "Jansson", "CSystemShims", "SchemaValidation", "SwitchboardCore",
+                "JSONRPC", "Jansson", "CSystemShims", "SchemaValidation", "SwitchboardHost",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings

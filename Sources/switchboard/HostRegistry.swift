@@ -13,6 +13,7 @@ enum HostRegistry {
         registry.add(.hostMethods(environment: environment))
         registry.add(.mailMethods(services.mail, defaultAccount: services.defaultAccount, clock: services.clock, readRoots: readRoots))
         registry.add(.feedMethods(services.feed))
+        registry.add(.resourceMethods(ResourceCatalog(core: CoreResources.all, plugins: plugins)))
         if let plugins {
             registry.add(.pluginMethods(plugins))
             registry.route(to: plugins.router)

@@ -46,6 +46,23 @@ struct PluginShippedTests {
         #expect(agenda["result"]?["days"] != nil || agenda["error"]?["data"]?["plugin"] == "weather")
     }
 
+    @Test("Resources: the domains' and the plugins' listed together and read by URI; an unowned URI is -32602 naming uri")
+    func routesResources() throws {
+        let host = try SpawnedHost(arguments: ["serve", "--plugins", Self.repository + "/Plugins", "--backend", "memory"])
+        let listed = try Self.call(host, 1, "resources.list")["result"]?["items"]?.arrayValue ?? []
+        #expect(listed.contains { $0["uri"] == "mail://inbox" })
+        let templates = try Self.call(host, 2, "resources.templates")["result"]?["items"]?.arrayValue ?? []
+        #expect(templates.contains { $0["uriTemplate"] == "weather://forecast/{date}" && $0["owner"] == "weather" })
+        #expect(templates.contains { $0["uriTemplate"] == "feed://item/{id}" && $0["owner"] == "host" })
+        let item = try Self.call(host, 3, "resources.read", #"{"uri":"feed://item/42"}"#)["result"]?["contents"]?.arrayValue?.first
+        #expect(try item?["text"]?.stringValue.map { try JSONValue(parsing: $0) }?["id"] == 42)
+        let forecast = try Self.call(host, 4, "resources.read", #"{"uri":"weather://forecast/2026-11-22"}"#)["result"]?["contents"]?.arrayValue?.first
+        #expect(forecast?["uri"] == "weather://forecast/2026-11-22")
+        for (id, uri) in [(5, "/etc/passwd"), (6, "file:///etc/passwd"), (7, "feed://item/x")] {
+            #expect(try Self.call(host, id, "resources.read", #"{"uri":"\#(uri)"}"#)["error"]?["data"]?["field"] == "uri")
+        }
+    }
+
     @Test("A FastMCP server from the official Python SDK works unchanged through --mcp-config",
           .enabled(if: mcpPython != nil, "run scripts/mcp-sdk-venv (scripts/test does) to install the mcp package"))
     func officialSDKServer() throws {
