@@ -216,12 +216,18 @@ struct PluginBinaryTests {
         return children
     }
 
-    static func readText(_ path: String) -> String? {
+    /// A small file's text (at most `limit` bytes).
+    static func readText(_ path: String, limit: Int = 4096) -> String? {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: 4096)
-        let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        return count >= 0 ? String(decoding: bytes[..<count], as: UTF8.self) : nil
+        var bytes = [UInt8](repeating: 0, count: limit)
+        var total = 0
+        while total < limit {
+            let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + total, limit - total) }
+            guard count > 0 else { break }
+            total += count
+        }
+        return String(decoding: bytes[..<total], as: UTF8.self)
     }
 }

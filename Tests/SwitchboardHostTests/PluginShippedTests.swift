@@ -46,6 +46,30 @@ struct PluginShippedTests {
         #expect(agenda["result"]?["days"] != nil || agenda["error"]?["data"]?["plugin"] == "weather")
     }
 
+    @Test("The README's minimal bash plugin, taken from the README itself, runs as written")
+    func readmeExampleRuns() throws {
+        let readme = try #require(PluginBinaryTests.readText(Self.repository + "/Plugins/README.md", limit: 1 << 20))
+        let afterFence = try #require(readme.firstRange(of: "```bash\n")?.upperBound)
+        let end = try #require(readme[afterFence...].firstRange(of: "```")?.lowerBound)
+        let script = String(readme[afterFence..<end])
+        var template = Array("/tmp/switchboard-readme-XXXXXX".utf8CString)
+        let folder = try #require(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
+        mkdir(folder + "/words", 0o755)
+        try Self.write(script, to: folder + "/words/words.sh", mode: 0o755)
+        try Self.write(#"{"name": "words", "version": "1.0.0", "namespace": "words", "command": ["./words.sh"], "timeoutMs": 5000}"#,
+                       to: folder + "/words/plugin.json", mode: 0o644)
+        let host = try SpawnedHost(arguments: ["serve", "--plugins", folder, "--backend", "memory"])
+        #expect(try Self.call(host, 1, "words.count", #"{"text":"one two"}"#)["result"] == ["words": 2, "lines": 1, "characters": 7])
+    }
+
+    static func write(_ text: String, to path: String, mode: mode_t) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode)
+        guard fd >= 0 else { throw BinaryHarness.Failure("cannot write \(path)") }
+        defer { close(fd) }
+        let bytes = Array(text.utf8)
+        guard bytes.withUnsafeBytes({ Glibc.write(fd, $0.baseAddress, $0.count) }) == bytes.count else { throw BinaryHarness.Failure("short write to \(path)") }
+    }
+
     @Test("Resources: the domains' and the plugins' listed together and read by URI; an unowned URI is -32602 naming uri")
     func routesResources() throws {
         let host = try SpawnedHost(arguments: ["serve", "--plugins", Self.repository + "/Plugins", "--backend", "memory"])
@@ -72,9 +96,7 @@ struct PluginShippedTests {
         let config = folder + "/claude_desktop_config.json"
         let server = Self.repository + "/Tests/SwitchboardHostTests/Fixtures/fastmcp/server.py"
         let text = #"{"mcpServers":{"notes":{"command":"\#(python)","args":["\#(server)"]}}}"#
-        let fd = open(config, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        #expect(text.utf8.count == text.withCString { write(fd, $0, strlen($0)) })
-        close(fd)
+        try Self.write(text, to: config, mode: 0o600)
         let host = try SpawnedHost(arguments: ["serve", "--mcp-config", config, "--backend", "memory", "--log-level", "error"])
         #expect(try Self.call(host, 1, "notes.add", #"{"a":2,"b":3}"#)["result"] == ["result": 5])
         #expect(try Self.call(host, 2, "notes.shout", #"{"text":"hi"}"#)["result"] == ["result": "HI"])

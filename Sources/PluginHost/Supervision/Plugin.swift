@@ -112,7 +112,7 @@ public final class Plugin: Sendable {
                     await session.stop()
                     throw PluginError.unavailable(manifest.name, reason: "stopped", message: "the plugin was restarted meanwhile")
                 }
-                onEvent(self, .phase)
+                onEvent(self, .started(session))
                 return session
             } catch {
                 let failure = ResponseError(error)
@@ -231,8 +231,10 @@ public final class Plugin: Sendable {
 
 /// What a plugin tells its supervisor.
 enum PluginEvent: Sendable {
-    /// Its phase changed (started, stopped, crashed, failed).
+    /// Its phase changed (stopped, crashed, failed).
     case phase
+    /// It is running, with what it announced.
+    case started(PluginSession)
     case changed(PluginSession.ChangeKind)
 }
 

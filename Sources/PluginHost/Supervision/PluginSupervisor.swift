@@ -70,6 +70,10 @@ public final class PluginSupervisor: Sendable {
         switch event {
         case .phase:
             break
+        case .started(let session):
+            if !session.resources.isEmpty || !session.templates.isEmpty {
+                push("resources.listChanged", params: ["namespace": .string(plugin.namespace)])
+            }
         case .changed(.tools):
             push("host.methodsChanged", params: ["namespace": .string(plugin.namespace)])
         case .changed(.resources):
