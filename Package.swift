@@ -102,7 +102,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PluginHostTests",
-            dependencies: ["PluginHost", "SwitchboardHost", "JSONRPC", "Jansson", "SchemaTesting", "SchemaValidation", "switchboard"],
+            dependencies: ["PluginHost", "JSONRPC", "Jansson"],
             swiftSettings: swiftSettings
         ),
 

@@ -117,6 +117,14 @@ struct PluginBinaryTests {
         #expect(try Self.call(host, 2, "probe.echo", #"{"text":"ok"}"#)["result"] == ["text": "ok"])
     }
 
+    @Test("A frame over the host's message limit from a plugin is reason protocol")
+    func stopsAPluginWritingTooMuch() throws {
+        let host = try Self.host(["--max-message-bytes", "65536"])
+        let answer = try Self.call(host, 1, "probe.huge")
+        #expect(answer["error"]?["data"]?["reason"] == "protocol")
+        #expect(try Self.call(host, 2, "probe.echo", #"{"text":"ok"}"#)["result"] == ["text": "ok"])
+    }
+
     @Test("A plugin starts with a clean environment: the SDKs' variables, passEnv and env, no host secrets")
     func cleanEnvironment() throws {
         let host = try Self.host()

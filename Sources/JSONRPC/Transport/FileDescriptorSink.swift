@@ -132,8 +132,16 @@ public final class FileDescriptorSink: FrameSink, @unchecked Sendable {
             lock.broadcast()
             return (takeDescriptorLocked(), resumed)
         }
-        if closeNow { _ = Glibc.close(fd) }
+        if closeNow { closeDescriptor() }
         resumed.forEach { $0.resume() }
+    }
+
+    private func closeDescriptor() {
+        #if canImport(Glibc)
+        _ = Glibc.close(fd)
+        #else
+        _ = Darwin.close(fd)
+        #endif
     }
 
     /// True (once) when ``close()`` was asked and no write is under way: the caller closes the descriptor.
@@ -230,7 +238,7 @@ public final class FileDescriptorSink: FrameSink, @unchecked Sendable {
             wakeLocked()
             return (resumed, handler, takeDescriptorLocked())
         }
-        if closeNow { _ = Glibc.close(fd) }
+        if closeNow { closeDescriptor() }
         resumed.forEach { $0.resume() }
         if !ok { onClosed() }
         handler?()

@@ -26,6 +26,7 @@ TOOLS = [
     tool("fail"),
     tool("grow"),
     tool("signals"),
+    tool("huge"),
 ]
 calls = 0
 
@@ -81,6 +82,9 @@ def run(name, arguments, meta):
         words = os.environ["PROBE_SIGNALS"].split()
         fields = {words[i].rstrip(":"): words[i + 1] for i in range(0, len(words) - 1, 2)}
         return text({"blocked": fields["SigBlk"], "ignored": fields["SigIgn"], "group": os.getpgrp() == os.getpid()})
+    if name == "huge":
+        send({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "x" * 100000}})
+        return None
     if name == "fail":
         return {"content": [{"type": "text", "text": "probe failed on purpose"}], "isError": True}
     raise KeyError(name)
