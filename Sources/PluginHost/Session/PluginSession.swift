@@ -158,12 +158,11 @@ final class PluginSession: Sendable {
         let timeout = manifest.timeoutMilliseconds
         let connection = self.connection
         let plugin = name
-        let timer = Task {
-            try await Task.sleep(for: .milliseconds(timeout))
+        let timer = DeadlineWatch.shared.schedule(in: timeout) {
             connection.abandonRequest(id, with: PluginError.timeout(plugin, milliseconds: timeout))
             connection.notify(method: "notifications/cancelled", params: ["requestId": .integer(id), "reason": "timeout"])
         }
-        defer { timer.cancel() }
+        defer { DeadlineWatch.shared.cancel(timer) }
         do {
             return try await withTaskCancellationHandler {
                 try await connection.response(to: id)
