@@ -102,7 +102,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PluginHostTests",
-            dependencies: ["PluginHost", "JSONRPC", "Jansson"],
+            dependencies: ["PluginHost", "JSONRPC", "Jansson", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: swiftSettings
         ),
 

@@ -8,16 +8,14 @@ import SwitchboardHost
 /// Every method the executable serves: the host's own, then each domain's.
 enum HostRegistry {
     static func make(environment: HostEnvironment = HostEnvironment(), services: LazyServices, readRoots: ReadRoots = .empty,
-                     plugins: PluginSupervisor? = nil) -> MethodRegistry {
+                     plugins: PluginSupervisor = .none) -> MethodRegistry {
         var registry = MethodRegistry()
         registry.add(.hostMethods(environment: environment))
         registry.add(.mailMethods(services.mail, defaultAccount: services.defaultAccount, clock: services.clock, readRoots: readRoots))
         registry.add(.feedMethods(services.feed))
         registry.add(.resourceMethods(ResourceCatalog(core: CoreResources.all, plugins: plugins)))
-        if let plugins {
-            registry.add(.pluginMethods(plugins))
-            registry.route(to: plugins.router)
-        }
+        registry.add(.pluginMethods(plugins))
+        if !plugins.plugins.isEmpty { registry.route(to: plugins.router) }
         return registry
     }
 }

@@ -40,10 +40,9 @@ struct PluginLaunch {
     var eager = false
     var graceMilliseconds = 2_000
 
-    /// The supervisor of the configured plugins, or nil when there are none (nothing to route).
-    func makeSupervisor(limits: ConnectionLimits, logger: Logger) -> PluginSupervisor? {
+    /// The supervisor of the configured plugins (none configured: `plugins.list` answers no items).
+    func makeSupervisor(limits: ConnectionLimits, logger: Logger) -> PluginSupervisor {
         let configuration = PluginConfiguration.load(pluginFolders: folders, mcpConfigs: mcpConfigs, logger: logger)
-        guard !configuration.entries.isEmpty else { return nil }
         return PluginSupervisor(configuration: configuration,
                                 settings: PluginSettings(limits: limits, shutdownGraceMilliseconds: graceMilliseconds, logger: logger))
     }

@@ -98,11 +98,11 @@ struct Serve: ParsableCommand {
         let code = try StdioHost.run(options: host, logger: logger) {
             HostRegistry.make(environment: $0, services: services, readRoots: readRoots, plugins: plugins)
         } onConnection: { connection in
-            plugins?.attach(hostMethods: connection.dispatcher)
-            plugins?.addClient(connection)
-            if launch.eager { plugins?.startAll() }
+            plugins.attach(hostMethods: connection.dispatcher)
+            plugins.addClient(connection)
+            if launch.eager { plugins.startAll() }
         }
-        plugins?.shutdownBlocking()
+        plugins.shutdownBlocking()
         return code
     }
 }

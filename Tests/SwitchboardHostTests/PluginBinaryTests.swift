@@ -41,6 +41,15 @@ struct PluginBinaryTests {
         #expect(try Self.call(host, 2, "mail.folders")["result"] != nil, "the host serves everything else")
     }
 
+    @Test("Without plugins, plugins.list answers no items and an unknown namespace stays -32601")
+    func noPlugins() throws {
+        var template = Array("/tmp/switchboard-noplugins-XXXXXX".utf8CString)
+        let folder = try #require(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
+        let host = try SpawnedHost(arguments: ["serve", "--backend", "memory"], environment: ["XDG_CONFIG_HOME": folder])
+        #expect(try Self.call(host, 1, "plugins.list")["result"] == ["items": []])
+        #expect(try Self.call(host, 2, "probe.echo")["error"]?["code"] == -32601)
+    }
+
     @Test("A tool is a method: params checked against its inputSchema, the structured result answered")
     func callsATool() throws {
         let host = try Self.host()

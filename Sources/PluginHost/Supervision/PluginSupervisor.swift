@@ -43,6 +43,11 @@ public final class PluginSupervisor: Sendable {
         pushes.supervisor = self
     }
 
+    /// A supervisor of no plugins.
+    public static var none: PluginSupervisor {
+        PluginSupervisor(configuration: PluginConfiguration(entries: []), settings: PluginSettings(logger: Logger(label: "switchboard")))
+    }
+
     /// The router to give the host's method registry (``MethodRegistry/route(to:)``).
     public var router: PluginRouter { PluginRouter(supervisor: self) }
 
