@@ -220,6 +220,28 @@ struct PluginBinaryTests {
         #expect(BinaryHarness.waitUntilGone(pid_t(pid), within: BinaryHarness.answerTimeout))
     }
 
+    @Test("At exit a plugin that ignores end of input and SIGTERM is killed, and the host still exits 0")
+    func killsAStubbornPluginAtExit() throws {
+        let host = try Self.host()
+        #expect(try Self.call(host, 1, "probe.stubborn")["result"] == ["stubborn": true])
+        let items = try Self.call(host, 2, "plugins.list")["result"]?["items"]?.arrayValue ?? []
+        let pid = try #require(items.first { $0["name"] == "probe" }?["pid"]?.int64Value)
+        host.closeInput()
+        #expect(try host.waitForExit() == .exited(0))
+        #expect(BinaryHarness.waitUntilGone(pid_t(pid), within: BinaryHarness.answerTimeout))
+    }
+
+    @Test("A plugin that ignores end of input and SIGTERM dies with a SIGKILLed host (parent-death signal)")
+    func parentDeathBackstop() throws {
+        let host = try Self.host()
+        #expect(try Self.call(host, 1, "probe.stubborn")["result"] == ["stubborn": true])
+        let items = try Self.call(host, 2, "plugins.list")["result"]?["items"]?.arrayValue ?? []
+        let pid = try #require(items.first { $0["name"] == "probe" }?["pid"]?.int64Value)
+        host.signal(SIGKILL)
+        _ = try host.waitForExit()
+        #expect(BinaryHarness.waitUntilGone(pid_t(pid), within: BinaryHarness.answerTimeout))
+    }
+
     /// The pids of `pid`'s children, from /proc.
     static func children(of pid: pid_t) -> [String] {
         guard let tasks = opendir("/proc/\(pid)/task") else { return [] }

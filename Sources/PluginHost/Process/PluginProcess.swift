@@ -24,7 +24,7 @@ final class PluginProcess: Sendable {
 
     private struct ExitState {
         var status: ExitStatus?
-        var waiters: [CheckedContinuation<ExitStatus, Never>] = []
+        var waiters: [@Sendable (ExitStatus) -> Void] = []
     }
 
     private init(pid: Int32, inputFD: Int32, outputFD: Int32, errorFD: Int32) {
@@ -91,7 +91,7 @@ final class PluginProcess: Sendable {
             defer { state.waiters = [] }
             return state.waiters
         }
-        waiters.forEach { $0.resume(returning: ended) }
+        waiters.forEach { $0(ended) }
         exitLock.withLock { exitLock.broadcast() }
     }
 
@@ -110,26 +110,29 @@ final class PluginProcess: Sendable {
     /// Suspends until the process has ended.
     func exited() async -> ExitStatus {
         await withCheckedContinuation { continuation in
-            let ended: ExitStatus? = exit.withLock { state in
-                if state.status == nil { state.waiters.append(continuation) }
-                return state.status
-            }
-            if let ended { continuation.resume(returning: ended) }
+            onExit { continuation.resume(returning: $0) }
         }
     }
 
     /// The exit status, waiting at most `milliseconds`; nil if it is still running then.
     func exited(within milliseconds: Int) async -> ExitStatus? {
-        await withTaskGroup(of: ExitStatus?.self) { group in
-            group.addTask { await self.exited() }
-            group.addTask {
-                try? await Task.sleep(for: .milliseconds(milliseconds))
-                return nil
+        await withCheckedContinuation { (continuation: CheckedContinuation<ExitStatus?, Never>) in
+            let once = ResumeOnce(continuation)
+            let timer = DeadlineWatch.shared.schedule(in: milliseconds) { once.resume(nil) }
+            onExit { status in
+                DeadlineWatch.shared.cancel(timer)
+                once.resume(status)
             }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first ?? exitStatus
         }
+    }
+
+    /// Calls `action` once the process has ended: now if it has.
+    private func onExit(_ action: @escaping @Sendable (ExitStatus) -> Void) {
+        let ended: ExitStatus? = exit.withLock { state in
+            if state.status == nil { state.waiters.append(action) }
+            return state.status
+        }
+        if let ended { action(ended) }
     }
 
     /// Sends `signal` to the plugin's process group (the plugin and what it started).

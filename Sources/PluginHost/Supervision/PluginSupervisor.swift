@@ -21,6 +21,7 @@ public final class PluginSupervisor: Sendable {
     private let clients = Mutex<[WeakConnection]>([])
     /// Woken on every plugin phase change, for listings that wait.
     private let phases = ConditionLock()
+    private let observers = Mutex<(next: Int, byKey: [Int: @Sendable () -> Void])>((0, [:]))
 
     public init(configuration: PluginConfiguration, settings: PluginSettings) {
         self.settings = settings
@@ -72,6 +73,7 @@ public final class PluginSupervisor: Sendable {
     }
 
     fileprivate func deliver(_ plugin: Plugin, _ event: PluginEvent) {
+        for observer in observers.withLock({ Array($0.byKey.values) }) { observer() }
         switch event {
         case .phase:
             break
@@ -114,14 +116,32 @@ public final class PluginSupervisor: Sendable {
     func settleForListing() async {
         let pending = plugins.filter(\.isPending)
         guard !pending.isEmpty else { return }
-        let wait = settings.listingWaitMilliseconds
-        await withTaskGroup(of: Void.self) { group in
-            for plugin in pending { group.addTask { _ = try? await plugin.session() } }
-            group.addTask { try? await Task.sleep(for: .milliseconds(wait)) }
-            await group.next()
-            while plugins.contains(where: \.isPending), await group.next() != nil {}
-            group.cancelAll()
+        for plugin in pending { Task { _ = try? await plugin.session() } }
+        let settled: @Sendable () -> Bool = { [plugins] in !plugins.contains(where: \.isPending) }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let once = ResumeOnce(continuation)
+            let timer = DeadlineWatch.shared.schedule(in: settings.listingWaitMilliseconds) { once.resume(()) }
+            let key = observePhases {
+                guard settled() else { return }
+                DeadlineWatch.shared.cancel(timer)
+                once.resume(())
+            }
+            if settled() { once.resume(()) }
+            once.whenDone { [self] in stopObserving(key) }
         }
+    }
+
+    /// Calls `observer` after every phase change of any plugin, until ``stopObserving(_:)``.
+    private func observePhases(_ observer: @escaping @Sendable () -> Void) -> Int {
+        observers.withLock { state in
+            state.next += 1
+            state.byKey[state.next] = observer
+            return state.next
+        }
+    }
+
+    private func stopObserving(_ key: Int) {
+        observers.withLock { _ = $0.byKey.removeValue(forKey: key) }
     }
 
     /// Stops every plugin: closes its stdin, waits the grace time, SIGTERM, SIGKILL, to its group.

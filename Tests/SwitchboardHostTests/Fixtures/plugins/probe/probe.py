@@ -2,7 +2,9 @@
 """A hostile MCP server for the host's tests: each tool misbehaves in its own way."""
 import json
 import os
+import signal
 import sys
+import time
 
 
 def send(message):
@@ -27,8 +29,10 @@ TOOLS = [
     tool("grow"),
     tool("signals"),
     tool("huge"),
+    tool("stubborn"),
 ]
 calls = 0
+stubborn = False
 
 
 def text(value):
@@ -85,6 +89,12 @@ def run(name, arguments, meta):
     if name == "huge":
         send({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "x" * 100000}})
         return None
+    if name == "stubborn":
+        # From now on SIGTERM is ignored and end of input does not end the probe: only SIGKILL does.
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        global stubborn
+        stubborn = True
+        return text({"stubborn": True})
     if name == "fail":
         return {"content": [{"type": "text", "text": "probe failed on purpose"}], "isError": True}
     raise KeyError(name)
@@ -107,3 +117,6 @@ for line in sys.stdin:
         send({"jsonrpc": "2.0", "id": ident, "error": {"code": -32601, "message": "Method not found"}})
         continue
     send({"jsonrpc": "2.0", "id": ident, "result": result})
+
+while stubborn:
+    time.sleep(3600)
