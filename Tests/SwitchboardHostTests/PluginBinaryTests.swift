@@ -50,6 +50,17 @@ struct PluginBinaryTests {
         #expect(try Self.call(host, 2, "probe.echo")["error"]?["code"] == -32601)
     }
 
+    @Test("A plugin that never answers initialize: listings still answer, and calls fail with the time-out")
+    func survivesAMutePlugin() throws {
+        let folder = String(Self.fixtures.dropLast("/plugins".count)) + "/silent"
+        let host = try SpawnedHost(arguments: ["serve", "--plugins", folder, "--backend", "memory"])
+        let item = try Self.call(host, 1, "plugins.list")["result"]?["items"]?.arrayValue?.first
+        #expect(item?["state"] != "running")
+        #expect(item?["lastError"]?.stringValue?.contains("no answer within 1000 ms") == true)
+        #expect(try Self.call(host, 2, "mute.anything")["error"]?["data"]?["plugin"] == "mute")
+        #expect(try Self.call(host, 3, "host.ping")["result"] == "pong")
+    }
+
     @Test("A tool is a method: params checked against its inputSchema, the structured result answered")
     func callsATool() throws {
         let host = try Self.host()

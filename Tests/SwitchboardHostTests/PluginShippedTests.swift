@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Jansson
+import SchemaTesting
 import Testing
 
 /// The plugins shipped in `Plugins/` (Python `weather`, bash+jq `words`, the README's example) and a
@@ -38,6 +39,13 @@ struct PluginShippedTests {
         #expect(first["conditions"]?.stringValue != nil)
         let refused = try Self.call(host, 3, "weather.forecast", #"{"date":"22.11.2026","place":"Berlin"}"#)
         #expect(refused["error"]?["data"]?["field"] == "date")
+        // Plugin answers match the result schemas this host's own rpc.discover gives them (outputSchema).
+        let schemas = try AnswerSchemas(openRPC: try Self.call(host, 10, "rpc.discover")["result"] ?? .null)
+        try host.send(BinaryHarness.request(11, "weather.forecast", params))
+        #expect(schemas.problems(in: try host.response(to: 11).response, answering: "weather.forecast") == [])
+        try host.send(BinaryHarness.request(12, "words.count", #"{"text":"a b"}"#))
+        #expect(schemas.problems(in: try host.response(to: 12).response, answering: "words.count") == [])
+        #expect(schemas.resultSchemas["weather.forecast"]?["required"] != nil)
         let counts = try Self.call(host, 4, "words.count", #"{"text":"one two\nthree"}"#)["result"]
         #expect(counts == ["words": 3, "lines": 2, "characters": 13])
         // weather.agenda calls back calendar.agenda: answered by the calendar domain once it is merged,
