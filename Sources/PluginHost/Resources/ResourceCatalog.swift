@@ -54,8 +54,7 @@ public struct ResourceCatalog: Sendable {
             }
             return ["contents": [["uri": .string(uri), "mimeType": "application/json", "text": .string(outcome.result?.jsonText() ?? "null")]]]
         }
-        for (plugin, session) in await runningPlugins() where Self.owns(session, uri) {
-            _ = plugin
+        for (_, session) in await runningPlugins() where Self.owns(session, uri) {
             let answer = try await session.request("resources/read", params: ["uri": .string(uri)])
             return ["contents": answer["contents"] ?? []]
         }
@@ -75,15 +74,15 @@ public struct ResourceCatalog: Sendable {
         return plugins.plugins.compactMap { plugin in plugin.runningSession.map { (plugin, $0) } }
     }
 
-    /// A plugin's resource or template with its owner, or nil when it lacks the key.
+    /// A plugin's resource or template with its owner, or nil when it lacks the key: only the members
+    /// the schema lists are passed on.
     private static func item(_ value: JSONValue, owner: String, key: String) -> JSONValue? {
-        guard var object = value.objectValue, object[key]?.stringValue != nil else { return nil }
-        var item: JSONObject = [key: object[key] ?? .null, "name": object["name"] ?? .string(object[key]?.stringValue ?? "")]
+        guard let address = value[key], address.stringValue != nil else { return nil }
+        var item: JSONObject = [key: address, "name": value["name"].flatMap { $0.stringValue == nil ? nil : $0 } ?? address]
         for member in ["description", "mimeType"] {
-            if let text = object[member], text.stringValue != nil { item[member] = text }
+            if let text = value[member], text.stringValue != nil { item[member] = text }
         }
-        object = item
-        object["owner"] = .string(owner)
-        return .object(object)
+        item["owner"] = .string(owner)
+        return .object(item)
     }
 }
