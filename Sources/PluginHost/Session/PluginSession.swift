@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Jansson
 import JSONRPC
 import Logging
@@ -15,18 +12,18 @@ final class PluginSession: Sendable {
     let manifest: PluginManifest
     let process: PluginProcess
     let connection: Connection
-    private let sink: FileDescriptorSink
-    private let stderr: StderrRelay
-    private let settings: PluginSettings
-    private let state = Mutex(State())
-    private let nextToken = Atomic<Int64>(1)
-    private let onEnd: @Sendable (_ error: ResponseError, _ expected: Bool) -> Void
-    private let onChange: @Sendable (ChangeKind) -> Void
+    let sink: FileDescriptorSink
+    let stderr: StderrRelay
+    let settings: PluginSettings
+    let state = Mutex(State())
+    let nextToken = Atomic<Int64>(1)
+    let onEnd: @Sendable (_ error: ResponseError, _ expected: Bool) -> Void
+    let onChange: @Sendable (ChangeKind) -> Void
 
     /// What changed at the plugin, for pushes to the clients.
     enum ChangeKind: Sendable { case tools, resources, resourceUpdated(String) }
 
-    private struct State {
+    struct State {
         var tools: [String: PluginTool] = [:]
         var resources: [JSONValue] = []
         var templates: [JSONValue] = []
@@ -144,153 +141,5 @@ final class PluginSession: Sendable {
         return items
     }
 
-    // MARK: Requests to the plugin
-
-    /// Sends `method` and waits for the answer, within the manifest's time-out; cancelling the task
-    /// cancels the request (`-32800` now, `notifications/cancelled` to the plugin).
-    func request(_ method: String, params: JSONValue) async throws -> JSONValue {
-        let id: Int64
-        do {
-            id = try await connection.startRequest(method: method, params: params)
-        } catch {
-            throw state.withLock { $0.endError } ?? error
-        }
-        let timeout = manifest.timeoutMilliseconds
-        let connection = self.connection
-        let plugin = name
-        let timer = DeadlineWatch.shared.schedule(in: timeout) {
-            connection.abandonRequest(id, with: PluginError.timeout(plugin, milliseconds: timeout))
-            connection.notify(method: "notifications/cancelled", params: ["requestId": .integer(id), "reason": "timeout"])
-        }
-        defer { DeadlineWatch.shared.cancel(timer) }
-        do {
-            return try await withTaskCancellationHandler {
-                try await connection.response(to: id)
-            } onCancel: {
-                connection.abandonRequest(id, with: .cancelled)
-                connection.notify(method: "notifications/cancelled", params: ["requestId": .integer(id), "reason": "cancelled by the client"])
-            }
-        } catch let error as ResponseError {
-            if error.data?["plugin"] != nil || error.code == .requestCancelled { throw error }
-            throw PluginError.fromPlugin(plugin, error)
-        }
-    }
-
-    /// Calls tool `tool` for a client's request: checks the arguments, passes the progress token on,
-    /// and turns the MCP result into the method's result.
-    func callTool(_ tool: PluginTool, arguments: JSONValue?, context: RequestContext) async throws -> JSONValue {
-        let arguments = arguments ?? [:]
-        guard arguments.objectValue != nil else {
-            throw ResponseError.invalidParams(JSONFieldError(field: "", expected: "object (named params)", got: JSONFieldError.excerpt(arguments.jsonText())))
-        }
-        try tool.validate(arguments.withoutMeta)
-        var params: JSONObject = ["name": .string(tool.name), "arguments": arguments.withoutMeta]
-        var token: String?
-        if context.progressToken != nil {
-            let issued = "p\(nextToken.wrappingAdd(1, ordering: .relaxed).oldValue)"
-            token = issued
-            state.withLock { $0.progress[issued] = context }
-            params["_meta"] = ["progressToken": .string(issued)]
-        }
-        defer { if let token { _ = state.withLock { $0.progress.removeValue(forKey: token) } } }
-        let result = try await request("tools/call", params: .object(params))
-        if result["isError"]?.boolValue == true {
-            throw PluginError.toolError(name, tool: tool.name, content: result["content"] ?? [])
-        }
-        if let structured = result["structuredContent"] { return structured }
-        return ["content": result["content"] ?? []]
-    }
-
-    /// `notifications/progress` from the plugin: reaches the client as `$/progress` with its own token.
-    func forwardProgress(_ params: JSONValue?) {
-        guard let token = params?["progressToken"].map(Self.tokenText), let context = state.withLock({ $0.progress[token] }) else { return }
-        var value: JSONObject = [:]
-        for member in ["progress", "total", "message"] {
-            if let item = params?[member] { value[member] = item }
-        }
-        context.reportProgress(.object(value))
-    }
-
-    private static func tokenText(_ value: JSONValue) -> String { value.stringValue ?? value.jsonText() }
-
-    /// A notification that the plugin's tools or resources changed: read them again, then tell clients.
-    func listChanged(_ kind: ChangeKind) {
-        Task {
-            switch kind {
-            case .tools: try? await refreshTools()
-            case .resources: try? await refreshResources()
-            case .resourceUpdated: break
-            }
-            onChange(kind)
-        }
-    }
-
-    // MARK: End
-
-    /// Reads the plugin's stdout until it ends, then fails what waits with the reason and reports.
-    private func readOutput(into reader: MessageReader) {
-        var buffer = [UInt8](repeating: 0, count: 64 << 10)
-        let fd = process.outputFD
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
-            buffer.withUnsafeBytes { reader.receive(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
-        }
-        close(fd)
-        // Its stdout is closed: it is ending, or will be made to.
-        var status = process.waitBlocking(milliseconds: settings.shutdownGraceMilliseconds)
-        if status == nil {
-            process.signalGroup(SIGKILL)
-            status = process.waitBlocking(milliseconds: 60_000)
-        }
-        let (expected, violation) = state.withLock { ($0.stopping, $0.violation) }
-        let tail = stderr.lastLines(waitingUpTo: 500)
-        let error: ResponseError
-        if let violation {
-            error = PluginError.protocolViolation(name, detail: violation, status: status, stderrTail: tail)
-        } else if expected {
-            error = PluginError.unavailable(name, reason: "stopped", message: "the plugin was stopped")
-        } else {
-            error = PluginError.crashed(name, status: status ?? .signaled(SIGKILL), stderrTail: tail)
-        }
-        state.withLock { $0.endError = error }
-        // The supervisor learns first, so a call made once these are answered starts a new run.
-        onEnd(error, expected && violation == nil)
-        connection.closeOutgoing(failing: error)
-        reader.finishInput()
-        sink.close()
-        if !expected || violation != nil {
-            settings.logger.warning("plugin \(name): \(error.message)")
-        }
-    }
-
-    /// The plugin wrote something that is not JSON-RPC, or too much at once: stop it.
-    func breakProtocol(_ detail: String) {
-        let first = state.withLock { state in
-            defer { if state.violation == nil { state.violation = detail } }
-            return state.violation == nil
-        }
-        guard first else { return }
-        settings.logger.warning("plugin \(name) broke the protocol: \(detail); stopping it")
-        process.signalGroup(SIGKILL)
-    }
-
-    /// Stops the plugin: closes its stdin, waits the grace time, then SIGTERM, then SIGKILL.
-    func stop() async {
-        state.withLock { $0.stopping = true }
-        sink.close()
-        _ = await process.terminate(graceMilliseconds: settings.shutdownGraceMilliseconds)
-    }
-
     var pid: Int32? { process.exitStatus == nil ? process.pid : nil }
-}
-
-extension JSONValue {
-    /// The value without a top-level `_meta` member (MCP's, never a tool argument).
-    var withoutMeta: JSONValue {
-        guard var object = objectValue, object["_meta"] != nil else { return self }
-        object["_meta"] = nil
-        return .object(object)
-    }
 }
