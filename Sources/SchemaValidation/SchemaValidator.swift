@@ -122,7 +122,7 @@ public struct SchemaValidator: Sendable {
             case "pattern":
                 guard let text = value.stringValue, let pattern = argument.stringValue else { continue }
                 guard let regex = try? Regex(pattern) else {
-                    found.append("\(path): pattern \(pattern) does not compile")
+                    if !ignoresUnknownKeywords { found.append("\(path): pattern \(pattern) does not compile") }
                     continue
                 }
                 if (try? regex.firstMatch(in: text)) == nil {
@@ -131,7 +131,7 @@ public struct SchemaValidator: Sendable {
             case "format":
                 guard let text = value.stringValue, let format = argument.stringValue else { continue }
                 guard let valid = Formats.check(format, text) else {
-                    found.append("\(path): unsupported format \(format)")
+                    if !ignoresUnknownKeywords { found.append("\(path): unsupported format \(format)") }
                     continue
                 }
                 if !valid { found.append("\(path): \(Self.excerpt(value)) is not a valid \(format)") }
