@@ -86,7 +86,7 @@ let package = Package(
             name: "DomainTests",
             dependencies: [
                 "CatalogDomain", "ChatDomain", "DomainMethods", "FeedDomain", "MailDomain", "SwitchboardCore", "SwitchboardStorage", "SwitchboardHost", "JSONRPC", "Jansson",
-                "SchemaTesting", .product(name: "PropertyBased", package: "swift-property-based"),
+                "SchemaTesting", "SchemaValidation", .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -103,15 +103,34 @@ let package = Package(
         ),
         .testTarget(
             name: "SwitchboardHostTests",
-            dependencies: ["SwitchboardHost", "JSONRPC", "Jansson", "SchemaTesting", "switchboard", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["SwitchboardHost", "JSONRPC", "Jansson", "SchemaTesting", "SchemaValidation", "switchboard", .product(name: "GRDB", package: "GRDB.swift")],
+            exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
+
+        // Plugins: MCP servers over stdio, supervised, their tools served as methods `namespace.tool`.
+        .target(
+            name: "PluginHost",
+            dependencies: [
+                "JSONRPC", "Jansson", "CSystemShims", "SchemaValidation", "SwitchboardHost",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PluginHostTests",
+            dependencies: ["PluginHost", "JSONRPC", "Jansson", .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: swiftSettings
+        ),
+
+        // JSON Schema checks on jansson values: plugins' tool params, and every answer the tests see.
+        .target(name: "SchemaValidation", dependencies: ["Jansson"], swiftSettings: swiftSettings),
 
         // The executable.
         .executableTarget(
             name: "switchboard",
             dependencies: [
-                "SwitchboardHost", "JSONRPC", "Jansson", "DomainMethods", "SwitchboardCore", "SwitchboardStorage", "CatalogDomain", "ChatDomain", "FeedDomain", "MailDomain",
+                "SwitchboardHost", "PluginHost", "JSONRPC", "Jansson", "DomainMethods", "SwitchboardCore", "SwitchboardStorage", "CatalogDomain", "ChatDomain", "FeedDomain", "MailDomain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -125,7 +144,7 @@ let package = Package(
         ),
 
         // Test support shared by the test targets: answers checked against the schemas from rpc.discover.
-        .target(name: "SchemaTesting", dependencies: ["Jansson"], path: "Tests/SchemaTesting", swiftSettings: swiftSettings),
+        .target(name: "SchemaTesting", dependencies: ["Jansson", "SchemaValidation"], path: "Tests/SchemaTesting", swiftSettings: swiftSettings),
 
         // Build-time: Schemas/*.json embedded into the host, so the binary works from any directory.
         .executableTarget(name: "schema-embedder", path: "Sources/BuildTools/SchemaEmbedder", swiftSettings: swiftSettings),

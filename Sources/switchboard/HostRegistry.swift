@@ -3,13 +3,15 @@ import ChatDomain
 import DomainMethods
 import FeedDomain
 import MailDomain
+import PluginHost
 import JSONRPC
 import SwitchboardCore
 import SwitchboardHost
 
 /// Every method the executable serves: the host's own, then each domain's.
 enum HostRegistry {
-    static func make(environment: HostEnvironment = HostEnvironment(), services: LazyServices, readRoots: ReadRoots = .empty) -> MethodRegistry {
+    static func make(environment: HostEnvironment = HostEnvironment(), services: LazyServices, readRoots: ReadRoots = .empty,
+                     plugins: PluginSupervisor = .none) -> MethodRegistry {
         var registry = MethodRegistry()
         registry.add(.hostMethods(environment: environment))
         registry.add(.mailMethods(services.mail, defaultAccount: services.defaultAccount, clock: services.clock, readRoots: readRoots,
@@ -17,6 +19,9 @@ enum HostRegistry {
         registry.add(.feedMethods(services.feed))
         registry.add(.chatMethods(services.chat, user: services.chatUser, subscriptions: services.subscriptions))
         registry.add(.catalogMethods(services.catalog, readRoots: readRoots, subscriptions: services.subscriptions))
+        registry.add(.resourceMethods(ResourceCatalog(core: CoreResources.all, plugins: plugins)))
+        registry.add(.pluginMethods(plugins))
+        if !plugins.plugins.isEmpty { registry.route(to: plugins.router) }
         return registry
     }
 }

@@ -5,6 +5,7 @@ import Glibc
 #endif
 import Jansson
 import JSONRPC
+import PluginHost
 import SwitchboardCore
 import SwitchboardHost
 
@@ -49,6 +50,7 @@ struct Serve: ParsableCommand {
     @OptionGroup var store: StoreOptions
     @OptionGroup var access: AccessOptions
     @OptionGroup var logging: LoggingOptions
+    @OptionGroup var plugins: PluginOptions
 
     func validate() throws {
         for (name, value) in [("--max-message-bytes", maxMessageBytes), ("--max-batch", maxBatch),
@@ -74,11 +76,12 @@ struct Serve: ParsableCommand {
             frameTimeoutMilliseconds: frameTimeout
         )
         Glibc.exit(try Self.serve(host: options, store: store.configuration, readRoots: access.readRoots(),
-                                  logLevel: logging.resolvedLevel()))
+                                  logLevel: logging.resolvedLevel(), plugins: plugins.launch))
     }
 
     /// Runs the host on stdio and returns its exit code; shared by `serve` and a bare `switchboard`.
-    static func serve(host: HostOptions, store: StoreConfiguration, readRoots: ReadRoots, logLevel: Logger.Level) throws -> Int32 {
+    static func serve(host: HostOptions, store: StoreConfiguration, readRoots: ReadRoots, logLevel: Logger.Level,
+                      plugins launch: PluginLaunch = PluginLaunch()) throws -> Int32 {
         try store.validate()
         let logger = LoggingOptions.makeLogger(level: logLevel)
         // A database named with --db is checked at start (cheaply, without opening it). The session
@@ -91,7 +94,16 @@ struct Serve: ParsableCommand {
             }
         }
         let services = LazyServices(options: store, logger: logger)
-        return try StdioHost.run(options: host, logger: logger) { HostRegistry.make(environment: $0, services: services, readRoots: readRoots) }
+        let plugins = launch.makeSupervisor(limits: host.limits, logger: logger)
+        let code = try StdioHost.run(options: host, logger: logger) {
+            HostRegistry.make(environment: $0, services: services, readRoots: readRoots, plugins: plugins)
+        } onConnection: { connection in
+            plugins.attach(hostMethods: connection.dispatcher)
+            plugins.addClient(connection)
+            if launch.eager { plugins.startAll() }
+        }
+        plugins.shutdownBlocking()
+        return code
     }
 }
 

@@ -3,6 +3,7 @@ import Jansson
 import JSONRPC
 import Logging
 import SchemaTesting
+import SchemaValidation
 import SwitchboardCore
 import SwitchboardHost
 import Synchronization

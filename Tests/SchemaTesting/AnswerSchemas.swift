@@ -1,4 +1,5 @@
 import Jansson
+import SchemaValidation
 
 /// What every answer must look like, read from an OpenRPC document (the host's `rpc.discover` answer):
 /// a success's `result` matches the result schema of the method it answers, an error matches the

@@ -1,5 +1,6 @@
 import Jansson
 import SchemaTesting
+import SchemaValidation
 import Testing
 
 /// The answer checks cannot pass silently: wrong answers are rejected, naming where and why, every

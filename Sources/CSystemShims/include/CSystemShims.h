@@ -29,4 +29,16 @@ int sb_open_folder(const char *path);
 
 /// The type of the file system `fd` lies on (statfs f_type, e.g. 0x9fa0 for proc), or -1 with errno set.
 long long sb_file_system_type(int fd);
+
+/// Starts a child process for a plugin: `path` run with `argv` and exactly the environment `envp`, in
+/// the folder `cwd`, its stdin, stdout and stderr being `in_fd`, `out_fd` and `err_fd` and no other
+/// descriptor of ours. The child gets default signal dispositions and an empty signal mask, a process
+/// group of its own, and PR_SET_PDEATHSIG(SIGKILL) (which fires when the calling *thread* ends: call it
+/// from a thread that lives as long as the process). Returns the pid, or -1 with errno set (also when
+/// the program could not be executed: then the child has already exited and been reaped).
+pid_t sb_spawn_plugin(const char *path, char *const argv[], char *const envp[], const char *cwd,
+                      int in_fd, int out_fd, int err_fd);
+
+/// pipe2(fds, O_CLOEXEC): a pipe whose ends no child inherits by accident.
+int sb_pipe_cloexec(int fds[2]);
 #endif

@@ -57,9 +57,9 @@ extension Connection {
         }
     }
 
-    /// Fails every request still waiting for the peer; later ones fail at once.
-    func closeOutgoing() {
-        let failure = ResponseError.internalError("the connection closed before it answered")
+    /// Fails every request still waiting for the peer with `failure` (a plugin's crash, say); later
+    /// ones fail at once.
+    public func closeOutgoing(failing failure: ResponseError = .internalError("the connection closed before it answered")) {
         let ids = outgoing.withLock { state in
             state.closed = true
             return Array(state.slots.keys)
@@ -69,7 +69,7 @@ extension Connection {
 
     /// Resumes the caller of request `id`, or keeps the outcome until it waits; false if no such request.
     @discardableResult
-    private func settle(_ id: Int64, with outcome: Result<JSONValue, ResponseError>) -> Bool {
+    func settle(_ id: Int64, with outcome: Result<JSONValue, ResponseError>) -> Bool {
         let waiter: CheckedContinuation<JSONValue, any Error>?? = outgoing.withLock { state in
             switch state.slots[id] {
             case nil:

@@ -11,6 +11,8 @@ import Jansson
 /// ```
 public struct MethodRegistry: Sendable {
     private var entries: [MethodEntry] = []
+    /// Consulted for names the frozen table lacks (``route(to:)``).
+    private var router: (any MethodRouter)?
 
     public init() {}
 
@@ -65,7 +67,12 @@ public struct MethodRegistry: Sendable {
             guard !entry.name.isEmpty else { throw RegistryError.invalidName(entry.name) }
             table[entry.name] = entry
         }
-        return Dispatcher(table: table, order: entries.map(\.name))
+        return Dispatcher(table: table, order: entries.map(\.name), router: router)
+    }
+
+    /// Sends names no registered method has to `router` (plugins' tools): the table stays frozen.
+    public mutating func route(to router: any MethodRouter) {
+        self.router = router
     }
 }
 
@@ -85,20 +92,28 @@ public enum RegistryError: Error, Equatable, CustomStringConvertible {
 public struct Dispatcher: Sendable {
     private let table: [String: MethodEntry]
     private let order: [String]
+    /// Methods beyond the table, looked up at call time; `nil` for most connections.
+    public let router: (any MethodRouter)?
 
-    init(table: [String: MethodEntry], order: [String]) {
+    init(table: [String: MethodEntry], order: [String], router: (any MethodRouter)? = nil) {
         self.table = table
         self.order = order
+        self.router = router
     }
 
-    public func entry(named name: String) -> MethodEntry? { table[name] }
+    public func entry(named name: String) -> MethodEntry? { table[name] ?? router?.entry(named: name) }
 
-    /// Every method, sorted by name.
-    public var entries: [MethodEntry] { order.sorted().compactMap { table[$0] } }
+    /// Every method, the router's included, sorted by name.
+    public var entries: [MethodEntry] {
+        let own = order.sorted().compactMap { table[$0] }
+        guard let routed = router?.entries, !routed.isEmpty else { return own }
+        return (own + routed.filter { table[$0.name] == nil }).sorted { $0.name < $1.name }
+    }
 
-    /// The namespaces of the methods named `namespace.verb`, sorted (`initialize`, `exit` and other
-    /// undotted lifecycle names belong to none).
+    /// The namespaces of the methods named `namespace.verb`, and the router's, sorted (`initialize`,
+    /// `exit` and other undotted lifecycle names belong to none).
     public var namespaces: [String] {
-        Array(Set(table.values.filter { $0.name.contains(".") }.map(\.namespace))).sorted()
+        let own = table.values.filter { $0.name.contains(".") }.map(\.namespace)
+        return Array(Set(own + (router?.namespaces ?? []))).sorted()
     }
 }

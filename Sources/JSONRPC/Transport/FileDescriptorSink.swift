@@ -40,6 +40,9 @@ public final class FileDescriptorSink: FrameSink, @unchecked Sendable {
     /// `offer` refused frames since the room handler last ran.
     private var refused = false
     private var roomHandler: (@Sendable () -> Void)?
+    /// ``close()`` was called: the descriptor is closed once no write is under way.
+    private var closeRequested = false
+    private var descriptorClosed = false
     private let onClosed: @Sendable () -> Void
 
     public init(fd: Int32, limit: Int = 4 << 20, onClosed: @escaping @Sendable () -> Void = {}) {
@@ -117,6 +120,37 @@ public final class FileDescriptorSink: FrameSink, @unchecked Sendable {
         }
     }
 
+    /// Stops writing and closes the descriptor, so its reader (a plugin's stdin) sees end of input;
+    /// frames not yet written are dropped. A write under way finishes first, and then closes it.
+    public func close() {
+        let (closeNow, resumed): (Bool, [UnsafeContinuation<Void, Never>]) = lock.withLock {
+            guard !closeRequested else { return (false, []) }
+            closeRequested = true
+            closed = true
+            pending = []
+            let resumed = admitParkedLocked()
+            lock.broadcast()
+            return (takeDescriptorLocked(), resumed)
+        }
+        if closeNow { closeDescriptor() }
+        resumed.forEach { $0.resume() }
+    }
+
+    private func closeDescriptor() {
+        #if canImport(Glibc)
+        _ = Glibc.close(fd)
+        #else
+        _ = Darwin.close(fd)
+        #endif
+    }
+
+    /// True (once) when ``close()`` was asked and no write is under way: the caller closes the descriptor.
+    private func takeDescriptorLocked() -> Bool {
+        guard closeRequested, !writing, !descriptorClosed else { return false }
+        descriptorClosed = true
+        return true
+    }
+
     /// True once the descriptor's reader has gone.
     public var isClosed: Bool { lock.withLock { closed } }
 
@@ -188,7 +222,7 @@ public final class FileDescriptorSink: FrameSink, @unchecked Sendable {
     /// Ends a write: lets waiting answers in, wakes the writer and `flush`, reports a closed descriptor,
     /// and runs the room handler when pushes were refused and the queue is down to half the limit.
     private func finishWrite(_ ok: Bool) {
-        let (resumed, handler): ([UnsafeContinuation<Void, Never>], (@Sendable () -> Void)?) = lock.withLock {
+        let (resumed, handler, closeNow): ([UnsafeContinuation<Void, Never>], (@Sendable () -> Void)?, Bool) = lock.withLock {
             writing = false
             inWrite = 0
             if !ok {
@@ -202,8 +236,9 @@ public final class FileDescriptorSink: FrameSink, @unchecked Sendable {
                 handler = roomHandler
             }
             wakeLocked()
-            return (resumed, handler)
+            return (resumed, handler, takeDescriptorLocked())
         }
+        if closeNow { closeDescriptor() }
         resumed.forEach { $0.resume() }
         if !ok { onClosed() }
         handler?()

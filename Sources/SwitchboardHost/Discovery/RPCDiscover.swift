@@ -19,6 +19,7 @@ public enum RPCDiscover: RPCMethod {
                 if method["summary"] == nil { method["summary"] = .string(entry.summary) }
                 return .object(method)
             }
+            if let described = dispatcher.router?.methodDescription(named: entry.name) { return described }
             var method: JSONObject = ["name": .string(entry.name), "summary": .string(entry.summary), "params": []]
             if entry.kind == .request { method["result"] = ["name": "result", "schema": [:]] }
             return .object(method)

@@ -16,7 +16,8 @@ import Logging
 public enum StdioHost {
     public static func run(
         options: HostOptions, logger: Logger,
-        makeRegistry: (HostEnvironment) -> MethodRegistry
+        makeRegistry: (HostEnvironment) -> MethodRegistry,
+        onConnection: (Connection) -> Void = { _ in }
     ) throws -> Int32 {
         sb_block_host_signals()
         signal(SIGPIPE, SIG_IGN)
@@ -37,6 +38,7 @@ public enum StdioHost {
         let dispatcher = try makeRegistry(environment).freeze()
         let sink = FileDescriptorSink(fd: wireFD, limit: options.limits.maxOutputBytes) { stop.stop(.outputClosed) }
         let connection = Connection(dispatcher: dispatcher, limits: options.limits, framing: options.framing, sink: sink, logger: logger)
+        onConnection(connection)
         let frameTimeout = options.frameTimeoutMilliseconds
         OSThread.detach(name: "sb-reader") {
             readInput(into: MessageReader(connection: connection), stop: stop, frameTimeoutMilliseconds: frameTimeout)

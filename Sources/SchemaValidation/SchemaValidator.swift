@@ -7,7 +7,8 @@ import Jansson
 /// external documents it is given), `oneOf`, `anyOf`, `allOf`.
 ///
 /// - Important: a keyword it does not know is reported as a problem, never skipped, so a schema using
-///   more than this validator understands cannot pass unchecked. Annotations (`description`, `default`,
+///   more than this validator understands cannot pass unchecked — unless ``ignoresUnknownKeywords`` is
+///   set, as for plugins' tool schemas, which the plugin checks again itself. Annotations (`description`, `default`,
 ///   `title`, `examples`, `$comment`) are ignored, as the standard says.
 ///
 /// ```swift
@@ -19,10 +20,26 @@ public struct SchemaValidator: Sendable {
     public let components: JSONObject
     /// Whole documents by URL, for `$ref`s that leave the document.
     public let external: [String: JSONValue]
+    /// Skips keywords it does not know instead of reporting them (schemas written elsewhere).
+    public let ignoresUnknownKeywords: Bool
+    /// The schema being checked, for `$ref`s into its own `$defs` (`#/$defs/NAME`).
+    private let root: JSONValue?
 
-    public init(components: JSONObject, external: [String: JSONValue] = [:]) {
+    public init(components: JSONObject, external: [String: JSONValue] = [:], ignoresUnknownKeywords: Bool = false) {
+        self.init(components: components, external: external, ignoresUnknownKeywords: ignoresUnknownKeywords, root: nil)
+    }
+
+    private init(components: JSONObject, external: [String: JSONValue], ignoresUnknownKeywords: Bool, root: JSONValue?) {
         self.components = components
         self.external = external
+        self.ignoresUnknownKeywords = ignoresUnknownKeywords
+        self.root = root
+    }
+
+    /// A validator for a self-contained schema (a tool's `inputSchema`): `$ref`s point into its own
+    /// `$defs` or `definitions`, and keywords it does not know are skipped.
+    public static func standalone(_ schema: JSONValue) -> SchemaValidator {
+        SchemaValidator(components: [:], external: [:], ignoresUnknownKeywords: true, root: schema)
     }
 
     /// Every way `value` fails `schema`, each naming where (`result.items[3].date`) and why; empty when it matches.
@@ -105,7 +122,7 @@ public struct SchemaValidator: Sendable {
             case "pattern":
                 guard let text = value.stringValue, let pattern = argument.stringValue else { continue }
                 guard let regex = try? Regex(pattern) else {
-                    found.append("\(path): pattern \(pattern) does not compile")
+                    if !ignoresUnknownKeywords { found.append("\(path): pattern \(pattern) does not compile") }
                     continue
                 }
                 if (try? regex.firstMatch(in: text)) == nil {
@@ -114,7 +131,7 @@ public struct SchemaValidator: Sendable {
             case "format":
                 guard let text = value.stringValue, let format = argument.stringValue else { continue }
                 guard let valid = Formats.check(format, text) else {
-                    found.append("\(path): unsupported format \(format)")
+                    if !ignoresUnknownKeywords { found.append("\(path): unsupported format \(format)") }
                     continue
                 }
                 if !valid { found.append("\(path): \(Self.excerpt(value)) is not a valid \(format)") }
@@ -137,8 +154,10 @@ public struct SchemaValidator: Sendable {
                 default:
                     break
                 }
+            case "$schema", "$id", "$defs", "definitions":
+                continue  // identify the schema or hold the targets of `$ref`s
             default:
-                if !Self.annotations.contains(keyword) {
+                if !ignoresUnknownKeywords, !Self.annotations.contains(keyword) {
                     found.append("\(path): the validator does not support the keyword \"\(keyword)\"")
                 }
             }
@@ -170,6 +189,10 @@ public struct SchemaValidator: Sendable {
         guard let text = reference.stringValue else { return nil }
         let prefix = "#/components/schemas/"
         if text.hasPrefix(prefix) { return components[String(text.dropFirst(prefix.count))] }
+        if text == "#" { return root }
+        for local in ["#/$defs/", "#/definitions/"] where text.hasPrefix(local) {
+            return root?[String(local.dropFirst(2).dropLast())]?[String(text.dropFirst(local.count))]
+        }
         return external[text]
     }
 

@@ -1,0 +1,48 @@
+import Jansson
+import Synchronization
+
+extension Connection {
+    /// Sends a request to the peer and returns its id without waiting for the answer, so the caller
+    /// can name it in a cancellation; ``response(to:)`` then waits for the answer.
+    public func startRequest(method: String, params: JSONValue?) async throws -> Int64 {
+        let id: Int64? = outgoing.withLock { state in
+            guard !state.closed else { return nil }
+            defer { state.nextID += 1 }
+            state.slots[state.nextID] = .sent
+            return state.nextID
+        }
+        guard let id else { throw ResponseError.internalError("the connection is closed") }
+        await send(OutgoingMessage.request(id: id, method: method, params: params?.makeJansson()))
+        return id
+    }
+
+    /// Waits for the answer to request `id` (from ``startRequest(method:params:)``); throws the peer's
+    /// ``ResponseError``, or the one given to ``abandonRequest(_:with:)``.
+    public func response(to id: Int64) async throws -> JSONValue {
+        try await withCheckedThrowingContinuation { continuation in
+            let early: Result<JSONValue, ResponseError>?? = outgoing.withLock { state in
+                switch state.slots[id] {
+                case .answered(let result):
+                    state.slots[id] = nil
+                    return .some(result)
+                case .sent:
+                    state.slots[id] = .waiting(continuation)
+                    return .some(nil)
+                case .waiting, nil:
+                    return nil
+                }
+            }
+            switch early {
+            case .some(.some(let result)): continuation.resume(with: result.mapError { $0 as any Error })
+            case .some(.none): break
+            case .none: continuation.resume(throwing: ResponseError.internalError("no request \(id) is waiting for an answer"))
+            }
+        }
+    }
+
+    /// Fails request `id` with `error` now, if it is still unanswered (a time-out, a cancellation); the
+    /// peer's answer, should it come later, is dropped.
+    public func abandonRequest(_ id: Int64, with error: ResponseError) {
+        settle(id, with: .failure(error))
+    }
+}

@@ -1,0 +1,17 @@
+import Jansson
+
+/// Methods a dispatcher serves beyond its frozen table, found by name when they are called: the tools
+/// of plugins, which come and go while the host runs.
+///
+/// The dispatcher asks it only for names its own table lacks, so the core methods' path is unchanged.
+/// `entries` and `namespaces` feed `host.methods`, `rpc.discover` and `initialize`.
+public protocol MethodRouter: Sendable {
+    /// The method called `name`, or nil (`-32601`).
+    func entry(named name: String) -> MethodEntry?
+    /// Every method it serves now.
+    var entries: [MethodEntry] { get }
+    /// The namespaces it owns, known without starting anything.
+    var namespaces: [String] { get }
+    /// The OpenRPC method object for `name` (its params and result schemas), when it has one.
+    func methodDescription(named name: String) -> JSONValue?
+}

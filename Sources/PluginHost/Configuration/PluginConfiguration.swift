@@ -1,0 +1,145 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Jansson
+import Logging
+
+/// The plugins the host knows of, valid or not, in the order they were found: each `--plugins`
+/// folder's sub-folders holding a `plugin.json`, then `$XDG_CONFIG_HOME/switchboard/plugins`, then
+/// each `--mcp-config` file's entries. A refused one stays listed (`invalid`, with the reason); the
+/// first to claim a namespace or a name keeps it.
+public struct PluginConfiguration: Sendable {
+    public enum Entry: Sendable {
+        case valid(PluginManifest)
+        case invalid(name: String, namespace: String, version: String, reason: String)
+    }
+
+    public var entries: [Entry]
+
+    public init(entries: [Entry]) { self.entries = entries }
+
+    /// Reads the folders and files; every refusal is logged once.
+    public static func load(pluginFolders: [String], mcpConfigs: [String], includeUserFolder: Bool = true, logger: Logger) -> PluginConfiguration {
+        var found: [Entry] = []
+        var folders = pluginFolders
+        if includeUserFolder, let user = userFolder() { folders.append(user) }
+        // Absolute, so a plugin's folder means the same from its own working folder.
+        for folder in folders.map(FileText.absolute) {
+            for sub in FileText.subfolders(of: folder) where FileText.exists(sub + "/plugin.json") {
+                found.append(readManifest(folder: sub))
+            }
+        }
+        for file in mcpConfigs.map(FileText.absolute) {
+            do {
+                let value = try JSONValue(parsing: try FileText.read(file))
+                for (name, result) in try MCPClientConfig.entries(in: value, file: file) {
+                    switch result {
+                    case .success(let manifest): found.append(.valid(manifest))
+                    case .failure(let error): found.append(.invalid(name: name, namespace: name, version: "", reason: error.description))
+                    }
+                }
+            } catch {
+                logger.error("--mcp-config \(file): \(error)")
+            }
+        }
+        let configuration = PluginConfiguration(entries: refuseConflicts(found))
+        for case .invalid(let name, _, _, let reason) in configuration.entries {
+            logger.error("plugin \(name) is not loaded: \(reason)")
+        }
+        return configuration
+    }
+
+    /// `$XDG_CONFIG_HOME/switchboard/plugins`, else `~/.config/switchboard/plugins`.
+    static func userFolder() -> String? {
+        if let xdg = getenv("XDG_CONFIG_HOME").map({ String(cString: $0) }), xdg.hasPrefix("/") { return xdg + "/switchboard/plugins" }
+        if let home = getenv("HOME").map({ String(cString: $0) }), home.hasPrefix("/") { return home + "/.config/switchboard/plugins" }
+        return nil
+    }
+
+    static func readManifest(folder: String) -> Entry {
+        let fallbackName = String(folder.split(separator: "/").last ?? "plugin")
+        do {
+            let value = try JSONValue(parsing: try FileText.read(folder + "/plugin.json"))
+            return .valid(try PluginManifest(pluginJSON: value, folder: folder))
+        } catch {
+            return .invalid(name: fallbackName, namespace: "", version: "", reason: "\(folder)/plugin.json: \(error)")
+        }
+    }
+
+    /// Refuses reserved or invalid namespaces, and a namespace or name already taken.
+    static func refuseConflicts(_ entries: [Entry]) -> [Entry] {
+        var namespaces: [String: String] = [:]
+        var names: Set<String> = []
+        return entries.map { entry in
+            guard case .valid(let manifest) = entry else {
+                if case .invalid(let name, _, _, _) = entry { names.insert(name) }
+                return entry
+            }
+            let refusal: String? = if let reason = NamespacePolicy.refusal(of: manifest.namespace) {
+                reason
+            } else if let owner = namespaces[manifest.namespace] {
+                "namespace \"\(manifest.namespace)\" is taken by plugin \(owner)"
+            } else if names.contains(manifest.name) {
+                "another plugin is named \"\(manifest.name)\""
+            } else {
+                nil
+            }
+            names.insert(manifest.name)
+            if let refusal {
+                return .invalid(name: manifest.name, namespace: manifest.namespace, version: manifest.version, reason: refusal)
+            }
+            namespaces[manifest.namespace] = manifest.name
+            return entry
+        }
+    }
+}
+
+/// Small file reads for configuration, with no Foundation.
+enum FileText {
+    static let maxBytes = 1 << 20
+
+    struct ReadError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The whole file, at most 1 MiB.
+    static func read(_ path: String) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ReadError(description: "cannot open \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += buffer[..<count]
+            guard bytes.count <= maxBytes else { throw ReadError(description: "\(path) is larger than 1 MiB") }
+        }
+        return bytes
+    }
+
+    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// `path` made absolute and free of links (realpath), or as given when it does not exist.
+    static func absolute(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// The folders directly inside `folder`, sorted by name; none if it cannot be read.
+    static func subfolders(of folder: String) -> [String] {
+        guard let directory = opendir(folder) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard !name.hasPrefix(".") else { continue }
+            var info = stat()
+            let path = folder + "/" + name
+            if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { names.append(path) }
+        }
+        return names.sorted()
+    }
+}

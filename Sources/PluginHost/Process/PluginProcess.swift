@@ -1,0 +1,176 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CSystemShims
+import JSONRPC
+import Synchronization
+
+/// A plugin's running process: the host's ends of its three pipes, and its exit, which one thread of
+/// its own waits for, so every child is reaped exactly once and none stays a zombie.
+///
+/// The child runs in a process group of its own (led by `pid`), so signals reach whatever it started.
+final class PluginProcess: Sendable {
+    let pid: Int32
+    /// Writes to the plugin's stdin; closed by the connection's sink.
+    let inputFD: Int32
+    /// Reads the plugin's stdout.
+    let outputFD: Int32
+    /// Reads the plugin's stderr.
+    let errorFD: Int32
+
+    private let exit = Mutex(ExitState())
+    /// Wakes threads waiting in ``waitBlocking(milliseconds:)``.
+    private let exitLock = ConditionLock()
+
+    private struct ExitState {
+        var status: ExitStatus?
+        var waiters: [@Sendable (ExitStatus) -> Void] = []
+    }
+
+    private init(pid: Int32, inputFD: Int32, outputFD: Int32, errorFD: Int32) {
+        self.pid = pid
+        self.inputFD = inputFD
+        self.outputFD = outputFD
+        self.errorFD = errorFD
+    }
+
+    /// Starts `manifest.command` with a clean environment; throws a reason when it cannot be started.
+    static func spawn(_ manifest: PluginManifest) async throws(SpawnError) -> PluginProcess {
+        let environment = PluginEnvironment.make(for: manifest)
+        guard let program = manifest.command.first,
+              let path = PluginEnvironment.resolveProgram(program, path: environment["PATH"]) else {
+            throw SpawnError("cannot find the program \"\(manifest.command.first ?? "")\" (looked in the plugin's PATH)")
+        }
+        let arguments = [program] + manifest.command.dropFirst()
+        let variables = environment.keys.sorted().map { "\($0)=\(environment[$0] ?? "")" }
+        let cwd = manifest.cwd
+        let result: Result<PluginProcess, SpawnError> = await SpawnThread.shared.run {
+            Self.spawnNow(path: path, arguments: arguments, variables: variables, cwd: cwd)
+        }
+        let process = try result.get()
+        OSThread.detach(name: "sb-plugin-reap") { process.reap() }
+        return process
+    }
+
+    private static func spawnNow(path: String, arguments: [String], variables: [String], cwd: String) -> Result<PluginProcess, SpawnError> {
+        var input: [Int32] = [0, 0], output: [Int32] = [0, 0], errors: [Int32] = [0, 0]
+        guard sb_pipe_cloexec(&input) == 0 else { return .failure(SpawnError("pipe: errno \(errno)")) }
+        guard sb_pipe_cloexec(&output) == 0 else {
+            closeAll(input)
+            return .failure(SpawnError("pipe: errno \(errno)"))
+        }
+        guard sb_pipe_cloexec(&errors) == 0 else {
+            closeAll(input + output)
+            return .failure(SpawnError("pipe: errno \(errno)"))
+        }
+        let pid = withCStrings(arguments) { argv in
+            withCStrings(variables) { envp in
+                sb_spawn_plugin(path, argv, envp, cwd, input[0], output[1], errors[1])
+            }
+        }
+        let reason = errno
+        closeAll([input[0], output[1], errors[1]])
+        guard pid > 0 else {
+            closeAll([input[1], output[0], errors[0]])
+            return .failure(SpawnError("cannot start \(path) in \(cwd): \(String(cString: strerror(reason)))"))
+        }
+        return .success(PluginProcess(pid: pid, inputFD: input[1], outputFD: output[0], errorFD: errors[0]))
+    }
+
+    // MARK: Exit
+
+    /// Waits for the process to end (on its own thread), then wakes every waiter.
+    private func reap() {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else { break }
+        }
+        let ended = ExitStatus(waitStatus: status)
+        let waiters = exit.withLock { state in
+            state.status = ended
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        waiters.forEach { $0(ended) }
+        exitLock.withLock { exitLock.broadcast() }
+    }
+
+    /// Blocks the calling thread (never a task's) until the process ended, at most `milliseconds`.
+    func waitBlocking(milliseconds: Int) -> ExitStatus? {
+        let deadline = monotonicNanoseconds() + UInt64(max(0, milliseconds)) * 1_000_000
+        return exitLock.withLock {
+            while exitStatus == nil, monotonicNanoseconds() < deadline { _ = exitLock.wait(until: deadline) }
+            return exitStatus
+        }
+    }
+
+    /// How it ended, once it has.
+    var exitStatus: ExitStatus? { exit.withLock { $0.status } }
+
+    /// Suspends until the process has ended.
+    func exited() async -> ExitStatus {
+        await withCheckedContinuation { continuation in
+            onExit { continuation.resume(returning: $0) }
+        }
+    }
+
+    /// The exit status, waiting at most `milliseconds`; nil if it is still running then.
+    func exited(within milliseconds: Int) async -> ExitStatus? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<ExitStatus?, Never>) in
+            let once = ResumeOnce(continuation)
+            let timer = DeadlineWatch.shared.schedule(in: milliseconds) { once.resume(nil) }
+            onExit { status in
+                DeadlineWatch.shared.cancel(timer)
+                once.resume(status)
+            }
+        }
+    }
+
+    /// Calls `action` once the process has ended: now if it has.
+    private func onExit(_ action: @escaping @Sendable (ExitStatus) -> Void) {
+        let ended: ExitStatus? = exit.withLock { state in
+            if state.status == nil { state.waiters.append(action) }
+            return state.status
+        }
+        if let ended { action(ended) }
+    }
+
+    /// Sends `signal` to the plugin's process group (the plugin and what it started).
+    /// Also after the plugin itself has ended: what it started may still run in its group (the group
+    /// keeps the id in use, so it cannot have gone to another process).
+    func signalGroup(_ signal: Int32) {
+        kill(-pid, signal)
+    }
+
+    /// Ends the process once its stdin is closed (by the caller): waits `grace` ms for it to leave,
+    /// then SIGTERM to its group, then SIGKILL; what it left running in its group is killed too.
+    func terminate(graceMilliseconds grace: Int) async -> ExitStatus {
+        var ended = await exited(within: grace)
+        if ended == nil {
+            signalGroup(SIGTERM)
+            ended = await exited(within: min(grace, 1_000))
+        }
+        signalGroup(SIGKILL)
+        if let ended { return ended }
+        return await exited()
+    }
+
+    // MARK: Helpers
+
+    private static func closeAll(_ descriptors: [Int32]) {
+        for fd in descriptors { close(fd) }
+    }
+
+    /// Calls `body` with a NULL-terminated array of C strings.
+    private static func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
+        let pointers = strings.map { strdup($0) } + [nil]
+        defer { pointers.forEach { free($0) } }
+        return body(pointers)
+    }
+}
+
+/// Why a plugin could not be started.
+struct SpawnError: Error, Sendable, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

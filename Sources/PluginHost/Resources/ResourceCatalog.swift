@@ -1,0 +1,88 @@
+import Jansson
+import JSONRPC
+import SwitchboardHost
+
+/// Every resource the host offers, core domains' and plugins' alike, routed by URI: a core resource
+/// is read through its domain's method, a plugin's through the plugin's `resources/read`. A URI no one
+/// owns is `-32602` naming `uri`; nothing here ever opens a file path.
+///
+/// - Note: `resources.subscribe` is not here yet: the plugins' `notifications/resources/updated` are
+///   pushed as `resources.updated {uri}` to every client (``PluginSupervisor``), the seam the host's
+///   subscription mechanism is to filter per client.
+public struct ResourceCatalog: Sendable {
+    public let core: [MethodResource]
+    public let plugins: PluginSupervisor?
+
+    public init(core: [MethodResource], plugins: PluginSupervisor?) {
+        self.core = core
+        self.plugins = plugins
+    }
+
+    /// Concrete resources: the core's fixed URIs, then each running plugin's.
+    func list() async -> [JSONValue] {
+        var items: [JSONValue] = core.filter { !$0.isTemplate }.map { resource in
+            ["uri": .string(resource.uri), "name": .string(resource.name), "description": .string(resource.description),
+             "mimeType": "application/json", "owner": "host"]
+        }
+        for (plugin, session) in await runningPlugins() {
+            items += session.resources.compactMap { Self.item($0, owner: plugin.name, key: "uri") }
+        }
+        return items
+    }
+
+    /// URI templates: the core's, then each running plugin's.
+    func templates() async -> [JSONValue] {
+        var items: [JSONValue] = core.filter(\.isTemplate).map { resource in
+            ["uriTemplate": .string(resource.uri), "name": .string(resource.name), "description": .string(resource.description),
+             "mimeType": "application/json", "owner": "host"]
+        }
+        for (plugin, session) in await runningPlugins() {
+            items += session.templates.compactMap { Self.item($0, owner: plugin.name, key: "uriTemplate") }
+        }
+        return items
+    }
+
+    /// Reads `uri` from whoever owns it: `{contents: [{uri, mimeType?, text | blob}]}`.
+    func read(_ uri: String, context: RequestContext) async throws -> JSONValue {
+        for resource in core {
+            guard let variables = resource.template.match(uri), let params = resource.params(variables) else { continue }
+            let outcome = await InProcessCall.call(resource.method, params: params, dispatcher: context.connection.dispatcher,
+                                                   logger: context.logger)
+            if let error = outcome.error {
+                throw ResponseError(code: ErrorCode(rawValue: Int(error["code"]?.int64Value ?? -32603)),
+                                    message: error["message"]?.stringValue ?? "error", data: error["data"])
+            }
+            return ["contents": [["uri": .string(uri), "mimeType": "application/json", "text": .string(outcome.result?.jsonText() ?? "null")]]]
+        }
+        for (_, session) in await runningPlugins() where Self.owns(session, uri) {
+            let answer = try await session.request("resources/read", params: ["uri": .string(uri)])
+            return ["contents": answer["contents"] ?? []]
+        }
+        throw ResponseError.invalidParams(JSONFieldError(field: "uri", expected: "a URI a domain or a plugin serves (see resources.list and resources.templates)",
+                                                         got: JSONFieldError.excerpt(uri)))
+    }
+
+    /// Whether `uri` is one of the session's resources or matches one of its templates.
+    private static func owns(_ session: PluginSession, _ uri: String) -> Bool {
+        session.resources.contains { $0["uri"]?.stringValue == uri }
+            || session.templates.contains { $0["uriTemplate"]?.stringValue.map { URITemplate($0).match(uri) != nil } ?? false }
+    }
+
+    private func runningPlugins() async -> [(Plugin, PluginSession)] {
+        guard let plugins else { return [] }
+        await plugins.settleForListing()
+        return plugins.plugins.compactMap { plugin in plugin.runningSession.map { (plugin, $0) } }
+    }
+
+    /// A plugin's resource or template with its owner, or nil when it lacks the key: only the members
+    /// the schema lists are passed on.
+    private static func item(_ value: JSONValue, owner: String, key: String) -> JSONValue? {
+        guard let address = value[key], address.stringValue != nil else { return nil }
+        var item: JSONObject = [key: address, "name": value["name"].flatMap { $0.stringValue == nil ? nil : $0 } ?? address]
+        for member in ["description", "mimeType"] {
+            if let text = value[member], text.stringValue != nil { item[member] = text }
+        }
+        item["owner"] = .string(owner)
+        return .object(item)
+    }
+}

@@ -1,0 +1,57 @@
+import JSONRPC
+
+/// Runs an action when a deadline passes, unless it was cancelled first: the time-outs of plugin calls.
+///
+/// One thread for every call, sleeping until the earliest deadline, instead of a timer task per call
+/// (whose cancellation wakes a pool thread on every answer). Calls of one plugin share its `timeoutMs`,
+/// so a new deadline is almost never the earliest and adding it wakes no one.
+final class DeadlineWatch: @unchecked Sendable {
+    static let shared = DeadlineWatch()
+
+    private let lock = ConditionLock()
+    private var actions: [Int: (deadline: UInt64, run: @Sendable () -> Void)] = [:]
+    private var earliest = UInt64.max
+    private var nextKey = 0
+    private var started = false
+
+    /// Runs `action` (on the watch's thread) in `milliseconds`, unless ``cancel(_:)`` gets the key first.
+    func schedule(in milliseconds: Int, _ action: @escaping @Sendable () -> Void) -> Int {
+        let deadline = monotonicNanoseconds() + UInt64(max(0, milliseconds)) * 1_000_000
+        return lock.withLock {
+            if !started {
+                started = true
+                OSThread.detach(name: "sb-plugin-timeouts") { [self] in watch() }
+            }
+            nextKey += 1
+            actions[nextKey] = (deadline, action)
+            if deadline < earliest {
+                earliest = deadline
+                lock.broadcast()
+            }
+            return nextKey
+        }
+    }
+
+    func cancel(_ key: Int) {
+        lock.withLock { _ = actions.removeValue(forKey: key) }
+    }
+
+    private func watch() {
+        while true {
+            let due: [@Sendable () -> Void] = lock.withLock {
+                while true {
+                    let now = monotonicNanoseconds()
+                    let expired = actions.filter { $0.value.deadline <= now }
+                    if !expired.isEmpty {
+                        for key in expired.keys { actions[key] = nil }
+                        earliest = actions.values.map(\.deadline).min() ?? .max
+                        return expired.values.map(\.run)
+                    }
+                    earliest = actions.values.map(\.deadline).min() ?? .max
+                    if earliest == .max { lock.wait() } else { _ = lock.wait(until: earliest) }
+                }
+            }
+            due.forEach { $0() }
+        }
+    }
+}

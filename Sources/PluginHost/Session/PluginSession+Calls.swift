@@ -1,0 +1,94 @@
+import Jansson
+import JSONRPC
+import Synchronization
+
+/// Requests to the plugin: tool calls with their time-out, cancellation and progress.
+extension PluginSession {
+    /// Sends `method` and waits for the answer, within the manifest's time-out; cancelling the task
+    /// cancels the request (`-32800` now, `notifications/cancelled` to the plugin).
+    func request(_ method: String, params: JSONValue) async throws -> JSONValue {
+        let id: Int64
+        do {
+            id = try await connection.startRequest(method: method, params: params)
+        } catch {
+            throw state.withLock { $0.endError } ?? error
+        }
+        let timeout = manifest.timeoutMilliseconds
+        let connection = self.connection
+        let plugin = name
+        let timer = DeadlineWatch.shared.schedule(in: timeout) {
+            connection.abandonRequest(id, with: PluginError.timeout(plugin, milliseconds: timeout))
+            connection.notify(method: "notifications/cancelled", params: ["requestId": .integer(id), "reason": "timeout"])
+        }
+        defer { DeadlineWatch.shared.cancel(timer) }
+        do {
+            return try await withTaskCancellationHandler {
+                try await connection.response(to: id)
+            } onCancel: {
+                connection.abandonRequest(id, with: .cancelled)
+                connection.notify(method: "notifications/cancelled", params: ["requestId": .integer(id), "reason": "cancelled by the client"])
+            }
+        } catch let error as ResponseError {
+            if error.data?["plugin"] != nil || error.code == .requestCancelled { throw error }
+            throw PluginError.fromPlugin(plugin, error)
+        }
+    }
+
+    /// Calls tool `tool` for a client's request: checks the arguments, passes the progress token on,
+    /// and turns the MCP result into the method's result.
+    func callTool(_ tool: PluginTool, arguments: JSONValue?, context: RequestContext) async throws -> JSONValue {
+        let arguments = arguments ?? [:]
+        guard arguments.objectValue != nil else {
+            throw ResponseError.invalidParams(JSONFieldError(field: "", expected: "object (named params)", got: JSONFieldError.excerpt(arguments.jsonText())))
+        }
+        try tool.validate(arguments.withoutMeta)
+        var params: JSONObject = ["name": .string(tool.name), "arguments": arguments.withoutMeta]
+        var token: String?
+        if context.progressToken != nil {
+            let issued = "p\(nextToken.wrappingAdd(1, ordering: .relaxed).oldValue)"
+            token = issued
+            state.withLock { $0.progress[issued] = context }
+            params["_meta"] = ["progressToken": .string(issued)]
+        }
+        defer { if let token { _ = state.withLock { $0.progress.removeValue(forKey: token) } } }
+        let result = try await request("tools/call", params: .object(params))
+        if result["isError"]?.boolValue == true {
+            throw PluginError.toolError(name, tool: tool.name, content: result["content"] ?? [])
+        }
+        if let structured = result["structuredContent"] { return structured }
+        return ["content": result["content"] ?? []]
+    }
+
+    /// `notifications/progress` from the plugin: reaches the client as `$/progress` with its own token.
+    func forwardProgress(_ params: JSONValue?) {
+        guard let token = params?["progressToken"].map(Self.tokenText), let context = state.withLock({ $0.progress[token] }) else { return }
+        var value: JSONObject = [:]
+        for member in ["progress", "total", "message"] {
+            if let item = params?[member] { value[member] = item }
+        }
+        context.reportProgress(.object(value))
+    }
+
+    private static func tokenText(_ value: JSONValue) -> String { value.stringValue ?? value.jsonText() }
+
+    /// A notification that the plugin's tools or resources changed: read them again, then tell clients.
+    func listChanged(_ kind: ChangeKind) {
+        Task {
+            switch kind {
+            case .tools: try? await refreshTools()
+            case .resources: try? await refreshResources()
+            case .resourceUpdated: break
+            }
+            onChange(kind)
+        }
+    }
+}
+
+extension JSONValue {
+    /// The value without a top-level `_meta` member (MCP's, never a tool argument).
+    var withoutMeta: JSONValue {
+        guard var object = objectValue, object["_meta"] != nil else { return self }
+        object["_meta"] = nil
+        return .object(object)
+    }
+}

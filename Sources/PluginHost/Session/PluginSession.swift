@@ -1,0 +1,145 @@
+import Jansson
+import JSONRPC
+import Logging
+import Synchronization
+
+/// One run of a plugin: its process, the JSON-RPC connection over its pipes (the host being the MCP
+/// client), what it announced, and the calls in flight.
+///
+/// It ends when the plugin's stdout ends (it exited, crashed, or was stopped): every request still
+/// waiting fails at once with the reason, then `onEnd` tells the plugin's supervisor.
+final class PluginSession: Sendable {
+    let manifest: PluginManifest
+    let process: PluginProcess
+    let connection: Connection
+    let sink: FileDescriptorSink
+    let stderr: StderrRelay
+    let settings: PluginSettings
+    let state = Mutex(State())
+    let nextToken = Atomic<Int64>(1)
+    let onEnd: @Sendable (_ error: ResponseError, _ expected: Bool) -> Void
+    let onChange: @Sendable (ChangeKind) -> Void
+
+    /// What changed at the plugin, for pushes to the clients.
+    enum ChangeKind: Sendable { case tools, resources, resourceUpdated(String) }
+
+    struct State {
+        var tools: [String: PluginTool] = [:]
+        var resources: [JSONValue] = []
+        var templates: [JSONValue] = []
+        var capabilities: JSONValue = [:]
+        /// Progress tokens given to the plugin → the client's request.
+        var progress: [String: RequestContext] = [:]
+        var stopping = false
+        var violation: String?
+        /// Why the run ended, once it has: what later requests to it fail with.
+        var endError: ResponseError?
+    }
+
+    /// MCP revisions the host accepts from a server; it asks for the first.
+    static let protocolVersions = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
+
+    private init(manifest: PluginManifest, process: PluginProcess, connection: Connection, sink: FileDescriptorSink, stderr: StderrRelay,
+                 settings: PluginSettings, onChange: @escaping @Sendable (ChangeKind) -> Void,
+                 onEnd: @escaping @Sendable (ResponseError, Bool) -> Void) {
+        self.manifest = manifest
+        self.process = process
+        self.connection = connection
+        self.sink = sink
+        self.stderr = stderr
+        self.settings = settings
+        self.onChange = onChange
+        self.onEnd = onEnd
+    }
+
+    var name: String { manifest.name }
+    var tools: [String: PluginTool] { state.withLock { $0.tools } }
+    var resources: [JSONValue] { state.withLock { $0.resources } }
+    var templates: [JSONValue] { state.withLock { $0.templates } }
+    var capabilities: JSONValue { state.withLock { $0.capabilities } }
+
+    // MARK: Start
+
+    /// Spawns the plugin, connects to its pipes and runs the MCP handshake; throws the error a call
+    /// should answer. `callbacks` is what the plugin's own requests reach (``PluginCallbacks``).
+    static func start(_ manifest: PluginManifest, settings: PluginSettings, callbacks: PluginCallbacks,
+                      onChange: @escaping @Sendable (ChangeKind) -> Void,
+                      onEnd: @escaping @Sendable (ResponseError, Bool) -> Void) async throws -> PluginSession {
+        let process: PluginProcess
+        do {
+            process = try await PluginProcess.spawn(manifest)
+        } catch {
+            throw PluginError.unavailable(manifest.name, reason: "startFailed", message: error.description)
+        }
+        var logger = settings.logger
+        logger[metadataKey: "plugin"] = "\(manifest.name)"
+        let stderr = StderrRelay(fd: process.errorFD, plugin: manifest.name, logger: settings.logger)
+        let fdSink = FileDescriptorSink(fd: process.inputFD, limit: settings.limits.maxOutputBytes)
+        let sink = ProtocolWatchSink(base: fdSink) { detail in callbacks.link.session?.breakProtocol(detail) }
+        let connection = Connection(dispatcher: callbacks.dispatcher, limits: settings.limits, framing: .ndjson, sink: sink, logger: logger)
+        let session = PluginSession(manifest: manifest, process: process, connection: connection, sink: fdSink, stderr: stderr,
+                                    settings: settings, onChange: onChange, onEnd: onEnd)
+        callbacks.link.session = session
+        OSThread.detach(name: "sb-plugin-reader") { session.readOutput(into: MessageReader(connection: connection)) }
+        do {
+            try await session.handshake()
+        } catch {
+            await session.stop()
+            throw error
+        }
+        return session
+    }
+
+    /// `initialize`, `notifications/initialized`, then what the plugin offers.
+    private func handshake() async throws {
+        let answer = try await request("initialize", params: [
+            "protocolVersion": .string(Self.protocolVersions[0]),
+            "capabilities": ["roots": ["listChanged": false]],
+            "clientInfo": ["name": "switchboard", "version": "0.1.0"],
+        ])
+        guard let version = answer["protocolVersion"]?.stringValue, Self.protocolVersions.contains(version) else {
+            let offered = answer["protocolVersion"]?.jsonText() ?? "none"
+            breakProtocol("it answered initialize with protocol version \(JSONFieldError.excerpt(offered)), not one of \(Self.protocolVersions.joined(separator: ", "))")
+            throw PluginError.unavailable(name, reason: "protocol", message: "unsupported MCP protocol version \(offered)")
+        }
+        state.withLock { $0.capabilities = answer["capabilities"] ?? [:] }
+        connection.notify(method: "notifications/initialized", params: nil)
+        try await refreshTools()
+        if capabilities["resources"] != nil { try await refreshResources() }
+    }
+
+    /// Reads `tools/list`, every page.
+    func refreshTools() async throws {
+        let items = try await listAll("tools/list", member: "tools")
+        var tools: [String: PluginTool] = [:]
+        for item in items {
+            if let tool = PluginTool(item) { tools[tool.name] = tool }
+        }
+        state.withLock { $0.tools = tools }
+    }
+
+    /// Reads `resources/list` and `resources/templates/list`, every page.
+    func refreshResources() async throws {
+        let resources = try await listAll("resources/list", member: "resources")
+        let templates = (try? await listAll("resources/templates/list", member: "resourceTemplates")) ?? []
+        state.withLock {
+            $0.resources = resources
+            $0.templates = templates
+        }
+    }
+
+    /// A paginated MCP list, at most 100 pages.
+    private func listAll(_ method: String, member: String) async throws -> [JSONValue] {
+        var items: [JSONValue] = []
+        var cursor: JSONValue?
+        for _ in 0..<100 {
+            let page = try await request(method, params: cursor.map { ["cursor": $0] } ?? [:])
+            items += page[member]?.arrayValue ?? []
+            guard let next = page["nextCursor"], next.stringValue != nil else { break }
+            cursor = next
+        }
+        return items
+    }
+
+    var pid: Int32? { process.exitStatus == nil ? process.pid : nil }
+}

@@ -1,0 +1,74 @@
+import Jansson
+import JSONRPC
+import SchemaValidation
+
+/// One tool a plugin announced in `tools/list`, served as the method `namespace.name`.
+struct PluginTool: Sendable {
+    var name: String
+    var description: String
+    var inputSchema: JSONValue
+    var outputSchema: JSONValue?
+
+    /// Reads a `tools/list` entry; nil when it has no usable name.
+    init?(_ value: JSONValue) {
+        guard let name = value["name"]?.stringValue, !name.isEmpty, !name.contains("\0") else { return nil }
+        self.name = name
+        description = value["description"]?.stringValue ?? value["title"]?.stringValue ?? ""
+        inputSchema = value["inputSchema"]?.objectValue.map(JSONValue.object) ?? ["type": "object"]
+        outputSchema = value["outputSchema"]?.objectValue.map(JSONValue.object)
+    }
+
+    /// The first line of the description, for `host.methods`.
+    var summary: String {
+        let line = description.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
+        return line.isEmpty ? "Tool \(name) of a plugin." : line
+    }
+
+    /// Checks `arguments` against the input schema: the first problem as `-32602` naming the field.
+    func validate(_ arguments: JSONValue) throws(ResponseError) {
+        let problems = SchemaValidator.standalone(inputSchema).problems(of: arguments, against: inputSchema)
+        guard let first = problems.first else { return }
+        throw ResponseError.invalidParams(Self.fieldError(from: first))
+    }
+
+    /// `$.date: expected string, got integer 5` → field `date`; a missing member is named too.
+    static func fieldError(from problem: String) -> JSONFieldError {
+        let parts = problem.split(separator: ": ", maxSplits: 1).map(String.init)
+        var field = parts.first.map { $0 == "$" ? "" : String($0.dropFirst($0.hasPrefix("$.") ? 2 : 1)) } ?? ""
+        let reason = parts.count > 1 ? parts[1] : problem
+        if let missing = reason.firstMatch(of: /missing required member "(.*)"/) {
+            field = field.isEmpty ? String(missing.1) : field + "." + missing.1
+            return JSONFieldError(field: field, expected: "a value (required)", got: "nothing")
+        }
+        if let type = reason.firstMatch(of: /^expected (.*), got (.*)$/) {
+            return JSONFieldError(field: field, expected: String(type.1), got: String(type.2))
+        }
+        if let extra = reason.firstMatch(of: /member "(.*)" is not allowed/) {
+            field = field.isEmpty ? String(extra.1) : field + "." + extra.1
+            return JSONFieldError(field: field, expected: "no member of this name", got: "a value")
+        }
+        return JSONFieldError(field: field, expected: "a value matching the tool's inputSchema", got: reason)
+    }
+
+    /// The OpenRPC method object: each `inputSchema` property a by-name param, the result
+    /// `outputSchema` (else `{content}` as MCP returns it).
+    func methodDescription(method: String) -> JSONValue {
+        let properties = inputSchema["properties"]?.objectValue ?? [:]
+        let required = Set(inputSchema["required"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+        let params: [JSONValue] = properties.map { name, schema in
+            ["name": .string(name), "required": .bool(required.contains(name)), "schema": schema]
+        }
+        let result = outputSchema ?? ["type": "object", "required": ["content"], "properties": ["content": ["type": "array"]]]
+        var description: JSONObject = [
+            "name": .string(method), "summary": .string(summary), "paramStructure": "by-name",
+            "params": .array(params), "result": ["name": "result", "schema": result],
+            "errors": [
+                ["code": -32602, "message": "Invalid params: the field breaks the tool's inputSchema"],
+                ["code": .integer(Int64(ErrorCode.pluginUnavailable.rawValue)), "message": "Plugin unavailable: crashed, timeout, protocol, failed"],
+                ["code": .integer(Int64(ErrorCode.toolError.rawValue)), "message": "Tool error: {plugin, reason: toolError, content}"],
+            ],
+        ]
+        if !description.isEmpty, !self.description.isEmpty { description["description"] = .string(self.description) }
+        return .object(description)
+    }
+}

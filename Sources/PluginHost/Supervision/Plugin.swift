@@ -1,0 +1,252 @@
+import Jansson
+import JSONRPC
+import Synchronization
+
+/// One configured plugin and its life: `stopped` until first used, `starting`, `running`, back to
+/// `stopped` when it exits (restarted on the next call, after a back-off), `failed` after
+/// `maxCrashes` crashes within the window (until `plugins.restart`), or `invalid` from the start.
+public final class Plugin: Sendable {
+    public let name: String
+    public let namespace: String
+    public let version: String
+    let manifest: PluginManifest?
+    private let settings: PluginSettings
+    private let host: HostTable
+    private let state: Mutex<State>
+    /// Called on every change of phase, and with what changed at the plugin.
+    private let onEvent: @Sendable (Plugin, PluginEvent) -> Void
+
+    enum Phase {
+        case stopped
+        case starting(Task<PluginSession, any Error>)
+        case running(PluginSession)
+        case failed(ResponseError)
+        case invalid(String)
+    }
+
+    private struct State {
+        var phase: Phase
+        var generation = 0
+        var restarts = 0
+        var crashes: [UInt64] = []
+        var lastError: String?
+    }
+
+    init(manifest: PluginManifest, settings: PluginSettings, host: HostTable, onEvent: @escaping @Sendable (Plugin, PluginEvent) -> Void) {
+        name = manifest.name
+        namespace = manifest.namespace
+        version = manifest.version
+        self.manifest = manifest
+        self.settings = settings
+        self.host = host
+        self.onEvent = onEvent
+        state = Mutex(State(phase: .stopped))
+    }
+
+    init(invalid name: String, namespace: String, version: String, reason: String, settings: PluginSettings) {
+        self.name = name
+        self.namespace = namespace
+        self.version = version
+        manifest = nil
+        self.settings = settings
+        host = HostTable()
+        onEvent = { _, _ in }
+        state = Mutex(State(phase: .invalid(reason), lastError: reason))
+    }
+
+    // MARK: Use
+
+    /// The running session, starting the plugin if needed (after the back-off of recent crashes).
+    func session() async throws -> PluginSession {
+        enum Step { case ready(PluginSession), wait(Task<PluginSession, any Error>), fail(ResponseError) }
+        let step: Step = state.withLock { state in
+            switch state.phase {
+            case .running(let session): return .ready(session)
+            case .starting(let task): return .wait(task)
+            case .failed(let error): return .fail(error)
+            case .invalid(let reason):
+                return .fail(PluginError.unavailable(name, reason: "invalid", message: reason))
+            case .stopped:
+                guard let manifest else { return .fail(PluginError.unavailable(name, reason: "invalid", message: "no manifest")) }
+                state.generation += 1
+                let task = startTask(manifest, generation: state.generation, delay: backoff(state))
+                state.phase = .starting(task)
+                return .wait(task)
+            }
+        }
+        switch step {
+        case .ready(let session): return session
+        case .fail(let error): throw error
+        case .wait(let task):
+            onEvent(self, .phase)
+            return try await task.value
+        }
+    }
+
+    /// The pause still owed after the last crash.
+    private func backoff(_ state: State) -> Int {
+        let recent = state.crashes.count
+        guard let last = state.crashes.last else { return 0 }
+        let elapsed = Int((monotonicNanoseconds() - last) / 1_000_000)
+        return max(0, settings.backoffMilliseconds(afterCrashes: recent) - elapsed)
+    }
+
+    private func startTask(_ manifest: PluginManifest, generation: Int, delay: Int) -> Task<PluginSession, any Error> {
+        let settings = self.settings
+        let host = self.host
+        return Task {
+            if delay > 0 { try? await Task.sleep(for: .milliseconds(delay)) }
+            do {
+                let callbacks = try PluginCallbacks(manifest: manifest, host: host, logger: settings.logger)
+                let session = try await PluginSession.start(
+                    manifest, settings: settings, callbacks: callbacks,
+                    onChange: { [weak self] kind in if let self { self.onEvent(self, .changed(kind)) } },
+                    onEnd: { [weak self] error, expected in self?.ended(generation: generation, error: error, expected: expected) }
+                )
+                let current = state.withLock { state in
+                    guard state.generation == generation else { return false }
+                    state.phase = .running(session)
+                    return true
+                }
+                guard current else {
+                    await session.stop()
+                    throw PluginError.unavailable(manifest.name, reason: "stopped", message: "the plugin was restarted meanwhile")
+                }
+                onEvent(self, .started(session))
+                return session
+            } catch {
+                let failure = ResponseError(error)
+                recordCrash(generation: generation, error: failure)
+                throw failure
+            }
+        }
+    }
+
+    /// The session of `generation` ended: a crash unless the host stopped it.
+    private func ended(generation: Int, error: ResponseError, expected: Bool) {
+        if expected {
+            state.withLock { state in
+                if state.generation == generation, case .running = state.phase { state.phase = .stopped }
+            }
+            onEvent(self, .phase)
+        } else {
+            recordCrash(generation: generation, error: error)
+        }
+    }
+
+    /// Counts a crash (or a failed start): `stopped` to be restarted, or `failed` past the limit.
+    private func recordCrash(generation: Int, error: ResponseError) {
+        let window = UInt64(settings.crashWindowSeconds) * 1_000_000_000
+        let now = monotonicNanoseconds()
+        state.withLock { state in
+            guard state.generation == generation else { return }
+            state.crashes = state.crashes.filter { now - $0 < window } + [now]
+            state.lastError = error.message
+            if state.crashes.count >= settings.maxCrashes {
+                state.phase = .failed(PluginError.unavailable(
+                    name, reason: "failed",
+                    message: "failed \(state.crashes.count) times within \(settings.crashWindowSeconds) s; call plugins.restart",
+                    details: ["lastError": .string(error.message)]
+                ))
+            } else {
+                state.phase = .stopped
+                state.restarts += 1
+            }
+        }
+        onEvent(self, .phase)
+    }
+
+    // MARK: Control
+
+    /// Stops the plugin if it runs and forgets its crashes; it starts again on its next use.
+    func restart() async {
+        let session = stop(resetting: true)
+        await session?.stop()
+        onEvent(self, .phase)
+    }
+
+    /// Stops the plugin for good (the host is exiting).
+    func shutdown() async {
+        let session = stop(resetting: false)
+        await session?.stop()
+    }
+
+    private func stop(resetting: Bool) -> PluginSession? {
+        state.withLock { state in
+            if case .invalid = state.phase { return nil }
+            state.generation += 1
+            var session: PluginSession?
+            switch state.phase {
+            case .running(let running): session = running
+            case .starting(let task): task.cancel()
+            default: break
+            }
+            state.phase = .stopped
+            if resetting {
+                state.crashes = []
+                state.lastError = nil
+            }
+            return session
+        }
+    }
+
+    // MARK: Observation
+
+    /// The running session, if any, without starting one.
+    var runningSession: PluginSession? {
+        state.withLock { if case .running(let session) = $0.phase { session } else { nil } }
+    }
+
+    /// Still to be settled for a listing: never started and not failed, or starting.
+    var isPending: Bool {
+        state.withLock { state in
+            switch state.phase {
+            case .starting: true
+            case .stopped: state.crashes.isEmpty
+            default: false
+            }
+        }
+    }
+
+    /// What `plugins.list` shows.
+    var status: PluginStatus {
+        state.withLock { state in
+            let session: PluginSession? = if case .running(let running) = state.phase { running } else { nil }
+            let phase = switch state.phase {
+            case .stopped: "stopped"
+            case .starting: "starting"
+            case .running: "running"
+            case .failed: "failed"
+            case .invalid: "invalid"
+            }
+            return PluginStatus(
+                name: name, namespace: namespace, version: version, state: phase, pid: session?.pid.map(Int.init),
+                restarts: state.restarts, lastError: state.lastError,
+                methods: (session?.tools.keys.sorted() ?? []).map { namespace + "." + $0 },
+                resources: (session?.resources ?? []).compactMap { $0["uri"]?.stringValue }
+            )
+        }
+    }
+}
+
+/// What a plugin tells its supervisor.
+enum PluginEvent: Sendable {
+    /// Its phase changed (stopped, crashed, failed).
+    case phase
+    /// It is running, with what it announced.
+    case started(PluginSession)
+    case changed(PluginSession.ChangeKind)
+}
+
+/// One item of `plugins.list`.
+public struct PluginStatus: Encodable, Sendable, Equatable {
+    public var name: String
+    public var namespace: String
+    public var version: String
+    public var state: String
+    public var pid: Int?
+    public var restarts: Int
+    public var lastError: String?
+    public var methods: [String]
+    public var resources: [String]
+}

@@ -1,0 +1,61 @@
+import Jansson
+import JSONRPC
+
+/// The error codes of plugin calls (in JSON-RPC's server range); every error's `data` names the plugin.
+extension ErrorCode {
+    /// The plugin could not answer: `data.reason` is `crashed`, `timeout`, `protocol`, `failed`,
+    /// `startFailed`, `invalid` or `stopped`.
+    public static let pluginUnavailable = ErrorCode(rawValue: -32070)
+    /// The tool answered `isError: true`: `data` is `{plugin, reason: "toolError", content}`.
+    public static let toolError = ErrorCode(rawValue: -32071)
+    /// A plugin called a host method its manifest's `calls` does not allow: `data` is
+    /// `{plugin, reason: "forbidden", method, allowed}`.
+    public static let callForbidden = ErrorCode(rawValue: -32072)
+}
+
+/// The errors plugin calls answer, built in one place so `data` always names the plugin.
+enum PluginError {
+    static func unavailable(_ plugin: String, reason: String, message: String, details: JSONObject = [:]) -> ResponseError {
+        var data: JSONObject = ["plugin": .string(plugin), "reason": .string(reason)]
+        for (key, value) in details { data[key] = value }
+        return ResponseError(code: .pluginUnavailable, message: "Plugin \(plugin): \(message)", data: .object(data))
+    }
+
+    static func crashed(_ plugin: String, status: ExitStatus, stderrTail: [String]) -> ResponseError {
+        var details = status.members
+        details["stderrTail"] = .array(stderrTail.map(JSONValue.string))
+        return unavailable(plugin, reason: "crashed", message: "the plugin \(status)", details: details)
+    }
+
+    static func protocolViolation(_ plugin: String, detail: String, status: ExitStatus?, stderrTail: [String]) -> ResponseError {
+        var details = status?.members ?? [:]
+        details["detail"] = .string(detail)
+        details["stderrTail"] = .array(stderrTail.map(JSONValue.string))
+        return unavailable(plugin, reason: "protocol", message: "broke the protocol (\(detail)); it was stopped", details: details)
+    }
+
+    static func timeout(_ plugin: String, milliseconds: Int) -> ResponseError {
+        unavailable(plugin, reason: "timeout", message: "no answer within \(milliseconds) ms; the call was cancelled",
+                    details: ["timeoutMs": .integer(Int64(milliseconds))])
+    }
+
+    static func toolError(_ plugin: String, tool: String, content: JSONValue) -> ResponseError {
+        let text = content.arrayValue?.first?["text"]?.stringValue.map { ": " + JSONFieldError.excerpt($0) } ?? ""
+        return ResponseError(code: .toolError, message: "Tool \(tool) failed\(text)",
+                             data: ["plugin": .string(plugin), "reason": "toolError", "content": content])
+    }
+
+    /// An error the plugin answered with, passed on with the plugin named.
+    static func fromPlugin(_ plugin: String, _ error: ResponseError) -> ResponseError {
+        var data: JSONObject = ["plugin": .string(plugin), "reason": "pluginError"]
+        if let original = error.data { data["data"] = original }
+        return ResponseError(code: error.code, message: error.message, data: .object(data))
+    }
+
+    static func forbidden(_ plugin: String, method: String, allowed: [String]) -> ResponseError {
+        ResponseError(code: .callForbidden,
+                      message: "Plugin \(plugin) may not call \(JSONFieldError.excerpt(method)) (its manifest's calls do not allow it)",
+                      data: ["plugin": .string(plugin), "reason": "forbidden", "method": .string(JSONFieldError.excerpt(method)),
+                             "allowed": .array(allowed.map(JSONValue.string))])
+    }
+}

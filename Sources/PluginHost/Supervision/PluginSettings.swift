@@ -1,0 +1,32 @@
+import JSONRPC
+import Logging
+
+/// How the host runs its plugins: the `serve` flags that concern them.
+public struct PluginSettings: Sendable {
+    /// Limits of each plugin connection; a frame over `maxMessageBytes` is a protocol violation.
+    public var limits: ConnectionLimits
+    /// After closing a plugin's stdin, how long to wait before SIGTERM (and SIGTERM before SIGKILL).
+    public var shutdownGraceMilliseconds: Int
+    /// How long a listing (`plugins.list`, `rpc.discover`, `host.methods`) waits for plugins to start.
+    public var listingWaitMilliseconds: Int
+    /// Crashes within ``crashWindowSeconds`` after which a plugin is `failed` until `plugins.restart`.
+    public var maxCrashes: Int
+    public var crashWindowSeconds: Int
+    public var logger: Logger
+
+    public init(limits: ConnectionLimits = ConnectionLimits(), shutdownGraceMilliseconds: Int = 2_000, listingWaitMilliseconds: Int = 5_000,
+                maxCrashes: Int = 3, crashWindowSeconds: Int = 60, logger: Logger) {
+        self.limits = limits
+        self.shutdownGraceMilliseconds = shutdownGraceMilliseconds
+        self.listingWaitMilliseconds = listingWaitMilliseconds
+        self.maxCrashes = maxCrashes
+        self.crashWindowSeconds = crashWindowSeconds
+        self.logger = logger
+    }
+
+    /// The pause before restarting after `crashes` recent crashes: 100 ms, doubling, at most 5 s.
+    func backoffMilliseconds(afterCrashes crashes: Int) -> Int {
+        guard crashes > 0 else { return 0 }
+        return min(5_000, 100 << min(crashes - 1, 6))
+    }
+}

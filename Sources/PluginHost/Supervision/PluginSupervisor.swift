@@ -1,0 +1,185 @@
+import Jansson
+import JSONRPC
+import Logging
+import Synchronization
+
+/// Every configured plugin: starts them on first use, routes `namespace.tool` calls to them, pushes
+/// what changes to the clients, and stops them all when the host exits.
+///
+/// ```swift
+/// let plugins = PluginSupervisor(configuration: try PluginConfiguration.load(...), settings: settings)
+/// registry.add(.pluginMethods(plugins))
+/// registry.route(to: plugins.router)
+/// plugins.attach(hostMethods: dispatcher)   // what plugins may call back, per their `calls`
+/// ```
+public final class PluginSupervisor: Sendable {
+    public let plugins: [Plugin]
+    let settings: PluginSettings
+    private let byNamespace: [String: Plugin]
+    private let byName: [String: Plugin]
+    let host = HostTable()
+    private let clients = Mutex<[WeakConnection]>([])
+    /// Woken on every plugin phase change, for listings that wait.
+    private let phases = ConditionLock()
+    private let observers = Mutex<(next: Int, byKey: [Int: @Sendable () -> Void])>((0, [:]))
+
+    public init(configuration: PluginConfiguration, settings: PluginSettings) {
+        self.settings = settings
+        let host = self.host
+        let phases = self.phases
+        let pushes = PushRelay()
+        plugins = configuration.entries.map { entry in
+            switch entry {
+            case .valid(let manifest):
+                Plugin(manifest: manifest, settings: settings, host: host) { plugin, event in
+                    phases.withLock { phases.broadcast() }
+                    pushes.deliver(plugin, event)
+                }
+            case .invalid(let name, let namespace, let version, let reason):
+                Plugin(invalid: name, namespace: namespace, version: version, reason: reason, settings: settings)
+            }
+        }
+        byNamespace = Dictionary(plugins.filter { $0.manifest != nil }.map { ($0.namespace, $0) }, uniquingKeysWith: { first, _ in first })
+        byName = Dictionary(plugins.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        pushes.supervisor = self
+    }
+
+    /// A supervisor of no plugins.
+    public static var none: PluginSupervisor {
+        PluginSupervisor(configuration: PluginConfiguration(entries: []), settings: PluginSettings(logger: Logger(label: "switchboard")))
+    }
+
+    /// The router to give the host's method registry (``MethodRegistry/route(to:)``).
+    public var router: PluginRouter { PluginRouter(supervisor: self) }
+
+    /// The host's full method table, which callbacks reach within each plugin's `calls`.
+    public func attach(hostMethods dispatcher: Dispatcher) { host.set(dispatcher) }
+
+    func plugin(namespace: String) -> Plugin? { byNamespace[namespace] }
+    func plugin(named name: String) -> Plugin? { byName[name] }
+
+    /// The namespaces of the plugins that can run.
+    var namespaces: [String] { byNamespace.keys.sorted() }
+
+    // MARK: Clients
+
+    /// A client connection that receives `host.methodsChanged` and `resources.listChanged`.
+    public func addClient(_ connection: Connection) {
+        clients.withLock { $0 = $0.filter { $0.connection != nil } + [WeakConnection(connection: connection)] }
+    }
+
+    func push(_ method: String, params: JSONValue) {
+        for client in clients.withLock({ $0 }) { client.connection?.notify(method: method, params: params) }
+    }
+
+    fileprivate func deliver(_ plugin: Plugin, _ event: PluginEvent) {
+        for observer in observers.withLock({ Array($0.byKey.values) }) { observer() }
+        switch event {
+        case .phase:
+            break
+        case .started(let session):
+            if !session.resources.isEmpty || !session.templates.isEmpty {
+                push("resources.listChanged", params: ["namespace": .string(plugin.namespace)])
+            }
+        case .changed(.tools):
+            push("host.methodsChanged", params: ["namespace": .string(plugin.namespace)])
+        case .changed(.resources):
+            push("resources.listChanged", params: ["namespace": .string(plugin.namespace)])
+        case .changed(.resourceUpdated(let uri)):
+            // The seam for resources.subscribe: the subscription mechanism filters these per client.
+            push("resources.updated", params: ["uri": .string(uri)])
+        }
+    }
+
+    // MARK: Starting and stopping
+
+    /// Starts every plugin that can run (`--eager-plugins`), without waiting.
+    public func startAll() {
+        for plugin in plugins where plugin.manifest != nil {
+            Task { _ = try? await plugin.session() }
+        }
+    }
+
+    /// Starts the plugins not started yet and blocks the calling thread until each is running or has
+    /// failed, at most the listing wait: for listings that must show plugins' methods.
+    func settleForListing() {
+        let pending = plugins.filter(\.isPending)
+        guard !pending.isEmpty else { return }
+        for plugin in pending { Task { _ = try? await plugin.session() } }
+        let deadline = monotonicNanoseconds() + UInt64(settings.listingWaitMilliseconds) * 1_000_000
+        phases.withLock {
+            while plugins.contains(where: \.isPending), monotonicNanoseconds() < deadline { _ = phases.wait(until: deadline) }
+        }
+    }
+
+    /// The same for a task: suspends, never blocks.
+    func settleForListing() async {
+        let pending = plugins.filter(\.isPending)
+        guard !pending.isEmpty else { return }
+        for plugin in pending { Task { _ = try? await plugin.session() } }
+        let settled: @Sendable () -> Bool = { [plugins] in !plugins.contains(where: \.isPending) }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let once = ResumeOnce(continuation)
+            let timer = DeadlineWatch.shared.schedule(in: settings.listingWaitMilliseconds) { once.resume(()) }
+            let key = observePhases {
+                guard settled() else { return }
+                DeadlineWatch.shared.cancel(timer)
+                once.resume(())
+            }
+            if settled() { once.resume(()) }
+            once.whenDone { [self] in stopObserving(key) }
+        }
+    }
+
+    /// Calls `observer` after every phase change of any plugin, until ``stopObserving(_:)``.
+    private func observePhases(_ observer: @escaping @Sendable () -> Void) -> Int {
+        observers.withLock { state in
+            state.next += 1
+            state.byKey[state.next] = observer
+            return state.next
+        }
+    }
+
+    private func stopObserving(_ key: Int) {
+        observers.withLock { _ = $0.byKey.removeValue(forKey: key) }
+    }
+
+    /// Stops every plugin: closes its stdin, waits the grace time, SIGTERM, SIGKILL, to its group.
+    public func shutdown() async {
+        await withTaskGroup(of: Void.self) { group in
+            for plugin in plugins { group.addTask { await plugin.shutdown() } }
+        }
+    }
+
+    /// The same from a plain thread (the main thread at exit).
+    public func shutdownBlocking() {
+        let done = ConditionLock()
+        let finished = Mutex(false)
+        Task {
+            await shutdown()
+            done.withLock {
+                finished.withLock { $0 = true }
+                done.broadcast()
+            }
+        }
+        done.withLock { while !finished.withLock({ $0 }) { done.wait() } }
+    }
+}
+
+/// Hands plugin events to the supervisor, which does not exist yet when the plugins are made.
+private final class PushRelay: Sendable {
+    private struct Weak: @unchecked Sendable { weak var supervisor: PluginSupervisor? }
+    private let target = Mutex(Weak())
+
+    var supervisor: PluginSupervisor? {
+        get { target.withLock { $0.supervisor } }
+        set { target.withLock { $0.supervisor = newValue } }
+    }
+
+    func deliver(_ plugin: Plugin, _ event: PluginEvent) { supervisor?.deliver(plugin, event) }
+}
+
+/// A client connection, held weakly.
+struct WeakConnection: @unchecked Sendable {
+    weak var connection: Connection?
+}

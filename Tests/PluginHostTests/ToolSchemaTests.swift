@@ -1,0 +1,21 @@
+import Jansson
+import JSONRPC
+@testable import PluginHost
+import Testing
+
+@Suite("Tool schemas written elsewhere")
+struct ToolSchemaTests {
+    @Test("keywords, formats and patterns the validator does not know are skipped; $defs references resolve")
+    func lenientValidation() throws {
+        let schema = try JSONValue(parsing: #"""
+            {"type": "object", "$schema": "https://json-schema.org/draft/2020-12/schema", "required": ["when", "item"],
+             "properties": {"when": {"type": "string", "format": "date", "x-ui": "calendar"},
+                            "code": {"type": "string", "pattern": "(?<"},
+                            "item": {"$ref": "#/$defs/Item"}},
+             "$defs": {"Item": {"type": "object", "required": ["id"], "properties": {"id": {"type": "integer"}}}}}
+            """#)
+        let tool = try #require(PluginTool(["name": "t", "inputSchema": schema]))
+        try tool.validate(["when": "2026-11-22", "code": "x", "item": ["id": 1]])
+        #expect(throws: ResponseError.self) { try tool.validate(["when": "2026-11-22", "item": ["id": "one"]]) }
+    }
+}

@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""A hostile MCP server for the host's tests: each tool misbehaves in its own way."""
+import json
+import os
+import signal
+import sys
+import time
+
+
+def send(message):
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+def tool(name, properties=None, required=()):
+    return {"name": name, "description": f"probe {name}",
+            "inputSchema": {"type": "object", "properties": properties or {}, "required": list(required)}}
+
+
+TOOLS = [
+    tool("echo", {"text": {"type": "string"}}, ["text"]),
+    tool("crash", {"message": {"type": "string"}}),
+    tool("hang"),
+    tool("garbage"),
+    tool("env"),
+    tool("call", {"method": {"type": "string"}, "params": {"type": "object"}}, ["method"]),
+    tool("progress"),
+    tool("fail"),
+    tool("grow"),
+    tool("signals"),
+    tool("huge"),
+    tool("stubborn"),
+]
+calls = 0
+stubborn = False
+
+
+def text(value):
+    return {"content": [{"type": "text", "text": json.dumps(value)}], "structuredContent": value}
+
+
+def callback(method, params):
+    global calls
+    calls += 1
+    ident = 1000 + calls
+    request = {"jsonrpc": "2.0", "id": ident, "method": method}
+    if params is not None:
+        request["params"] = params
+    send(request)
+    while True:
+        message = json.loads(sys.stdin.readline())
+        if message.get("id") == ident and "method" not in message:
+            return message
+
+
+def run(name, arguments, meta):
+    if name == "echo":
+        return text({"text": arguments["text"]})
+    if name == "crash":
+        sys.stderr.write(arguments.get("message", "probe: crashing") + "\n")
+        sys.stderr.flush()
+        os._exit(3)
+    if name == "hang":
+        return None
+    if name == "garbage":
+        sys.stdout.write("this is not JSON-RPC\n")
+        sys.stdout.flush()
+        return None
+    if name == "env":
+        return text({"env": dict(os.environ)})
+    if name == "call":
+        return text({"answer": callback(arguments["method"], arguments.get("params"))})
+    if name == "progress":
+        token = meta.get("progressToken")
+        if token is not None:
+            send({"jsonrpc": "2.0", "method": "notifications/progress",
+                  "params": {"progressToken": token, "progress": 1, "total": 2, "message": "halfway"}})
+        return text({"token": token is not None})
+    if name == "grow":
+        TOOLS.append(tool("grown"))
+        send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+        return text({"tools": len(TOOLS)})
+    if name == "grown":
+        return text({"grown": True})
+    if name == "signals":
+        words = os.environ["PROBE_SIGNALS"].split()
+        fields = {words[i].rstrip(":"): words[i + 1] for i in range(0, len(words) - 1, 2)}
+        return text({"blocked": fields["SigBlk"], "ignored": fields["SigIgn"], "group": os.getpgrp() == os.getpid()})
+    if name == "huge":
+        send({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "x" * 100000}})
+        return None
+    if name == "stubborn":
+        # From now on SIGTERM is ignored and end of input does not end the probe: only SIGKILL does.
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        global stubborn
+        stubborn = True
+        return text({"stubborn": True})
+    if name == "fail":
+        return {"content": [{"type": "text", "text": "probe failed on purpose"}], "isError": True}
+    raise KeyError(name)
+
+
+for line in sys.stdin:
+    message = json.loads(line)
+    method, ident, params = message.get("method"), message.get("id"), message.get("params") or {}
+    if ident is None or method is None:
+        continue
+    if method == "initialize":
+        result = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}}, "serverInfo": {"name": "probe", "version": "0.1.0"}}
+    elif method == "tools/list":
+        result = {"tools": TOOLS}
+    elif method == "tools/call":
+        result = run(params["name"], params.get("arguments") or {}, params.get("_meta") or {})
+        if result is None:
+            continue
+    else:
+        send({"jsonrpc": "2.0", "id": ident, "error": {"code": -32601, "message": "Method not found"}})
+        continue
+    send({"jsonrpc": "2.0", "id": ident, "result": result})
+
+while stubborn:
+    time.sleep(3600)
