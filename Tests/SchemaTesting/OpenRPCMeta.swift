@@ -19,6 +19,18 @@ public enum OpenRPCMeta {
         ],
     ]
 
+    /// A Method Object: a name, a summary and description, params as content descriptors, and `extra`.
+    static func methodObject(extra: JSONObject) -> JSONValue {
+        var properties: JSONObject = [
+            "name": ["type": "string", "minLength": 1],
+            "summary": ["type": "string"],
+            "description": ["type": "string"],
+            "params": ["type": "array", "items": contentDescriptor],
+        ]
+        for (key, value) in extra { properties[key] = value }
+        return ["type": "object", "required": ["name", "params"], "properties": .object(properties)]
+    }
+
     public static let schema: JSONValue = [
         "type": "object",
         "required": ["openrpc", "info", "methods"],
@@ -29,43 +41,21 @@ public enum OpenRPCMeta {
                 "required": ["title", "version"],
                 "properties": ["title": ["type": "string"], "version": ["type": "string"], "description": ["type": "string"]],
             ],
-            "methods": [
-                "type": "array",
-                "items": [
-                    "type": "object",
-                    "required": ["name", "params"],
-                    "properties": [
-                        "name": ["type": "string", "minLength": 1],
-                        "summary": ["type": "string"],
-                        "description": ["type": "string"],
-                        "paramStructure": ["enum": ["by-name", "by-position", "either"]],
-                        "params": ["type": "array", "items": contentDescriptor],
-                        "result": contentDescriptor,
-                        "errors": [
-                            "type": "array",
-                            "items": [
-                                "type": "object",
-                                "required": ["code", "message"],
-                                "properties": ["code": ["type": "integer"], "message": ["type": "string"], "data": true],
-                            ],
-                        ],
-                        "examples": ["type": "array"],
+            "methods": ["type": "array", "items": methodObject(extra: [
+                "paramStructure": ["enum": ["by-name", "by-position", "either"]],
+                "result": contentDescriptor,
+                "errors": [
+                    "type": "array",
+                    "items": [
+                        "type": "object",
+                        "required": ["code", "message"],
+                        "properties": ["code": ["type": "integer"], "message": ["type": "string"], "data": true],
                     ],
                 ],
-            ],
-            "x-notifications": [
-                "type": "array",
-                "items": [
-                    "type": "object",
-                    "required": ["name", "params"],
-                    "properties": [
-                        "name": ["type": "string", "minLength": 1],
-                        "summary": ["type": "string"],
-                        "description": ["type": "string"],
-                        "params": ["type": "array", "items": contentDescriptor],
-                    ],
-                ],
-            ],
+                "examples": ["type": "array"],
+            ])],
+            // The host's extension: the notifications it sends, as Method Objects without a result.
+            "x-notifications": ["type": "array", "items": methodObject(extra: [:])],
             "components": ["type": "object", "properties": ["schemas": ["type": "object"]]],
         ],
     ]

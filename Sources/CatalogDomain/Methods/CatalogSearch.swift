@@ -9,17 +9,7 @@ public enum CatalogSearch: RPCMethod {
     public static let name = "catalog.search"
     public static let summary = "Searches brochure titles and retailer names, ignoring accents and case."
 
-    public struct Params: Decodable, Sendable {
-        public var query: String
-        public var page: PageRequest
-
-        enum CodingKeys: String, CodingKey { case query }
-
-        public init(from decoder: any Decoder) throws {
-            query = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .query)
-            page = try PageRequest(from: decoder)
-        }
-    }
+    public typealias Params = SearchRequest
 
     public typealias Result = ListResult<Brochure>
 

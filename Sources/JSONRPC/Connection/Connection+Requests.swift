@@ -20,25 +20,7 @@ extension Connection {
     /// Sends a request to the peer and waits for its answer; throws the peer's ``ResponseError``.
     /// Like an answer, the request waits for room while the output is full.
     public func sendRequest(method: String, params: JSONValue?) async throws -> JSONValue {
-        let id: Int64? = outgoing.withLock { state in
-            guard !state.closed else { return nil }
-            defer { state.nextID += 1 }
-            state.slots[state.nextID] = .sent
-            return state.nextID
-        }
-        guard let id else { throw ResponseError.internalError("the connection is closed") }
-        await send(OutgoingMessage.request(id: id, method: method, params: params?.makeJansson()))
-        return try await withCheckedThrowingContinuation { continuation in
-            let early: Result<JSONValue, ResponseError>? = outgoing.withLock { state in
-                if case .answered(let result) = state.slots[id] {
-                    state.slots[id] = nil
-                    return result
-                }
-                state.slots[id] = .waiting(continuation)
-                return nil
-            }
-            if let early { continuation.resume(with: early.mapError { $0 as any Error }) }
-        }
+        try await response(to: try await startRequest(method: method, params: params))
     }
 
     /// Hands a response from the peer to the request waiting for it.

@@ -8,17 +8,7 @@ public enum MailSearch: RPCMethod {
     public static let name = "mail.search"
     public static let summary = "Searches sender, subject and text of every folder, best match first."
 
-    public struct Params: Decodable, Sendable {
-        public var query: String
-        public var page: PageRequest
-
-        enum CodingKeys: String, CodingKey { case query }
-
-        public init(from decoder: any Decoder) throws {
-            query = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .query)
-            page = try PageRequest(from: decoder)
-        }
-    }
+    public typealias Params = SearchRequest
 
     public typealias Result = ListResult<SearchHit>
 
