@@ -112,7 +112,7 @@ let package = Package(
         .target(
             name: "PluginHost",
             dependencies: [
-                "JSONRPC", "Jansson", "CSystemShims", "SchemaValidation", "SwitchboardHost",
+                "JSONRPC", "Jansson", "CSystemShims", "SchemaValidation", "SwitchboardHost", "DomainMethods", "SwitchboardCore",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings

@@ -1,15 +1,34 @@
+import DomainMethods
+import FeedDomain
 import Jansson
+import JSONRPC
+import MailDomain
 import PluginHost
 
-/// The core domains' resources, each read through the domain's own method.
+/// The core domains' resources, each read through the domain's own method and followed by
+/// `resources.subscribe` through the domain's change log.
 enum CoreResources {
-    static let all: [MethodResource] = [
-        MethodResource(uri: "mail://inbox", name: "Inbox", description: "The inbox's first page of conversations (inbox.list).",
-                       method: "inbox.list"),
-        MethodResource(uri: "feed://items", name: "Feed", description: "The feed's first page (feed.list).", method: "feed.list"),
-        MethodResource(uri: "feed://item/{id}", name: "Feed item", description: "One feed item by id (feed.get).", method: "feed.get") { variables in
-            guard let text = variables["id"], let id = Int64(text), id >= 0 else { return nil }
-            return ["id": .integer(id)]
-        },
-    ]
+    static func all(services: LazyServices) -> [MethodResource] {
+        let mail = services.mail
+        let feed = services.feed
+        let defaultAccount = services.defaultAccount
+        let feedUpdates: @Sendable (String, RequestContext) -> any SubscriptionFeed = { uri, _ in
+            ChangeHintFeed(method: "resources.updated", params: ["uri": .string(uri)], state: { try await feed.state() },
+                           changes: { since, limit in try await feed.changes(since: since, limit: limit) })
+        }
+        return [
+            MethodResource(uri: "mail://inbox", name: "Inbox", description: "The inbox's first page of conversations (inbox.list).",
+                           method: "inbox.list", updates: { uri, context in
+                               ChangeHintFeed.mail(mail, account: try MailSession.account(context, default: defaultAccount),
+                                                   method: "resources.updated", params: ["uri": .string(uri)])
+                           }),
+            MethodResource(uri: "feed://items", name: "Feed", description: "The feed's first page (feed.list).", method: "feed.list",
+                           updates: feedUpdates),
+            MethodResource(uri: "feed://item/{id}", name: "Feed item", description: "One feed item by id (feed.get).", method: "feed.get",
+                           params: { variables in
+                               guard let text = variables["id"], let id = Int64(text), id >= 0 else { return nil }
+                               return ["id": .integer(id)]
+                           }, updates: feedUpdates),
+        ]
+    }
 }

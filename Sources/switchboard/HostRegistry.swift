@@ -19,7 +19,9 @@ enum HostRegistry {
         registry.add(.feedMethods(services.feed))
         registry.add(.chatMethods(services.chat, user: services.chatUser, subscriptions: services.subscriptions))
         registry.add(.catalogMethods(services.catalog, readRoots: readRoots, subscriptions: services.subscriptions))
-        registry.add(.resourceMethods(ResourceCatalog(core: CoreResources.all, plugins: plugins)))
+        services.subscriptions.listen(to: plugins.resourceUpdates.signal)
+        registry.add(.resourceMethods(ResourceCatalog(core: CoreResources.all(services: services), plugins: plugins),
+                                      subscriptions: services.subscriptions))
         registry.add(.pluginMethods(plugins))
         if !plugins.plugins.isEmpty { registry.route(to: plugins.router) }
         return registry

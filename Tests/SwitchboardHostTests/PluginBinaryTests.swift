@@ -75,6 +75,40 @@ struct PluginBinaryTests {
         #expect(failed["error"]?["data"]?["plugin"] == "probe")
     }
 
+    /// Reads until both the answer to `id` and a `method` notification came; the notification's params.
+    static func notification(_ method: String, from host: SpawnedHost, answering id: Int) throws -> JSONValue? {
+        var answered = false
+        var params: JSONValue?
+        while !answered || params == nil {
+            let message = try host.nextMessage()
+            if message["method"] == nil, message["id"] == .integer(Int64(id)) { answered = true }
+            if params == nil, message["method"]?.stringValue == method { params = message["params"] }
+        }
+        return params
+    }
+
+    @Test("resources.subscribe: a plugin's resource is subscribed at the plugin and its updates reach only that subscription; a core resource follows its domain")
+    func subscribesToResources() throws {
+        let host = try Self.host()
+        let subscribed = try Self.call(host, 1, "resources.subscribe", #"{"uri":"probe://counter"}"#)
+        let id = try #require(subscribed["result"]?["subscriptionId"]?.stringValue)
+        try host.send(BinaryHarness.request(2, "probe.touch"))
+        let updated = try Self.notification("resources.updated", from: host, answering: 2)
+        #expect(updated?["subscriptionId"] == .string(id))
+        #expect(updated?["uri"] == "probe://counter")
+        let read = try Self.call(host, 3, "resources.read", #"{"uri":"probe://counter"}"#)
+        #expect(read["result"]?["contents"]?.arrayValue?.first?["text"] == #"{"touches": 1}"#)
+
+        let inbox = try #require(try Self.call(host, 4, "resources.subscribe", #"{"uri":"mail://inbox"}"#)["result"]?["subscriptionId"])
+        try host.send(BinaryHarness.request(5, "mail.send", #"{"to":"ann@example.com","subject":"s","text":"t"}"#))
+        let inboxUpdate = try Self.notification("resources.updated", from: host, answering: 5)
+        #expect(inboxUpdate?["uri"] == "mail://inbox")
+        #expect(inboxUpdate?["subscriptionId"] == inbox)
+        let unknown = try Self.call(host, 6, "resources.subscribe", #"{"uri":"file:///etc/passwd"}"#)
+        #expect(unknown["error"]?["code"] == -32602)
+        #expect(unknown["error"]?["data"]?["field"] == "uri")
+    }
+
     @Test("Plugin methods appear in rpc.discover, host.methods and initialize's namespaces")
     func discoversPluginMethods() throws {
         let host = try Self.host()

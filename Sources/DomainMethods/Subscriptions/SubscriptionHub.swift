@@ -3,7 +3,7 @@ import JSONRPC
 import Synchronization
 import SwitchboardCore
 
-/// Every subscription of the process, woken by one ``ChangeSignal``: `<namespace>.subscribe` and
+/// Every subscription of the process, woken by ``ChangeSignal``s: `<namespace>.subscribe` and
 /// `<namespace>.unsubscribe` of every domain go through it.
 ///
 /// A subscription belongs to the connection that made it: only that connection can end it, and it
@@ -18,7 +18,6 @@ public final class SubscriptionHub: Sendable {
     public static let maxPerConnection = 256
 
     public let maxQueuedEvents: Int
-    private let signal: ChangeSignal
     private let table = Mutex(Table())
 
     private struct Table: Sendable {
@@ -29,8 +28,12 @@ public final class SubscriptionHub: Sendable {
     }
 
     public init(signal: ChangeSignal, maxQueuedEvents: Int = defaultMaxQueuedEvents) {
-        self.signal = signal
         self.maxQueuedEvents = max(1, maxQueuedEvents)
+        listen(to: signal)
+    }
+
+    /// Wakes the subscriptions on `signal` too (the plugins' resource updates, say).
+    public func listen(to signal: ChangeSignal) {
         signal.listen { [weak self] in self?.wakeAll() }
     }
 

@@ -10,7 +10,8 @@ public enum MailSession {
     /// `-32001`: no account is signed in and there is no default account.
     public static let notSignedInCode = ErrorCode(rawValue: -32001)
 
-    static func account(_ context: RequestContext, default defaultAccount: String?) throws(ResponseError) -> String {
+    /// The account a request of `context`'s connection acts for.
+    public static func account(_ context: RequestContext, default defaultAccount: String?) throws(ResponseError) -> String {
         if let account = context.connection.session.value(key, as: String.self) { return account }
         if let defaultAccount { return defaultAccount }
         throw ResponseError(code: notSignedInCode, message: "Not signed in: call mail.login {email, password} first",

@@ -1,4 +1,5 @@
 import DomainMethods
+import Jansson
 import JSONRPC
 import SwitchboardCore
 
@@ -20,9 +21,11 @@ public enum MailUnsubscribe: RPCMethod {
 }
 
 extension ChangeHintFeed {
-    /// `mail.changed` hints for one account's mail.
-    static func mail(_ mail: any MailService, account: String) -> ChangeHintFeed {
-        ChangeHintFeed(method: "mail.changed", state: { try await mail.state() },
+    /// Hints for one account's mail: `mail.changed` by default, or another notification (with
+    /// `params`) for what shows that mail, such as the `mail://inbox` resource.
+    public static func mail(_ mail: any MailService, account: String, method: String = "mail.changed",
+                            params: JSONObject = [:]) -> ChangeHintFeed {
+        ChangeHintFeed(method: method, params: params, state: { try await mail.state() },
                        changes: { since, limit in try await mail.changes(account: account, since: since, limit: limit) })
     }
 }

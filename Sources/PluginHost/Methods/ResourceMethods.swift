@@ -1,3 +1,4 @@
+import DomainMethods
 import Jansson
 import JSONRPC
 
@@ -50,8 +51,9 @@ public enum ResourcesRead: RPCMethod {
 }
 
 extension MethodRegistry {
-    /// `resources.list`, `resources.templates`, `resources.read`.
-    public static func resourceMethods(_ catalog: ResourceCatalog) -> MethodRegistry {
+    /// `resources.list`, `resources.templates`, `resources.read`; with `subscriptions`, also
+    /// `resources.subscribe` and `resources.unsubscribe`.
+    public static func resourceMethods(_ catalog: ResourceCatalog, subscriptions: SubscriptionHub? = nil) -> MethodRegistry {
         var registry = MethodRegistry()
         registry.register(ResourcesList.self) { params, context in
             if let cursor = params.cursor {
@@ -64,6 +66,11 @@ extension MethodRegistry {
         }
         registry.register(ResourcesTemplates.self) { _, _ in ResourcesTemplates.Result(items: await catalog.templates()) }
         registry.register(ResourcesRead.self) { params, context in try await catalog.read(params.uri, context: context) }
+        if let subscriptions {
+            registry.registerSubscriptions(ResourcesSubscribe.self, ResourcesUnsubscribe.self, namespace: "resources", hub: subscriptions) {
+                params, context in try await catalog.updates(of: params.uri, context: context)
+            }
+        }
         return registry
     }
 }

@@ -1,3 +1,4 @@
+import DomainMethods
 import Jansson
 import JSONRPC
 import SwitchboardHost
@@ -5,10 +6,8 @@ import SwitchboardHost
 /// Every resource the host offers, core domains' and plugins' alike, routed by URI: a core resource
 /// is read through its domain's method, a plugin's through the plugin's `resources/read`. A URI no one
 /// owns is `-32602` naming `uri`; nothing here ever opens a file path.
-///
-/// - Note: `resources.subscribe` is not here yet: the plugins' `notifications/resources/updated` are
-///   pushed as `resources.updated {uri}` to every client (``PluginSupervisor``), the seam the host's
-///   subscription mechanism is to filter per client.
+/// `resources.subscribe` follows a core resource through its domain's change log, a plugin's through
+/// the updates the plugin reports (``ResourceUpdates``).
 public struct ResourceCatalog: Sendable {
     public let core: [MethodResource]
     public let plugins: PluginSupervisor?
@@ -60,6 +59,27 @@ public struct ResourceCatalog: Sendable {
         }
         throw ResponseError.invalidParams(JSONFieldError(field: "uri", expected: "a URI a domain or a plugin serves (see resources.list and resources.templates)",
                                                          got: JSONFieldError.excerpt(uri)))
+    }
+
+    /// What `resources.subscribe {uri}` follows. A plugin's resource is subscribed at the plugin
+    /// (MCP `resources/subscribe`), which must offer the `resources.subscribe` capability.
+    func updates(of uri: String, context: RequestContext) async throws -> any SubscriptionFeed {
+        for resource in core where resource.template.match(uri).flatMap(resource.params) != nil {
+            guard let updates = resource.updates else { throw Self.refused(uri, "a resource that can change") }
+            return try updates(uri, context)
+        }
+        for (_, session) in await runningPlugins() where Self.owns(session, uri) {
+            guard session.capabilities["resources"]?["subscribe"] == true, let plugins else {
+                throw Self.refused(uri, "a resource whose plugin reports updates (MCP capability resources.subscribe)")
+            }
+            _ = try await session.request("resources/subscribe", params: ["uri": .string(uri)])
+            return PluginResourceFeed(uri: uri, updates: plugins.resourceUpdates)
+        }
+        throw Self.refused(uri, "a URI a domain or a plugin serves (see resources.list and resources.templates)")
+    }
+
+    private static func refused(_ uri: String, _ expected: String) -> ResponseError {
+        ResponseError.invalidParams(JSONFieldError(field: "uri", expected: expected, got: JSONFieldError.excerpt(uri)))
     }
 
     /// Whether `uri` is one of the session's resources or matches one of its templates.

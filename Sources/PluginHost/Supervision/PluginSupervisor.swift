@@ -18,6 +18,8 @@ public final class PluginSupervisor: Sendable {
     private let byNamespace: [String: Plugin]
     private let byName: [String: Plugin]
     let host = HostTable()
+    /// The resource updates the plugins reported, for `resources.subscribe`.
+    public let resourceUpdates = ResourceUpdates()
     private let clients = Mutex<[WeakConnection]>([])
     /// Woken on every plugin phase change, for listings that wait.
     private let phases = ConditionLock()
@@ -86,8 +88,8 @@ public final class PluginSupervisor: Sendable {
         case .changed(.resources):
             push("resources.listChanged", params: ["namespace": .string(plugin.namespace)])
         case .changed(.resourceUpdated(let uri)):
-            // The seam for resources.subscribe: the subscription mechanism filters these per client.
-            push("resources.updated", params: ["uri": .string(uri)])
+            // Delivered to the resources.subscribe subscriptions of that URI, and no one else.
+            resourceUpdates.record(uri)
         }
     }
 

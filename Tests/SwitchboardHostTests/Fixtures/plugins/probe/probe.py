@@ -30,7 +30,10 @@ TOOLS = [
     tool("signals"),
     tool("huge"),
     tool("stubborn"),
+    tool("touch"),
 ]
+COUNTER = "probe://counter"
+touches = 0
 calls = 0
 stubborn = False
 
@@ -95,6 +98,12 @@ def run(name, arguments, meta):
         global stubborn
         stubborn = True
         return text({"stubborn": True})
+    if name == "touch":
+        # Changes the probe's one resource and says so (MCP resource update).
+        global touches
+        touches += 1
+        send({"jsonrpc": "2.0", "method": "notifications/resources/updated", "params": {"uri": COUNTER}})
+        return text({"touches": touches})
     if name == "fail":
         return {"content": [{"type": "text", "text": "probe failed on purpose"}], "isError": True}
     raise KeyError(name)
@@ -106,7 +115,16 @@ for line in sys.stdin:
     if ident is None or method is None:
         continue
     if method == "initialize":
-        result = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}}, "serverInfo": {"name": "probe", "version": "0.1.0"}}
+        result = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}, "resources": {"subscribe": True}},
+                  "serverInfo": {"name": "probe", "version": "0.1.0"}}
+    elif method == "resources/list":
+        result = {"resources": [{"uri": COUNTER, "name": "counter", "mimeType": "application/json"}]}
+    elif method == "resources/templates/list":
+        result = {"resourceTemplates": []}
+    elif method == "resources/read":
+        result = {"contents": [{"uri": COUNTER, "mimeType": "application/json", "text": json.dumps({"touches": touches})}]}
+    elif method == "resources/subscribe":
+        result = {}
     elif method == "tools/list":
         result = {"tools": TOOLS}
     elif method == "tools/call":
