@@ -32,7 +32,7 @@ let package = Package(
 
         // JSON on jansson: owned and borrowed values, parse and dump, Codable, a dynamic value type.
         .target(name: "Jansson", dependencies: ["CJansson", "CJanssonAlloc"], swiftSettings: swiftSettings),
-        .testTarget(name: "JanssonTests", dependencies: ["Jansson"], swiftSettings: swiftSettings),
+        .testTarget(name: "JanssonTests", dependencies: ["Jansson", "CJanssonAlloc"], swiftSettings: swiftSettings),
 
         // JSON-RPC 2.0: messages, errors, framing, dispatch, the connection.
         .target(

@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #if __has_include(<valgrind/valgrind.h>)
 #include <valgrind/valgrind.h>
 #else
@@ -90,7 +91,10 @@ void sb_jansson_free(void *block) {
 
 size_t sb_jansson_cached_bytes(void) { return cache.bytes; }
 
+/// Under valgrind blocks are not kept (memcheck then sees every free), unless
+/// SWITCHBOARD_JANSSON_BLOCKS=keep asks for them, to count instructions of the real thing (callgrind).
 __attribute__((constructor)) static void install(void) {
-    keeps_blocks = !RUNNING_ON_VALGRIND;
+    const char *blocks = getenv("SWITCHBOARD_JANSSON_BLOCKS");
+    keeps_blocks = !RUNNING_ON_VALGRIND || (blocks && strcmp(blocks, "keep") == 0);
     json_set_alloc_funcs(sb_jansson_malloc, sb_jansson_free);
 }

@@ -8,7 +8,8 @@
 /// thread, instead of going back to malloc one by one. A page of 50 feed items makes ~1,650 such
 /// blocks; through malloc they overflowed its per-thread cache into the shared bins, which cost a
 /// lock or an atomic each and a consolidation pass on the next large allocation. A thread's blocks go
-/// back to malloc when it exits. Under valgrind nothing is kept, so memcheck sees every free.
+/// back to malloc when it exits. Under valgrind nothing is kept, so memcheck sees every free
+/// (SWITCHBOARD_JANSSON_BLOCKS=keep keeps them there too, for instruction counts).
 void *sb_jansson_malloc(size_t size);
 void sb_jansson_free(void *block);
 
