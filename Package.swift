@@ -27,10 +27,12 @@ let package = Package(
             providers: [.apt(["libjansson-dev"])]
         ),
         .target(name: "CSystemShims"),
+        // jansson's allocator: small blocks reused from per-thread lists (installed before main).
+        .target(name: "CJanssonAlloc"),
 
         // JSON on jansson: owned and borrowed values, parse and dump, Codable, a dynamic value type.
-        .target(name: "Jansson", dependencies: ["CJansson"], swiftSettings: swiftSettings),
-        .testTarget(name: "JanssonTests", dependencies: ["Jansson"], swiftSettings: swiftSettings),
+        .target(name: "Jansson", dependencies: ["CJansson", "CJanssonAlloc"], swiftSettings: swiftSettings),
+        .testTarget(name: "JanssonTests", dependencies: ["Jansson", "CJanssonAlloc"], swiftSettings: swiftSettings),
 
         // JSON-RPC 2.0: messages, errors, framing, dispatch, the connection.
         .target(
