@@ -9,7 +9,7 @@ import SwitchboardCore
 ///
 /// ```swift
 /// let database = try AppDatabase(path: "/tmp/switchboard.sqlite", migrations: FeedStore.migrations)
-/// let total = try await database.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM feed_item") }
+/// let total = try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM feed_item") }
 /// ```
 ///
 /// - Important: Opening is safe for any number of processes at once: the first open, migration and
