@@ -1,3 +1,4 @@
+import CalendarDomain
 import FeedDomain
 import MailDomain
 import SwitchboardCore
@@ -26,7 +27,7 @@ enum DemoSeed {
                 DELETE FROM meta WHERE key = 'seed';
                 """)
         },
-    ] + SQLiteFeedService.migrations + SQLiteMailService.migrations
+    ] + SQLiteFeedService.migrations + SQLiteMailService.migrations + SQLiteCalendarService.migrations
 
     /// One domain's demo data.
     struct Domain: Sendable {
@@ -54,7 +55,17 @@ enum DemoSeed {
         Domain(name: "feed", unit: "items", planned: { $0.feedItems },
                count: { db in try Int.fetchOne(db, sql: "SELECT coalesce(max(id), 0) FROM feed_item") ?? 0 },
                seed: { db, options, _, progress in try SQLiteFeedService.seed(db, count: options.feedItems, progress: progress) }),
+        Domain(name: "calendar", unit: "events", planned: { $0.calendarEvents + DemoCalendar.fixedCount },
+               count: { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM calendar_event") ?? 0 },
+               seed: { db, options, clock, progress in
+                   try SQLiteCalendarService.seed(db, events: demoCalendar(options, clock: clock), progress: progress)
+               }),
     ]
+
+    /// The demo calendar around today by `clock` (in UTC), with `--calendar-events` one-off events.
+    static func demoCalendar(_ options: StoreConfiguration, clock: any WallClock) -> [CalendarEvent] {
+        DemoCalendar.events(around: CalendarDate(utcMilliseconds: clock.now()), extra: options.calendarEvents)
+    }
 
     /// What seeding did for one domain.
     struct Outcome: Sendable, Equatable {

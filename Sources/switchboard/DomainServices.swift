@@ -1,3 +1,4 @@
+import CalendarDomain
 import DomainMethods
 import FeedDomain
 import MailDomain
@@ -14,6 +15,7 @@ import Glibc
 struct DomainServices: Sendable {
     var feed: any FeedService
     var mail: any MailService
+    var calendar: any CalendarService
     var clock: any WallClock
     /// What seeding found or did, per domain (empty in memory).
     var seeding: [DemoSeed.Outcome] = []
@@ -31,6 +33,7 @@ struct DomainServices: Sendable {
             return DomainServices(
                 feed: InMemoryFeedService(demoCount: options.feedItems),
                 mail: InMemoryMailService(clock: clock, demoMessages: options.mailMessages),
+                calendar: InMemoryCalendarService(events: DemoSeed.demoCalendar(options, clock: clock)),
                 clock: clock
             )
         case .sqlite:
@@ -45,6 +48,7 @@ struct DomainServices: Sendable {
             return DomainServices(
                 feed: SQLiteFeedService(database: database),
                 mail: SQLiteMailService(database: database, clock: clock),
+                calendar: SQLiteCalendarService(database: database),
                 clock: clock,
                 seeding: seeding
             )
@@ -115,6 +119,12 @@ final class LazyServices: Sendable {
     /// Mail, opened on first use.
     var mail: any MailService { LazyMail(services: self) }
 
+    /// The calendar, opened on first use.
+    var calendar: any CalendarService { LazyCalendar(services: self) }
+
+    /// The zone an agenda uses when a request names none: `--time-zone`, else the host's.
+    var timeZone: String? { options.timeZone }
+
     /// The clock, which needs no database.
     var clock: any WallClock { (try? options.makeClock()) ?? SystemClock() }
 
@@ -165,4 +175,23 @@ struct LazyMail: MailService {
     func changes(account: String, since sinceState: String, limit: Int) async throws -> ChangeSet {
         try await mail.changes(account: account, since: sinceState, limit: limit)
     }
+}
+
+/// Forwards to the calendar service of ``LazyServices``, opening it on the first call.
+struct LazyCalendar: CalendarService {
+    let services: LazyServices
+
+    private var calendar: any CalendarService { get async throws { try await services.get().calendar } }
+
+    func events(touching days: ClosedRange<CalendarDate>) async throws -> EventSnapshot { try await calendar.events(touching: days) }
+    func allEvents() async throws -> EventSnapshot { try await calendar.allEvents() }
+    func event(id: String) async throws -> CalendarEvent? { try await calendar.event(id: id) }
+    func put(_ events: [CalendarEvent], replacing: Bool) async throws -> Committed<[PutOutcome]> {
+        try await calendar.put(events, replacing: replacing)
+    }
+    func edit(id: String, _ change: @escaping @Sendable (CalendarEvent) throws -> EventChange) async throws -> Committed<EventChange> {
+        try await calendar.edit(id: id, change)
+    }
+    func state() async throws -> String { try await calendar.state() }
+    func changes(since sinceState: String, limit: Int) async throws -> ChangeSet { try await calendar.changes(since: sinceState, limit: limit) }
 }

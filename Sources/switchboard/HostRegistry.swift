@@ -1,3 +1,4 @@
+import CalendarDomain
 import FeedDomain
 import MailDomain
 import JSONRPC
@@ -11,6 +12,8 @@ enum HostRegistry {
         registry.add(.hostMethods(environment: environment))
         registry.add(.mailMethods(services.mail, defaultAccount: services.defaultAccount, clock: services.clock, readRoots: readRoots))
         registry.add(.feedMethods(services.feed))
+        registry.add(.calendarMethods(CalendarContext(calendar: services.calendar, clock: services.clock,
+                                                      defaultZone: services.timeZone, readRoots: readRoots)))
         return registry
     }
 }

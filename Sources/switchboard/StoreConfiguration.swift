@@ -1,3 +1,4 @@
+import CalendarDomain
 import MailDomain
 import SwitchboardCore
 import SwitchboardStorage
@@ -18,6 +19,10 @@ struct StoreConfiguration: Sendable {
     var account: String?
     var feedItems = 1_000_000
     var mailMessages = 400
+    /// One-off events of the demo calendar besides its fixed ones.
+    var calendarEvents = 300
+    /// The zone a calendar agenda uses when a request names none; `nil`: the host's.
+    var timeZone: String?
 
     func validate() throws(ConfigurationError) {
         _ = try makeClock()
@@ -29,6 +34,13 @@ struct StoreConfiguration: Sendable {
         }
         guard mailMessages >= 0, mailMessages <= 10_000_000 else {
             throw ConfigurationError("--mail-messages must be 0...10000000, got \(mailMessages)")
+        }
+        guard calendarEvents >= 0, calendarEvents <= 1_000_000 else {
+            throw ConfigurationError("--calendar-events must be 0...1000000, got \(calendarEvents)")
+        }
+        // Checked only when given: without it no zone data is loaded before a calendar request.
+        if let timeZone, ZoneRules.named(timeZone) == nil {
+            throw ConfigurationError("--time-zone takes an IANA zone name such as Europe/Berlin, got \"\(timeZone)\"")
         }
     }
 

@@ -24,6 +24,12 @@ struct StoreOptions: ParsableArguments {
     ))
     var now: String?
 
+    @Option(help: ArgumentHelp(
+        "The IANA time zone a calendar agenda uses when a request names none, e.g. Europe/Berlin.",
+        discussion: "Defaults to the host's zone (TZ or /etc/localtime)."
+    ))
+    var timeZone: String?
+
     @Option(help: "The mail account a bare mail call uses before mail.login (default: the demo account).")
     var account: String?
 
@@ -33,8 +39,12 @@ struct StoreOptions: ParsableArguments {
     @Option(help: "How many messages the demo mailbox holds (when seeding).")
     var mailMessages: Int = StoreConfiguration().mailMessages
 
+    @Option(help: "How many one-off events the demo calendar holds besides its fixed ones (when seeding).")
+    var calendarEvents: Int = StoreConfiguration().calendarEvents
+
     var configuration: StoreConfiguration {
-        StoreConfiguration(db: db, backend: backend, now: now, account: account, feedItems: feedItems, mailMessages: mailMessages)
+        StoreConfiguration(db: db, backend: backend, now: now, account: account, feedItems: feedItems, mailMessages: mailMessages,
+                           calendarEvents: calendarEvents, timeZone: timeZone)
     }
 
     func validate() throws {

@@ -1,0 +1,17 @@
+import DomainMethods
+import JSONRPC
+
+extension MethodRegistry {
+    /// The calendar's methods, served by `context.calendar`.
+    public static func calendarMethods(_ context: CalendarContext) -> MethodRegistry {
+        var registry = MethodRegistry()
+        registry.registerDomain(CalendarAgenda.self) { params, _ in try await CalendarAgenda.run(params, context: context) }
+        registry.registerDomain(CalendarDay.self) { params, _ in try await CalendarDay.run(params, context: context) }
+        registry.registerDomain(CalendarGet.self) { params, _ in try await CalendarGet.run(params, context: context) }
+        registry.registerDomain(CalendarCreate.self) { params, _ in try await CalendarCreate.run(params, context: context) }
+        registry.registerDomain(CalendarUpdate.self) { params, _ in try await CalendarUpdate.run(params, context: context) }
+        registry.registerDomain(CalendarDelete.self) { params, _ in try await CalendarDelete.run(params, context: context) }
+        registry.registerDomain(CalendarChanges.self) { params, _ in try await CalendarChanges.run(params, context: context) }
+        return registry
+    }
+}
