@@ -1,3 +1,4 @@
+import CalendarDomain
 import FeedDomain
 import Jansson
 import JSONRPC
@@ -8,12 +9,13 @@ import SwitchboardHost
 import Testing
 
 /// The schemas every answer in the domain tests is checked against, asked of `rpc.discover` once per
-/// test process, on an in-process connection serving the host's, the mail and the feed methods.
+/// test process, on an in-process connection serving the host's, the mail, the feed and the calendar methods.
 enum DomainSchemas {
     static let shared: Result<AnswerSchemas, any Error> = Result {
         var registry = MethodRegistry.hostMethods()
         registry.add(.mailMethods(InMemoryMailService(clock: mailTestClock, demoMessages: 0), defaultAccount: DemoAccount.email, clock: mailTestClock))
         registry.add(.feedMethods(InMemoryFeedService(demoCount: 1)))
+        registry.add(.calendarMethods(CalendarContext(calendar: InMemoryCalendarService())))
         let outcome = InProcessCall.callBlocking("rpc.discover", params: nil, dispatcher: try registry.freeze(),
                                                  logger: Logger(label: "schemas") { _ in SwiftLogNoOpLogHandler() })
         return try AnswerSchemas(openRPC: outcome.result ?? .null)

@@ -53,7 +53,10 @@ struct AgendaBuilder {
         let slack: Int64 = 2 * 86_400
         let first = eventZone.local(at: dayStarts[0]).adding(seconds: -(longest.days * 86_400 + longest.seconds + slack))
         let last = eventZone.local(at: dayStarts[dayStarts.count - 1]).adding(seconds: slack)
-        for occurrence in Occurrence.all(of: event, in: first...last) {
+        // Two wall times can be one instant (both sides of a skipped day): one occurrence, not two.
+        var seen = Set<Int64>()
+        for occurrence in Occurrence.all(of: event, in: first...last).sorted(by: { $0.start < $1.start })
+        where seen.insert(eventZone.instant(of: occurrence.start)).inserted {
             placeTimed(occurrence, of: event, zone: eventZone, into: &entries)
         }
     }
