@@ -33,3 +33,24 @@ enum ICalendarText {
         return date.midnight.adding(seconds: Int64(time.hour) * 3600 + Int64(time.minute) * 60 + Int64(min(time.second, 59)))
     }
 }
+
+extension ICalendarText {
+    /// `20260329`, `20260329T093000` or `20260329T093000Z` (the zone mark ignored) as a wall time.
+    static func local(basic text: String) -> LocalDateTime? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 8, let year = Digits.read(bytes, 0, 4), let month = Digits.read(bytes, 4, 2), let day = Digits.read(bytes, 6, 2),
+              let date = CalendarDate(year: year, month: month, day: day) else { return nil }
+        if bytes.count == 8 { return date.midnight }
+        guard bytes.count == 15 || (bytes.count == 16 && bytes[15] == 0x5A), bytes[8] == 0x54,
+              let hour = Digits.read(bytes, 9, 2), let minute = Digits.read(bytes, 11, 2), let second = Digits.read(bytes, 13, 2),
+              hour < 24, minute < 60, second < 60 else { return nil }
+        return date.midnight.adding(seconds: hour * 3600 + minute * 60 + second)
+    }
+
+    /// The text of a buffer libical allocated for the caller, which is freed.
+    static func taking(_ pointer: UnsafeMutablePointer<CChar>?) -> String? {
+        guard let pointer else { return nil }
+        defer { icalmemory_free_buffer(pointer) }
+        return String(cString: pointer)
+    }
+}

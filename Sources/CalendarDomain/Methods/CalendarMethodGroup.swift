@@ -11,6 +11,8 @@ extension MethodRegistry {
         registry.registerDomain(CalendarCreate.self) { params, _ in try await CalendarCreate.run(params, context: context) }
         registry.registerDomain(CalendarUpdate.self) { params, _ in try await CalendarUpdate.run(params, context: context) }
         registry.registerDomain(CalendarDelete.self) { params, _ in try await CalendarDelete.run(params, context: context) }
+        registry.registerDomain(CalendarImport.self) { params, _ in try await CalendarImport.run(params, context: context) }
+        registry.registerDomain(CalendarExport.self) { params, _ in try await CalendarExport.run(params, context: context) }
         registry.registerDomain(CalendarChanges.self) { params, _ in try await CalendarChanges.run(params, context: context) }
         return registry
     }
