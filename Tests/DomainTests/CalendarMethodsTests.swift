@@ -148,6 +148,15 @@ struct CalendarMethodsTests {
         #expect(gone.error?["data"]?["field"] == "id")
     }
 
+    @Test("zone names: current IANA names ICU lists under older ones are taken; ICU's own ids are not",
+          arguments: [("Asia/Kolkata", true), ("Europe/Kyiv", true), ("Asia/Calcutta", true), ("Etc/GMT+5", true), ("UTC", true),
+                      ("GMT+5", false), ("EST5EDT", false), ("Europe/Berlim", false), ("europe/berlin", false), ("Europe//Berlin", false)])
+    func zoneNames(zone: String, known: Bool) async throws {
+        let harness = try CalendarHarness(.memory)
+        let outcome = await harness.call("calendar.day", ["date": "2026-11-23", "timeZone": .string(zone)])
+        #expect((outcome.result != nil) == known)
+    }
+
     @Test("a floating event is at its wall time in the agenda's zone")
     func floating() async throws {
         let harness = try CalendarHarness(.memory)

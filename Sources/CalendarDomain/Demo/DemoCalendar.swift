@@ -2,7 +2,8 @@ import SwitchboardCore
 
 /// The demo calendar: a year of a person's events around a given day — recurring meetings (some in
 /// other zones), all-day holidays and birthdays, multi-day trips, flights across zones, meetings
-/// with many participants, floating reminders — plus `extra` one-off events spread around it.
+/// with many participants, floating reminders — plus `extra` events spread around it (one in thirty
+/// repeating weekly a few times).
 /// Deterministic: the same day and count give the same events.
 public enum DemoCalendar {
     /// How many one-off events the demo holds besides the fixed ones, by default.
@@ -128,12 +129,14 @@ public enum DemoCalendar {
             let date = today.adding(days: Int64(random.next(below: Int(2 * reach + 1))) - reach)
             let hour = Int64(8 + random.next(below: 12)), minute = Int64(15 * random.next(below: 4))
             let allDay = random.chance(5)
+            // One in thirty repeats for a while, as a course or a series of appointments does.
+            let repeats = random.chance(3) ? [RecurrenceRule(frequency: .weekly, count: 4 + random.next(below: 17))] : nil
             return CalendarEvent(
                 id: "demo-event-\(index + 1)", title: kinds[random.next(below: kinds.count)],
                 start: allDay ? date.midnight : at(date, hour, minute), timeZone: allDay ? nil : zones[random.next(below: zones.count)],
                 duration: allDay ? EventDuration(days: 1) : EventDuration(seconds: Int64(30 + 30 * random.next(below: 4)) * 60),
                 showWithoutTime: allDay, locations: random.chance(50) ? place("Room \(random.next(below: 40) + 1)") : nil,
-                participants: random.chance(40) ? people(1 + random.next(below: 8), from: index) : nil)
+                participants: random.chance(40) ? people(1 + random.next(below: 8), from: index) : nil, recurrenceRules: repeats)
         }
     }
 

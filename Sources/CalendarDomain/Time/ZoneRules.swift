@@ -28,7 +28,10 @@ public struct ZoneRules: Sendable {
         return cache.withLock { cache in
             if let known = cache.zones[identifier] { return known }
             if cache.names == nil { cache.names = Set(TimeZone.knownTimeZoneIdentifiers).union(["UTC", "Etc/UTC", "GMT"]) }
-            guard cache.names?.contains(identifier) == true, let zone = TimeZone(identifier: identifier) else { return nil }
+            // ICU's list leaves out some current names (Asia/Kolkata, Europe/Kyiv) that it still knows.
+            let listed = cache.names?.contains(identifier) == true
+            guard listed || isAreaLocation(identifier), let zone = TimeZone(identifier: identifier),
+                  listed || zone.identifier == identifier else { return nil }
             let rules = ZoneRules(identifier: identifier, zone: zone)
             cache.zones[identifier] = rules
             return rules
@@ -38,6 +41,15 @@ public struct ZoneRules: Sendable {
     /// The host's zone: `TZ` or `/etc/localtime` as Foundation reads them; UTC when it has no IANA name.
     public static func host() -> ZoneRules {
         named(TimeZone.current.identifier) ?? ZoneRules(identifier: "UTC", zone: .gmt)
+    }
+
+    /// True for an `Area/Location` name as the tz database spells them, which ICU's own ids
+    /// (`GMT+5`, `EST`) are not.
+    static func isAreaLocation(_ name: String) -> Bool {
+        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        return parts.count >= 2 && parts.allSatisfy { part in
+            !part.isEmpty && part.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || "0123456789_-+".unicodeScalars.contains($0)) }
+        }
     }
 
     private struct Cache {
