@@ -14,23 +14,36 @@ enum RecurrenceExpansion {
     static let maximumSteps = 100_000
 
     /// Calls `visit` with the start of each occurrence of `rule` (first occurrence `start`) that lies
-    /// in `window`, in order; `visit` returns false to stop.
+    /// in `window`, in order; `visit` returns false to stop. Served from ``OccurrenceCache``.
     static func starts(of rule: RecurrenceRule, from start: LocalDateTime, in window: ClosedRange<LocalDateTime>,
                        _ visit: (LocalDateTime) -> Bool) {
-        LibicalSetup.once()
-        let recurrence = icalrecurrencetype_from_string(rule.rruleText)
-        guard recurrence.freq != ICAL_NO_RECURRENCE, let iterator = icalrecur_iterator_new(recurrence, ICalendarText.icalTime(start))
-        else { return }
-        defer { icalrecur_iterator_free(iterator) }
-        // A rule without count can start at the window: libical skips ahead keeping the rule's phase.
-        if rule.count == nil, window.lowerBound > start {
-            _ = icalrecur_iterator_set_start(iterator, ICalendarText.icalTime(window.lowerBound))
+        let text = rule.rruleText
+        if let cached = OccurrenceCache.shared.starts(rruleText: text, from: start, in: window) {
+            for local in cached where !visit(local) { return }
+            return
         }
+        // Too many occurrences to keep: iterate the window alone, skipping ahead when the rule allows.
+        iterate(text, from: start, skippingTo: rule.count == nil && window.lowerBound > start ? window.lowerBound : nil,
+                through: window.upperBound) { local in local < window.lowerBound || visit(local) } exhausted: { _ in }
+    }
+
+    /// Iterates the RRULE `text` from `start` (from `skippingTo` when given) through `end`, at most
+    /// ``maximumSteps`` occurrences; `exhausted` says whether the rule ended before `end`.
+    static func iterate(_ text: String, from start: LocalDateTime, skippingTo skip: LocalDateTime?, through end: LocalDateTime,
+                        _ visit: (LocalDateTime) -> Bool, exhausted: (Bool) -> Void) {
+        LibicalSetup.once()
+        let recurrence = icalrecurrencetype_from_string(text)
+        guard recurrence.freq != ICAL_NO_RECURRENCE, let iterator = icalrecur_iterator_new(recurrence, ICalendarText.icalTime(start))
+        else { return exhausted(true) }
+        defer { icalrecur_iterator_free(iterator) }
+        if let skip { _ = icalrecur_iterator_set_start(iterator, ICalendarText.icalTime(skip)) }
         for _ in 0..<maximumSteps {
             let next = icalrecur_iterator_next(iterator)
-            guard icaltime_is_null_time(next) == 0, let local = ICalendarText.local(next), local <= window.upperBound else { return }
-            if local >= window.lowerBound, !visit(local) { return }
+            guard icaltime_is_null_time(next) == 0, let local = ICalendarText.local(next) else { return exhausted(true) }
+            guard local <= end else { return exhausted(false) }
+            if !visit(local) { return exhausted(false) }
         }
+        exhausted(false)
     }
 
     /// The start of the last occurrence of a finite rule (`count` or `until`), or `nil` for one that
