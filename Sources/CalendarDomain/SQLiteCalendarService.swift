@@ -3,10 +3,12 @@ import SwitchboardCore
 import SwitchboardStorage
 
 /// The calendar in SQLite: one row per event, its JSCalendar JSON beside the span of days it can
-/// show on (``EventSpan``), so an agenda reads only the events of its range.
+/// show on (``EventSpan``). Ranges are read from the decoded events of the current state
+/// (``DecodedEvents``): the first range read decodes the table, later ones only what changed.
 public struct SQLiteCalendarService: CalendarService {
     public let database: AppDatabase
     private let signal: ChangeSignal
+    private let decoded = DecodedEvents()
 
     /// The calendar's named migrations, for ``AppDatabase``.
     public static let migrations = EventRows.migrations
@@ -17,8 +19,9 @@ public struct SQLiteCalendarService: CalendarService {
     }
 
     public func events(touching days: ClosedRange<CalendarDate>) async throws -> EventSnapshot {
-        try await database.writer.read { db in
-            EventSnapshot(events: try EventRows.touching(db, days), state: try ChangeLog.state(db, domain: calendarDomain))
+        try await database.writer.read { [decoded] db in
+            let state = try ChangeLog.state(db, domain: calendarDomain)
+            return EventSnapshot(events: try decoded.events(db, touching: days, at: state), state: state)
         }
     }
 

@@ -1,7 +1,9 @@
 import CalendarDomain
 import DomainMethods
+import GRDB
 import JSONRPC
 import SwitchboardCore
+import SwitchboardStorage
 import Synchronization
 import Testing
 
@@ -93,6 +95,24 @@ struct CalendarServiceTests {
         _ = try await calendar.put([Self.dentist], replacing: false)
         _ = try await calendar.edit(id: "dentist") { event in EventChange(updated: event) }
         #expect(posts.value == 2)
+    }
+
+    @Test("on SQLite, ranges read after another writer's changes see them, also once the change log is pruned")
+    func decodedEventsFollowOtherWriters() async throws {
+        let database = try AppDatabase(path: ":memory:", migrations: SQLiteCalendarService.migrations)
+        let reader = SQLiteCalendarService(database: database), writer = SQLiteCalendarService(database: database)
+        let days = (CalendarDate("2026-11-30") ?? CalendarDate(dayNumber: 0))...(CalendarDate("2026-12-06") ?? CalendarDate(dayNumber: 0))
+        _ = try await writer.put([Self.standUp], replacing: false)
+        #expect(try await reader.events(touching: days).events.map(\.id) == ["standup"])
+        _ = try await writer.put([Self.dentist], replacing: false)
+        _ = try await writer.edit(id: "standup") { _ in EventChange(updated: nil) }
+        #expect(try await reader.events(touching: days).events.map(\.id) == ["dentist"])
+        var moved = Self.dentist
+        moved.start = LocalDateTime("2027-02-01T15:00:00") ?? moved.start
+        _ = try await writer.put([moved], replacing: true)
+        try await database.writer.write { db in try ChangeLog.prune(db, keeping: 1) }
+        _ = try await writer.put([Self.standUp], replacing: false)
+        #expect(try await reader.events(touching: days).events.map(\.id) == ["standup"])
     }
 
     @Test("an unknown or foreign state is -32010", arguments: CalendarBackend.allCases)

@@ -4,6 +4,9 @@ import SwitchboardCore
 import SwitchboardStorage
 
 /// The SQL of the calendar's table: events as JSCalendar JSON, with the span of days each can show on.
+///
+/// A range of events by SQL: `WHERE long_span = 0 AND first_day BETWEEN from - 31 AND to AND last_day >= from`,
+/// and the long ones by `long_span = 1 AND first_day <= to AND (last_day IS NULL OR last_day >= from)`.
 enum EventRows {
     static let migrations = [
         DatabaseMigration("calendar-v1") { db in
@@ -20,22 +23,10 @@ enum EventRows {
         },
     ]
 
-    /// Events spanning more days than this (or without end) are "long": few, and read apart, so the
-    /// short ones are an index range on `first_day` reaching only this far back. (At 400, a 31-day
-    /// agenda of 10,000 events scanned some 2,000 rows to keep 300.)
+    /// Events spanning more days than this (or without end) are marked `long_span`, so a range
+    /// query by SQL can read the short ones by an index range on `first_day` reaching only this far
+    /// back. (The service itself reads ranges from ``DecodedEvents``.)
     static let shortSpanDays: Int64 = 31
-
-    static func touching(_ db: Database, _ days: ClosedRange<CalendarDate>) throws -> [CalendarEvent] {
-        let (first, last) = (days.lowerBound.dayNumber, days.upperBound.dayNumber)
-        let rows = try String.fetchCursor(db.cachedStatement(sql: """
-            SELECT body FROM calendar_event WHERE long_span = 0 AND first_day BETWEEN ? AND ? AND last_day >= ?
-            UNION ALL
-            SELECT body FROM calendar_event WHERE long_span = 1 AND first_day <= ? AND (last_day IS NULL OR last_day >= ?)
-            """), arguments: [first - shortSpanDays, last, first, last, first])
-        var events: [CalendarEvent] = []
-        while let body = try rows.next() { events.append(try decode(body)) }
-        return events
-    }
 
     static func all(_ db: Database) throws -> [CalendarEvent] {
         try String.fetchAll(db.cachedStatement(sql: "SELECT body FROM calendar_event ORDER BY id")).map(decode)
