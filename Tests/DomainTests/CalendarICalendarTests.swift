@@ -155,6 +155,16 @@ struct CalendarICalendarTests {
         #expect(seen["2026-12-25"] == ["Christmas@all-day"] && seen["2026-12-26"] == ["Christmas@all-day"] && seen["2026-12-27"] == nil)
     }
 
+    @Test("an imported event lasting longer than the longest duration is listed, not stored")
+    func importedDurationIsBounded() async throws {
+        let harness = try CalendarHarness(.memory)
+        let ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:long\r\nDTSTAMP:20261101T120000Z\r\n"
+            + "DTSTART:20261123T090000Z\r\nDURATION:P9999W\r\nSUMMARY:Forever\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        let imported = try #require(await harness.result("calendar.import", ["ics": .string(ics)]))
+        #expect(imported["created"] == 0)
+        #expect(imported["errors"]?.arrayValue?.first?["reason"]?.stringValue?.hasPrefix("duration:") == true)
+    }
+
     @Test("a path outside the allowed folders is refused naming path; inside, the file loads")
     func confinedPath() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("calendar-import-\(UUID().uuidString)")

@@ -17,6 +17,11 @@ enum EventValidation {
                 throw JSONFieldError(field: p + "timeZone", expected: ZoneRules.expected + " or null (floating)", got: JSONFieldError.quote(zone))
             }
         }
+        // The parser bounds a client's durations; an imported DURATION or DTEND is bounded here.
+        try bounded(event.duration, field: p + "duration")
+        for (key, patch) in event.recurrenceOverrides ?? [:] {
+            if let duration = patch.duration { try bounded(duration, field: "\(p)recurrenceOverrides.\(key).duration") }
+        }
         if event.showWithoutTime {
             guard event.start.secondOfDay == 0 else {
                 throw JSONFieldError(field: p + "start", expected: "a date at midnight (YYYY-MM-DDT00:00:00) for an all-day event",
@@ -71,6 +76,12 @@ enum EventValidation {
                                          got: JSONFieldError.quote(duration.description))
                 }
             }
+        }
+    }
+
+    static func bounded(_ duration: EventDuration, field: String) throws(JSONFieldError) {
+        guard duration.days >= 0, duration.seconds >= 0, duration.days + duration.seconds / 86_400 <= EventDuration.maximumDays else {
+            throw JSONFieldError(field: field, expected: EventDuration.expected, got: JSONFieldError.quote(duration.description))
         }
     }
 

@@ -15,7 +15,7 @@ final class DecodedEvents: Sendable {
 
     private let snapshot = Mutex<Snapshot?>(nil)
 
-    /// The events touching `days` as of `state`, read in `db`'s transaction.
+    /// The events touching `days` as of `state`, in id order, read in `db`'s transaction.
     func events(_ db: Database, touching days: ClosedRange<CalendarDate>, at state: String) throws -> [CalendarEvent] {
         let kept = snapshot.withLock { $0 }
         var current: Snapshot
@@ -34,6 +34,6 @@ final class DecodedEvents: Sendable {
         }
         let fresh = current
         snapshot.withLock { $0 = fresh }
-        return fresh.events.values.lazy.filter { $0.span.touches(days) }.map(\.event)
+        return fresh.events.values.lazy.filter { $0.span.touches(days) }.map(\.event).sorted { $0.id < $1.id }
     }
 }
