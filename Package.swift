@@ -29,6 +29,12 @@ let package = Package(
         .target(name: "CSystemShims"),
         // jansson's allocator: small blocks reused from per-thread lists (installed before main).
         .target(name: "CJanssonAlloc"),
+        // C: libical from the system, for recurrence rules and iCalendar text.
+        .systemLibrary(
+            name: "CLibical",
+            pkgConfig: "libical",
+            providers: [.apt(["libical-dev"])]
+        ),
 
         // JSON on jansson: owned and borrowed values, parse and dump, Codable, a dynamic value type.
         .target(name: "Jansson", dependencies: ["CJansson", "CJanssonAlloc"], swiftSettings: swiftSettings),
@@ -67,6 +73,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "CalendarDomain",
+            dependencies: ["CLibical", "DomainMethods", "SwitchboardCore", "SwitchboardStorage", "JSONRPC", "Jansson", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "FeedDomain",
             dependencies: ["DomainMethods", "SwitchboardCore", "SwitchboardStorage", "JSONRPC", "Jansson", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
@@ -87,7 +98,7 @@ let package = Package(
         .testTarget(
             name: "DomainTests",
             dependencies: [
-                "CatalogDomain", "ChatDomain", "DomainMethods", "FeedDomain", "MailDomain", "SwitchboardCore", "SwitchboardStorage", "SwitchboardHost", "JSONRPC", "Jansson",
+                "CalendarDomain", "CatalogDomain", "ChatDomain", "DomainMethods", "FeedDomain", "MailDomain", "SwitchboardCore", "SwitchboardStorage", "SwitchboardHost", "JSONRPC", "Jansson",
                 "SchemaTesting", "SchemaValidation", .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: swiftSettings
@@ -132,7 +143,7 @@ let package = Package(
         .executableTarget(
             name: "switchboard",
             dependencies: [
-                "SwitchboardHost", "PluginHost", "JSONRPC", "Jansson", "DomainMethods", "SwitchboardCore", "SwitchboardStorage", "CatalogDomain", "ChatDomain", "FeedDomain", "MailDomain",
+                "SwitchboardHost", "PluginHost", "JSONRPC", "Jansson", "DomainMethods", "SwitchboardCore", "SwitchboardStorage", "CalendarDomain", "CatalogDomain", "ChatDomain", "FeedDomain", "MailDomain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
