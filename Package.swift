@@ -27,6 +27,12 @@ let package = Package(
             providers: [.apt(["libjansson-dev"])]
         ),
         .target(name: "CSystemShims"),
+        // The system libedit (BSD editline) for the interactive prompt: line editing, history, completion.
+        .systemLibrary(
+            name: "CEditLine",
+            pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"])]
+        ),
 
         // JSON on jansson: owned and borrowed values, parse and dump, Codable, a dynamic value type.
         .target(name: "Jansson", dependencies: ["CJansson"], swiftSettings: swiftSettings),
@@ -103,7 +109,8 @@ let package = Package(
         ),
         .testTarget(
             name: "SwitchboardHostTests",
-            dependencies: ["SwitchboardHost", "JSONRPC", "Jansson", "SchemaTesting", "SchemaValidation", "switchboard", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["SwitchboardHost", "SwitchboardTerminal", "JSONRPC", "Jansson", "SchemaTesting", "SchemaValidation", "switchboard",
+                           .product(name: "PropertyBased", package: "swift-property-based"), .product(name: "GRDB", package: "GRDB.swift")],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
@@ -123,6 +130,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // The interactive prompt a person gets at a terminal, and `key=value` params.
+        .target(
+            name: "SwitchboardTerminal",
+            dependencies: ["CEditLine", "SwitchboardHost", "JSONRPC", "Jansson", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+
         // JSON Schema checks on jansson values: plugins' tool params, and every answer the tests see.
         .target(name: "SchemaValidation", dependencies: ["Jansson"], swiftSettings: swiftSettings),
 
@@ -130,7 +144,7 @@ let package = Package(
         .executableTarget(
             name: "switchboard",
             dependencies: [
-                "SwitchboardHost", "PluginHost", "JSONRPC", "Jansson", "DomainMethods", "SwitchboardCore", "SwitchboardStorage", "CatalogDomain", "ChatDomain", "FeedDomain", "MailDomain",
+                "SwitchboardHost", "SwitchboardTerminal", "PluginHost", "JSONRPC", "Jansson", "DomainMethods", "SwitchboardCore", "SwitchboardStorage", "CatalogDomain", "ChatDomain", "FeedDomain", "MailDomain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

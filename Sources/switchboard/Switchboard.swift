@@ -14,7 +14,7 @@ struct Switchboard: ParsableCommand {
               printf '%s\\n' '{"jsonrpc":"2.0","id":1,"method":"host.ping"}' | switchboard
             """,
         version: "0.1.0",
-        subcommands: [Serve.self, Call.self, Methods.self, Seed.self],
+        subcommands: [Serve.self, Call.self, Methods.self, Seed.self, Replay.self],
         defaultSubcommand: Serve.self
     )
 }
