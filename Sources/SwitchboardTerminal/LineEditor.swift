@@ -86,13 +86,14 @@ final class LineEditor {
     }
 
     /// readline's match list: the text to put in (the candidates' common prefix), then each candidate,
-    /// then NULL; all malloc'd, freed by libedit.
+    /// then NULL; all malloc'd, freed by libedit. A single match is listed as prefix and candidate both:
+    /// libedit reads the third entry to tell a single match (and only then appends the character).
     private static func matchList(_ candidates: [String]) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
         guard let first = candidates.first else { return nil }
         let common = candidates.dropFirst().reduce(first) { prefix, next in
             String(zip(prefix, next).prefix { $0 == $1 }.map(\.0))
         }
-        let entries = candidates.count == 1 ? [first] : [common] + candidates
+        let entries = [common] + candidates
         guard let list = malloc((entries.count + 1) * MemoryLayout<UnsafeMutablePointer<CChar>?>.stride)?
             .bindMemory(to: UnsafeMutablePointer<CChar>?.self, capacity: entries.count + 1) else { return nil }
         for (position, entry) in entries.enumerated() { list[position] = strdup(entry) }

@@ -7,6 +7,12 @@ public struct MethodCatalog: Sendable {
         public var name: String
         public var summary: String
         public var params: [String]
+
+        public init(name: String, summary: String, params: [String]) {
+            self.name = name
+            self.summary = summary
+            self.params = params
+        }
     }
 
     /// Sorted by name.
