@@ -5,7 +5,7 @@ import Testing
 
 /// `key=value` words come from a person or a script: any text must give params or a clear refusal,
 /// never a trap, and a value is only ever read as what it plainly says.
-@Suite("key=value params, any input")
+@Suite("key=value params and prompt lines, any input")
 struct ParamShorthandPropertyTests {
     static let pieces = ["a", "limit", "=", "3", "-1", "1.5", "1e400", "99999999999999999999", "true", "null", "\"", "\\", "[", "{",
                          "}", " ", "é", "\u{0}", "x=y", "\"q\""]
@@ -36,6 +36,20 @@ struct ParamShorthandPropertyTests {
                 default:
                     #expect((try? JSONValue(parsing: text)) == value)
                 }
+            }
+        }
+    }
+
+    @Test("any typed line is a call, one of the prompt's words, or a reason; a call's method has no whitespace")
+    func anyLine() async {
+        await propertyCheck(count: 2_000, input: Self.words.map { $0.joined(separator: " ") }) { line in
+            switch PromptCommand(line: line) {
+            case .call(let method, _):
+                #expect(!method.isEmpty && !method.contains(where: \.isWhitespace))
+            case .invalid(let reason):
+                #expect(!reason.isEmpty)
+            case .empty, .help, .quit:
+                break
             }
         }
     }

@@ -93,6 +93,22 @@ struct ReplayTests {
         }
     }
 
+    @Test("any text is read as a recording or refused naming its line, never a trap")
+    func anyRecordingText() async {
+        let pieces = ["{\"switchboard\":\"recording\",\"volatile\":[\"a[\"]}", "{\"dir\":\"in\",\"frame\":1}", "{\"dir\":\"out\"}",
+                      "\n", "{", "}", "[", "]", "\"", "t", ":", "1", " ", "é", "\u{0}", "{\"switchboard\":\"recording\",\"volatile\":7}"]
+        let texts = Gen.int(in: 0...(pieces.count - 1)).map { pieces[$0] }.array(of: 0...12).map { $0.joined() }
+        await propertyCheck(count: 2_000, input: texts) { text in
+            do {
+                _ = try Recording(text: text)
+            } catch RecordingError.cannotRead(_, let reason) {
+                #expect(reason.hasPrefix("line "))
+            } catch {
+                Issue.record("unexpected \(error)")
+            }
+        }
+    }
+
     @Test("a recording line that is not JSON is an error naming the line")
     func unreadable() {
         #expect(throws: RecordingError.self) { try Recording(text: "{\"switchboard\":\"recording\"}\nnot json") }

@@ -39,7 +39,11 @@ public struct Recording: Sendable {
             }
             if value["switchboard"] == "recording" {
                 args = value["args"]?.objectValue ?? [:]
-                for item in value["volatile"]?.arrayValue ?? [] {
+                let listed = value["volatile"] ?? []
+                guard let items = listed.arrayValue else {
+                    throw .cannotRead(path: "", reason: "line \(number + 1): volatile is \(listed.jsonText()), not an array of paths")
+                }
+                for item in items {
                     guard let text = item.stringValue, let path = VolatilePath(text) else {
                         throw .cannotRead(path: "", reason: "line \(number + 1): volatile holds \(item.jsonText()), not a path such as result.items[*].date")
                     }
