@@ -57,10 +57,12 @@ public final class TerminalPrompt {
                 return 1
             }
             for text in output.take() { editor.printAbove(text) }
-            guard pollers[0].revents != 0 else { continue }
-            if pollers[0].revents & Int16(POLLIN) == 0 { return 0 }  // the terminal hung up
-            editor.readAvailable()
+            let events = pollers[0].revents
+            guard events != 0 else { continue }
+            if events & Int16(POLLIN) != 0 { editor.readAvailable() }
             let lines = editor.takeLines()
+            // The terminal hung up: nothing more will be typed.
+            if lines.isEmpty, events & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return 0 }
             guard !lines.isEmpty else { continue }
             editor.suspend()
             for line in lines {

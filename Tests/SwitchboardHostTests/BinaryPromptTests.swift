@@ -76,4 +76,14 @@ struct BinaryPromptTests {
         pane.type("quit", then: "Enter")
         try pane.waitForExit()
     }
+
+    @Test("--raw at a terminal: no prompt, JSON-RPC typed in and answered as on a pipe")
+    func raw() throws {
+        let pane = try TmuxPane(arguments: ["serve", "--raw"] + Self.fixed, environment: [:])
+        pane.type(#"{"jsonrpc":"2.0","id":1,"method":"host.ping"}"#, then: "Enter")
+        let screen = try pane.waitFor("the raw answer") { $0.contains(#"{"jsonrpc":"2.0","id":1,"result":"pong"}"#) }
+        #expect(!screen.contains(Self.banner))
+        pane.type("", then: "C-d")
+        try pane.waitForExit()
+    }
 }
