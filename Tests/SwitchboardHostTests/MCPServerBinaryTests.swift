@@ -70,8 +70,13 @@ struct MCPServerBinaryTests {
         #expect(names == names.sorted() && Set(names).count == names.count)
         #expect(names.contains("inbox.list") && names.contains("host.sleep") && names.contains("feed.get"))
         #expect(!names.contains("mail.subscribe") && !names.contains("initialize") && !names.contains("tools/list"))
-        let refused = try Self.call(host, 1, "tools/list", #"{"cursor":"elsewhere"}"#)
-        #expect(refused["error"]?["data"]?["field"] == "cursor")
+        for (id, cursor) in ["elsewhere", "after:", "", String(repeating: "after:x", count: 100_000), #"after:\u0000"#].enumerated() {
+            let refused = try Self.call(host, 100 + id, "tools/list", #"{"cursor":"\#(cursor)"}"#)
+            #expect(refused["error"]?["data"]?["field"] == "cursor", "cursor \(cursor.prefix(20))")
+        }
+        // Past the last tool: an empty last page.
+        let end = try Self.call(host, 200, "tools/list", #"{"cursor":"after:~"}"#)["result"]
+        #expect(end?["tools"] == [] && end?["nextCursor"] == nil)
     }
 
     @Test("tools/call answers structuredContent and the same JSON as text; a domain error is isError, an unknown tool -32602")
