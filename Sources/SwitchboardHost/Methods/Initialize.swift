@@ -12,7 +12,8 @@ public enum Initialize: RPCMethod {
     public struct Params: Decodable, Sendable, OpenParams {
         /// The client's process id (LSP): the host exits when that process dies.
         public var processId: Int?
-        /// MCP clients send the protocol version they speak; it is echoed back.
+        /// MCP clients send the protocol version they speak: with `clientInfo` or `capabilities` the
+        /// answer is MCP's (``MCPVersion``); alone it is echoed back.
         public var protocolVersion: String?
         public var clientInfo: JSONValue?
         /// What the client can do (LSP and MCP); an MCP client is told by this or `clientInfo`.
