@@ -136,6 +136,44 @@ struct MCPServerBinaryTests {
         #expect(try host.waitForExit() == .exited(0))
     }
 
+    @Test("2026-07-28: server/discover without a handshake; results to requests naming that revision carry resultType and caching")
+    func statelessDiscovery() throws {
+        let host = try SpawnedHost(arguments: Self.memory)
+        let meta = #""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}"#
+        let discovered = try #require(try Self.call(host, 1, "server/discover", "{\(meta)}")["result"])
+        #expect(discovered["supportedVersions"]?.arrayValue?.first == "2026-07-28")
+        #expect(discovered["supportedVersions"]?.arrayValue?.contains("2025-11-25") == true)
+        let modern = try #require(try Self.call(host, 2, "tools/list", "{\(meta)}")["result"])
+        #expect(modern["resultType"] == "complete" && modern["ttlMs"] == 0 && modern["cacheScope"] == "private")
+        let call = try Self.call(host, 3, "tools/call", #"{"name":"host.ping",\#(meta)}"#)["result"]
+        #expect(call?["resultType"] == "complete" && call?["ttlMs"] == nil)
+        let legacy = try #require(try Self.call(host, 4, "tools/list")["result"])
+        #expect(legacy["resultType"] == nil && legacy["ttlMs"] == nil)
+    }
+
+    @Test("2026-07-28: subscriptions/listen acknowledges the URIs it honors, streams updates naming itself, and ends when cancelled or at end of input")
+    func statelessListen() throws {
+        let host = try SpawnedHost(arguments: Self.memory)
+        let stream = #"{"io.modelcontextprotocol/subscriptionId":"listen-1"}"#
+        try host.send(#"{"jsonrpc":"2.0","id":"listen-1","method":"subscriptions/listen","params":{"notifications":{"resourceSubscriptions":["mail://inbox","nowhere://x"]}}}"#)
+        let ack = try Self.notification("notifications/subscriptions/acknowledged", from: host)
+        #expect(ack["params"]?["notifications"] == ["resourceSubscriptions": ["mail://inbox"]])
+        #expect(ack["params"]?["_meta"] == (try JSONValue(parsing: stream)))
+        try host.send(H.request(2, "tools/call", #"{"name":"mail.send","arguments":{"to":"ada@example.com","subject":"Hi","text":"Lunch?"}}"#))
+        let sent = try host.response(to: 2)
+        let updated = try Self.notification("notifications/resources/updated", from: host, earlier: sent.before)
+        #expect(updated["params"] == ["uri": "mail://inbox", "_meta": try JSONValue(parsing: stream)])
+        try host.send(H.notification("notifications/cancelled", #"{"requestId":"listen-1"}"#))
+        #expect(try host.response(to: "listen-1").response["error"]?["code"] == -32800)
+
+        let ending = try SpawnedHost(arguments: Self.memory)
+        try ending.send(#"{"jsonrpc":"2.0","id":7,"method":"subscriptions/listen","params":{"notifications":{"resourceSubscriptions":["feed://items"]}}}"#)
+        _ = try Self.notification("notifications/subscriptions/acknowledged", from: ending)
+        ending.closeInput()
+        #expect(try ending.response(to: 7).response["result"] == ["resultType": "complete"])
+        #expect(try ending.waitForExit() == .exited(0))
+    }
+
     @Test("stdin closed right after one request still gets its answer, every time (the Python SDK's server drops some)")
     func answerAfterEndOfInput() throws {
         let requests = [
@@ -169,5 +207,29 @@ struct MCPServerBinaryTests {
         #expect(seen["toolError"] == "limit" && seen["unknownTool"] == -32602)
         #expect(seen["updated"] == "mail://inbox")
         #expect(seen["cancelled"] == -32800)
+    }
+
+    /// The python of a venv with the MCP SDK 2.x: `$SWITCHBOARD_MCP2_PYTHON` (set by scripts/test), else
+    /// the venv scripts/mcp-sdk2-venv makes.
+    static let mcp2Python: String? = {
+        if let given = getenv("SWITCHBOARD_MCP2_PYTHON") { return String(cString: given) }
+        let venv = PluginShippedTests.repository + "/.build/mcp2-venv/bin/python"
+        return access(venv, X_OK) == 0 ? venv : nil
+    }()
+
+    @Test("The official MCP Python SDK 2.x speaks the stateless revision to switchboard: discover, tools, a call, a read, a listen stream, an abandoned call",
+          .enabled(if: mcp2Python != nil, "run scripts/mcp-sdk2-venv (scripts/test does) to install the mcp 2.x package"))
+    func officialSDKStatelessClient() throws {
+        let python = try #require(Self.mcp2Python)
+        let script = PluginShippedTests.repository + "/Tests/SwitchboardHostTests/Fixtures/mcp-client/client_stateless.py"
+        let client = try SpawnedHost(arguments: [script, H.binaryPath] + Self.memory, executable: python, raw: true)
+        client.closeInput()
+        try client.readToEndOfOutput(within: 120_000)
+        #expect(try client.waitForExit() == .exited(0), "\(client.stderrText)")
+        let seen = try JSONValue(parsing: String(try #require(client.stdoutText.split(separator: "\n").last)))
+        #expect(seen["protocolVersion"] == "2026-07-28")
+        #expect((seen["pages"]?.int64Value ?? 0) > 1)
+        #expect(seen["updated"] == "mail://inbox")
+        #expect(seen["afterCancel"] == "\"pong\"")
     }
 }

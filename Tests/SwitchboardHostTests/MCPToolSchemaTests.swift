@@ -9,6 +9,7 @@ import Testing
 struct MCPToolSchemaTests {
     static let catalog = SchemaCatalog.embedded
     static let schemas = MCPToolSchema(components: catalog.components)
+    static let dialect = NotificationDialect.mcp(listens: MCPListens())
 
     @Test("every method's inputSchema and outputSchema stand alone: each $ref resolves in its own $defs")
     func schemasStandAlone() {
@@ -49,18 +50,18 @@ struct MCPToolSchemaTests {
 
     @Test("progress values become MCP's progress, total and message; one without a number is dropped", arguments: progressCases)
     func progress(value: JSONValue, expected: JSONValue?) {
-        let worded = NotificationDialect.mcp.rewrite("$/progress", ["token": "t", "value": value])
+        let worded = Self.dialect.rewrite("$/progress", ["token": "t", "value": value])
         #expect(worded?.method == (expected == nil ? nil : "notifications/progress"))
         #expect(worded?.params == expected)
     }
 
     @Test("resources.updated keeps only its uri; list changes become MCP's; other notifications pass unchanged")
     func wording() {
-        let updated = NotificationDialect.mcp.rewrite("resources.updated", ["subscriptionId": "resources-sub-1", "uri": "mail://inbox", "state": "3"])
+        let updated = Self.dialect.rewrite("resources.updated", ["subscriptionId": "resources-sub-1", "uri": "mail://inbox", "state": "3"])
         #expect(updated?.method == "notifications/resources/updated" && updated?.params == ["uri": "mail://inbox"])
-        #expect(NotificationDialect.mcp.rewrite("host.methodsChanged", [:])?.method == "notifications/tools/list_changed")
-        #expect(NotificationDialect.mcp.rewrite("resources.listChanged", nil)?.method == "notifications/resources/list_changed")
-        #expect(NotificationDialect.mcp.rewrite("chat.message", ["text": "hi"])?.params == ["text": "hi"])
+        #expect(Self.dialect.rewrite("host.methodsChanged", [:])?.method == "notifications/tools/list_changed")
+        #expect(Self.dialect.rewrite("resources.listChanged", nil)?.method == "notifications/resources/list_changed")
+        #expect(Self.dialect.rewrite("chat.message", ["text": "hi"])?.params == ["text": "hi"])
     }
 
     static func references(in value: JSONValue) -> [String] {

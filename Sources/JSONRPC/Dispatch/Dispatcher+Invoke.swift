@@ -6,10 +6,12 @@ extension Dispatcher {
     /// `progressToken`, and what it leaves for after its answer runs after the caller's answer.
     ///
     /// Throws what the method throws (``ResponseError``, ``JSONFieldError``, …), and `-32601` when no
-    /// method has that name.
-    public func invoke(_ name: String, params: JSONValue?, progressToken: JSONValue?, within context: RequestContext) async throws -> JSONValue {
+    /// method has that name. With `followUps`, what the method leaves for after its answer waits
+    /// there instead, until the caller runs it (a request that answers only when it ends).
+    public func invoke(_ name: String, params: JSONValue?, progressToken: JSONValue?, within context: RequestContext,
+                       followUps: FollowUps? = nil) async throws -> JSONValue {
         guard let entry = entry(named: name), entry.kind == .request else { throw ResponseError.methodNotFound(name) }
-        let inner = RequestContext(invoking: name, progressToken: progressToken, within: context)
+        let inner = RequestContext(invoking: name, progressToken: progressToken, within: context, followUps: followUps?.actions)
         let document = params?.makeJansson()
         let result: JanssonValue
         switch entry.body {
@@ -25,12 +27,24 @@ extension Dispatcher {
 
 extension RequestContext {
     /// The context of a method run inside another request: its id, connection and follow-ups.
-    init(invoking method: String, progressToken: JSONValue?, within outer: RequestContext) {
+    init(invoking method: String, progressToken: JSONValue?, within outer: RequestContext, followUps: AfterAnswer?) {
         id = outer.id
         self.method = method
         self.progressToken = progressToken
         connection = outer.connection
         exactID = outer.exactID
-        afterAnswerActions = outer.afterAnswerActions
+        afterAnswerActions = followUps ?? outer.afterAnswerActions
     }
+}
+
+/// Follow-ups of methods run with ``Dispatcher/invoke(_:params:progressToken:within:followUps:)``,
+/// held until the caller says its peer may hear of them: a stream opened by a request that answers
+/// only when it ends sends its acknowledgement first, then starts what it subscribed.
+public final class FollowUps: Sendable {
+    let actions = AfterAnswer()
+
+    public init() {}
+
+    /// Runs what the invoked methods left, in order.
+    public func run() async { await actions.run() }
 }

@@ -2,7 +2,7 @@ import Jansson
 import JSONRPC
 
 /// The answer to an MCP client's `initialize`: the negotiated revision, tools and resources (with
-/// `subscribe` and `listChanged`), and who we are. The connection then speaks MCP (``NotificationDialect/mcp``).
+/// `subscribe` and `listChanged`), and who we are. The connection then speaks MCP (``NotificationDialect/mcp(listens:)``).
 public struct MCPInitializeResult: Encodable, Sendable {
     public struct Capabilities: Encodable, Sendable {
         public struct Tools: Encodable, Sendable { public var listChanged = true }
@@ -31,7 +31,7 @@ public struct MCPInitializeResult: Encodable, Sendable {
         """
 
     static func answering(_ params: Initialize.Params, on connection: Connection) -> MCPInitializeResult {
-        connection.speak(.mcp)
+        MCPSession.speak(on: connection)
         return MCPInitializeResult(protocolVersion: MCPVersion.negotiate(params.protocolVersion ?? MCPVersion.latest))
     }
 }

@@ -44,4 +44,7 @@ public enum MCPResourcesUnsubscribe: RPCMethod {
 /// The params of the MCP resource methods that name one resource.
 public struct ResourceParams: Decodable, Sendable {
     public var uri: String
+    public var meta: JSONValue?
+
+    private enum CodingKeys: String, CodingKey { case uri, meta = "_meta" }
 }

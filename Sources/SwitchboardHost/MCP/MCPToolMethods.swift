@@ -15,6 +15,9 @@ public enum ToolsList: RPCMethod {
 
     public struct Params: Decodable, Sendable {
         public var cursor: String?
+        public var meta: JSONValue?
+
+        private enum CodingKeys: String, CodingKey { case cursor, meta = "_meta" }
     }
 
     public typealias Result = JSONValue
@@ -28,6 +31,9 @@ public enum ToolsCall: RPCMethod {
     public struct Params: Decodable, Sendable {
         public var name: String
         public var arguments: JSONValue?
+        public var meta: JSONValue?
+
+        private enum CodingKeys: String, CodingKey { case name, arguments, meta = "_meta" }
     }
 
     public typealias Result = JSONValue

@@ -8,6 +8,9 @@ public enum MCPVersion {
     /// Earlier revisions a client may ask for; the answer names the one it asked for, whose messages
     /// are a subset of the latest's for everything this server offers.
     public static let supported = [latest, "2025-06-18", "2025-03-26", "2024-11-05"]
+    /// The stateless revision: no handshake, `server/discover`, the version in each request's `_meta`,
+    /// `subscriptions/listen` for updates.
+    public static let stateless = "2026-07-28"
 
     /// The revision to answer a client that asked for `requested`: that one when supported, else the
     /// latest (the client then decides whether it can go on, as the specification says).

@@ -12,14 +12,23 @@ extension NotificationDialect {
     /// | `host.methodsChanged` | `notifications/tools/list_changed` |
     ///
     /// Anything else goes out as it is. A progress report without a number is dropped: MCP's needs one.
-    public static let mcp = NotificationDialect { method, params in
+    /// An update for a subscription a `subscriptions/listen` stream made (``MCPListens``) carries that
+    /// stream's id in `_meta`, as the 2026-07-28 revision asks.
+    static func mcp(listens: MCPListens) -> NotificationDialect {
+        NotificationDialect { method, params in wording(method, params, listens: listens) }
+    }
+
+    private static func wording(_ method: String, _ params: JSONValue?, listens: MCPListens) -> (method: String, params: JSONValue?)? {
         switch method {
         case "$/progress":
             guard let token = params?["token"], let params = MCPProgress.params(token: token, value: params?["value"]) else { return nil }
             return ("notifications/progress", params)
         case "resources.updated":
             guard let uri = params?["uri"] else { return nil }
-            return ("notifications/resources/updated", ["uri": uri])
+            guard let listen = params?["subscriptionId"]?.stringValue.flatMap(listens.stream(of:)) else {
+                return ("notifications/resources/updated", ["uri": uri])
+            }
+            return ("notifications/resources/updated", ["uri": uri, "_meta": [MCPListens.streamKey: listen]])
         case "resources.listChanged":
             return ("notifications/resources/list_changed", nil)
         case "host.methodsChanged":
