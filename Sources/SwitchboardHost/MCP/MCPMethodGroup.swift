@@ -2,10 +2,13 @@ import Jansson
 import JSONRPC
 
 extension MethodRegistry {
-    /// The MCP server face (2025-11-25): `ping`, `tools/list`, `tools/call` and `resources/*`, on the
-    /// same stream as every other method. `initialize` tells an MCP client by its params
-    /// (``MCPVersion``); these methods work with or without it, and `tools/call` or `resources/subscribe`
-    /// makes the connection word its notifications for MCP too (``NotificationDialect/mcp(listens:)``).
+    /// The MCP server face, on the same stream as every other method: `ping`, `tools/list`,
+    /// `tools/call` and `resources/*` (2025-11-25), `server/discover` and `subscriptions/listen`
+    /// (2026-07-28). `initialize` tells an MCP client by its params (``MCPVersion``); these methods
+    /// work with or without it, and `tools/call`, `resources/subscribe`, `server/discover` or
+    /// `subscriptions/listen` make the connection word its notifications for MCP too
+    /// (``NotificationDialect/mcp(listens:)``). Results to requests naming the 2026-07-28 revision in
+    /// `_meta` carry what it adds (``MCPResultStamp``).
     public static func mcpServerMethods(catalog: SchemaCatalog? = nil) -> MethodRegistry {
         var registry = MethodRegistry()
         registry.registerImmediate(MCPPing.self) { _, _ in [:] }
@@ -32,14 +35,14 @@ extension MethodRegistry {
             return MCPResultStamp.stamped(list, meta: params.meta, cacheable: true)
         }
         registry.register(MCPResourcesRead.self) { params, context in
-            return MCPResultStamp.stamped(try await MCPResources.read(params.uri, context: context), meta: params.meta, cacheable: true)
+            MCPResultStamp.stamped(try await MCPResources.read(params.uri, context: context), meta: params.meta, cacheable: true)
         }
         registry.register(MCPResourcesSubscribe.self) { params, context in
             MCPSession.speak(on: context.connection)
             return try await MCPResources.subscribe(params.uri, context: context)
         }
         registry.register(MCPResourcesUnsubscribe.self) { params, context in
-            return try await MCPResources.unsubscribe(params.uri, context: context)
+            try await MCPResources.unsubscribe(params.uri, context: context)
         }
         return registry
     }
