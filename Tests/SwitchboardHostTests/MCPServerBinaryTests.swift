@@ -100,6 +100,27 @@ struct MCPServerBinaryTests {
         #expect(pong["content"]?.arrayValue?.first?["text"] == "\"pong\"" && pong["structuredContent"] == nil)
     }
 
+    @Test("a plugin's tool is an MCP tool: its inputSchema passed on, its result structured, its refusal isError")
+    func pluginTools() throws {
+        let host = try SpawnedHost(arguments: ["serve", "--plugins", PluginShippedTests.repository + "/Plugins"] + Self.memory)
+        var tools: [JSONValue] = []
+        var cursor: String?
+        repeat {
+            let page = try #require(try Self.call(host, 10 + tools.count, "tools/list", cursor.map { #"{"cursor":"\#($0)"}"# } ?? "{}")["result"])
+            tools += page["tools"]?.arrayValue ?? []
+            cursor = page["nextCursor"]?.stringValue
+        } while cursor != nil && tools.count < 1000
+        let forecast = try #require(tools.first { $0["name"] == "weather.forecast" })
+        #expect(Set(forecast["inputSchema"]?["required"]?.arrayValue ?? []) == ["date", "place"])
+        let params = #"{"name":"weather.forecast","arguments":{"date":"2026-11-22","place":"Berlin"}}"#
+        let answer = try #require(try Self.call(host, 1, "tools/call", params)["result"])
+        #expect(answer["isError"] == false && answer["structuredContent"]?["date"] == "2026-11-22")
+        let refused = try #require(try Self.call(host, 2, "tools/call", #"{"name":"weather.forecast","arguments":{"date":"soon","place":"Berlin"}}"#)["result"])
+        #expect(refused["isError"] == true)
+        let error = try JSONValue(parsing: try #require(refused["content"]?.arrayValue?.first?["text"]?.stringValue))
+        #expect(error["data"]?["field"] == "date")
+    }
+
     @Test("an MCP client's progress token brings notifications/progress, and notifications/cancelled stops the call with -32800")
     func progressAndCancellation() throws {
         let host = try SpawnedHost(arguments: Self.memory)
