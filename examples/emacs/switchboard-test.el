@@ -1,0 +1,65 @@
+;;; switchboard-test.el --- switchboard.el against a real host, in emacs --batch  -*- lexical-binding: t; -*-
+
+;; emacs --batch -Q -L examples/emacs -l examples/emacs/switchboard-test.el -f ert-run-tests-batch-and-exit
+;; with `switchboard' on PATH. Deterministic data: --backend memory and a fixed --now.
+
+;;; Code:
+
+(require 'ert)
+(require 'switchboard)
+
+(defconst switchboard-test-arguments '("--backend" "memory" "--now" "2026-01-01T09:00:00Z"))
+
+(defun switchboard-test-wait-for (predicate)
+  "Process the host's output until PREDICATE holds (an error after a minute: a hang, not a timing)."
+  (with-timeout (60 (error "Nothing came from the host"))
+    (while (not (funcall predicate))
+      (accept-process-output nil 1))))
+
+(defun switchboard-test-buffer-text (name)
+  (with-current-buffer name (buffer-substring-no-properties (point-min) (point-max))))
+
+(defmacro switchboard-test-with-host (&rest body)
+  "Run BODY with a fresh host, stopped afterwards."
+  `(progn
+     (apply #'switchboard-start switchboard-test-arguments)
+     (unwind-protect (progn ,@body)
+       (should (equal 0 (switchboard-stop))))))
+
+(ert-deftest switchboard-inbox-lists-conversations ()
+  (switchboard-test-with-host
+   (switchboard-inbox 5)
+   (let ((text (switchboard-test-buffer-text "*switchboard inbox*")))
+     (should (= 5 (length (split-string text "\n" t))))
+     (should (string-match-p "^2026-01-01T01:33:56Z  joan.clarke@bletchley.example +Hotel options in São Paulo (2)$" text)))))
+
+(ert-deftest switchboard-thread-opens-from-the-inbox ()
+  (switchboard-test-with-host
+   (with-current-buffer (switchboard-inbox 5)
+     (goto-char (point-min))
+     (call-interactively #'switchboard-open-thread))
+   (let ((text (switchboard-test-buffer-text "*switchboard thread*")))
+     (should (string-prefix-p "Hotel options in São Paulo\n" text))
+     (should (string-match-p "^Subject: Re: Hotel options in São Paulo$" text))
+     (should (string-match-p "^From: demo@switchboard.example$" text)))))
+
+(ert-deftest switchboard-chat-shows-pushed-messages ()
+  (switchboard-test-with-host
+   (switchboard-chat "dm-u0-u1")
+   (let ((before (switchboard-test-buffer-text "*switchboard chat dm-u0-u1*")))
+     (should (string-match-p "<u1>" before))
+     (should (eq 'pending (intern (plist-get (switchboard-chat-send "dm-u0-u1" "Lunch at noon?") :state))))
+     ;; The push of our own message, the confirmation, and the simulated peer's reply, as they arrive.
+     (switchboard-test-wait-for
+      (lambda ()
+        (let ((text (switchboard-test-buffer-text "*switchboard chat dm-u0-u1*")))
+          (and (string-match-p "<u0> Lunch at noon\\?$" text)
+               (string-match-p "^-- emacs-[0-9]+-[0-9]+ sent$" text)
+               (string-match-p "<u0> Lunch at noon\\?\n\\(.*\n\\)*.*<u1> " text))))))))
+
+(ert-deftest switchboard-errors-signal-jsonrpc-error ()
+  (switchboard-test-with-host
+   (let ((err (should-error (switchboard-call "inbox.list" '(:limit "ten")) :type 'jsonrpc-error)))
+     (should (equal -32602 (alist-get 'jsonrpc-error-code (cdr err)))))))
+
+;;; switchboard-test.el ends here
