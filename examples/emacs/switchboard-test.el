@@ -10,9 +10,11 @@
 
 (defconst switchboard-test-arguments '("--backend" "memory" "--now" "2026-01-01T09:00:00Z"))
 
-(defun switchboard-test-wait-for (predicate)
-  "Process the host's output until PREDICATE holds (an error after a minute: a hang, not a timing)."
-  (with-timeout (60 (error "Nothing came from the host"))
+(defun switchboard-test-wait-for (predicate &optional buffer)
+  "Process the host's output until PREDICATE holds (an error after a minute: a hang, not a timing).
+The error shows BUFFER's text."
+  (with-timeout (60 (error "Nothing more came from the host; %s holds:\n%s" buffer
+                           (and buffer (switchboard-test-buffer-text buffer))))
     (while (not (funcall predicate))
       (accept-process-output nil 1))))
 
@@ -55,7 +57,8 @@
         (let ((text (switchboard-test-buffer-text "*switchboard chat dm-u0-u1*")))
           (and (string-match-p "<u0> Lunch at noon\\?$" text)
                (string-match-p "^-- emacs-[0-9]+-[0-9]+ sent$" text)
-               (string-match-p "<u0> Lunch at noon\\?\n\\(.*\n\\)*.*<u1> " text))))))))
+               (string-match-p "<u0> Lunch at noon\\?\n\\(.*\n\\)*.*<u1> " text))))
+      "*switchboard chat dm-u0-u1*"))))
 
 (ert-deftest switchboard-errors-signal-jsonrpc-error ()
   (switchboard-test-with-host

@@ -57,9 +57,23 @@
 
 (defun switchboard-call (method &optional params)
   "The result of METHOD (a string) with PARAMS (a plist), waiting for the answer.
-An error answer signals `jsonrpc-error'."
+An error answer signals `jsonrpc-error' as `jsonrpc-request' does.
+
+Not `jsonrpc-request' itself: on Emacs 28 it throws out of the process filter when the answer
+arrives, and messages that came in the same read as the answer (a notification right behind it)
+stay unread until the host writes again.  Waiting on `jsonrpc-async-request' keeps the filter whole."
   (unless switchboard--connection (switchboard-start))
-  (jsonrpc-request switchboard--connection (intern method) (or params (make-hash-table))))
+  (let (done result failure)
+    (jsonrpc-async-request switchboard--connection (intern method) (or params (make-hash-table)) :timeout 60
+                           :success-fn (lambda (value) (setq done t result value))
+                           :error-fn (lambda (error) (setq done t failure error))
+                           :timeout-fn (lambda () (setq done t failure '(:code -32000 :message "no answer"))))
+    (while (not done) (accept-process-output nil 1))
+    (when failure
+      (signal 'jsonrpc-error `((jsonrpc-error-code . ,(plist-get failure :code))
+                               (jsonrpc-error-message . ,(plist-get failure :message))
+                               (jsonrpc-error-data . ,(plist-get failure :data)))))
+    result))
 
 (defun switchboard--notification (_connection method params)
   "Show the host's notification METHOD with PARAMS where it belongs."
