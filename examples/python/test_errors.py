@@ -39,3 +39,15 @@ def test_slow_send_stays_pending_until_the_next_chat_request(start):
     assert host.call("chat.send", SEND)["message"]["state"] == "pending"
     host.call("chat.rooms")
     assert host.next_notification("chat.messageState")["state"] == "sent"
+
+
+def test_an_unknown_locale_names_the_member(start):
+    error = start(*MEMORY).error("catalog.sectors", {"locale": "xx-no-such"})
+    assert error.code == -32602 and error.data["field"] == "locale"
+
+
+def test_a_cursor_from_another_list_is_refused(start):
+    host = start(*MEMORY)
+    cursor = host.call("feed.list", {"limit": 1})["nextCursor"]
+    error = host.error("inbox.list", {"cursor": cursor})
+    assert error.code == -32602 and error.data["field"] == "cursor"

@@ -30,3 +30,13 @@ def test_the_next_page_follows_the_first(start):
     second = host.call("inbox.list", {"limit": 2, "cursor": first["nextCursor"]})
     seen = [item["threadId"] for item in first["items"] + second["items"]]
     assert len(set(seen)) == 4
+
+
+def test_a_send_is_pushed_to_a_mail_subscription(start):
+    host = start(*MEMORY)
+    subscription = host.call("mail.subscribe")
+    host.call("mail.send", {"to": "ada@example.com", "subject": "Lunch?", "text": "Thursday at noon?"})
+    changed = host.next_notification("mail.changed")
+    assert changed["subscriptionId"] == subscription["subscriptionId"]
+    changes = host.call("mail.changes", {"sinceState": subscription["state"]})
+    assert changes["created"] and changes["newState"] == changed["state"]
