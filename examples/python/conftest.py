@@ -26,7 +26,10 @@ def schemas(binary):
     host = Host(binary, *MEMORY)
     document = host.call("rpc.discover")
     assert host.close() == 0
-    return Schemas(document)
+    schemas = Schemas(document)
+    # The description describes itself too.
+    assert schemas.problems({"jsonrpc": "2.0", "id": 1, "result": document}, answering="rpc.discover") == []
+    return schemas
 
 
 @pytest.fixture
