@@ -1,5 +1,7 @@
 """What every message from the host must look like, read from its `rpc.discover` answer (OpenRPC 1.3)."""
 import jsonschema
+from referencing import Registry
+from referencing.jsonschema import DRAFT202012
 
 ENVELOPE = {
     "type": "object",
@@ -21,6 +23,29 @@ NOTIFICATION = {
     "properties": {"jsonrpc": {"const": "2.0"}, "method": {"type": "string"}, "params": True},
     "additionalProperties": False,
 }
+
+# rpc.discover's result names the OpenRPC meta-schema by its URL; offline, this subset stands in for it
+# (as Tests/SchemaTesting/OpenRPCMeta.swift does for the Swift suites).
+OPENRPC_URL = "https://raw.githubusercontent.com/open-rpc/meta-schema/master/schema.json"
+METHOD_OBJECT = {
+    "type": "object",
+    "required": ["name", "params"],
+    "properties": {"name": {"type": "string", "minLength": 1}, "summary": {"type": "string"},
+                   "params": {"type": "array", "items": {"type": "object", "required": ["name", "schema"]}},
+                   "result": {"type": "object", "required": ["name", "schema"]}},
+}
+OPENRPC_SUBSET = {
+    "type": "object",
+    "required": ["openrpc", "info", "methods"],
+    "properties": {
+        "openrpc": {"type": "string", "pattern": "^1\\.3\\.[0-9]+$"},
+        "info": {"type": "object", "required": ["title", "version"]},
+        "methods": {"type": "array", "items": METHOD_OBJECT},
+        "x-notifications": {"type": "array", "items": METHOD_OBJECT},
+        "components": {"type": "object", "properties": {"schemas": {"type": "object"}}},
+    },
+}
+REGISTRY = Registry().with_resource(OPENRPC_URL, DRAFT202012.create_resource(OPENRPC_SUBSET))
 
 
 def params_schema(descriptors):
@@ -44,7 +69,7 @@ class Schemas:
     def _errors(self, instance, schema, label):
         # Each schema sits in a root holding the components, so `#/components/schemas/X` resolves.
         root = {"allOf": [schema], "components": self.components}
-        validator = jsonschema.Draft202012Validator(root, format_checker=jsonschema.FormatChecker())
+        validator = jsonschema.Draft202012Validator(root, registry=REGISTRY, format_checker=jsonschema.FormatChecker())
         return [f"{label}: {error.json_path}: {error.message}" for error in validator.iter_errors(instance)]
 
     def problems(self, message, answering=None):
