@@ -11,8 +11,8 @@
 (defconst switchboard-test-arguments '("--backend" "memory" "--now" "2026-01-01T09:00:00Z"))
 
 (defun switchboard-test-wait-for (predicate &optional buffer)
-  "Process the host's output until PREDICATE holds (an error after a minute: a hang, not a timing).
-The error shows BUFFER's text."
+  "Process the host's output until PREDICATE holds.
+An error after a minute (a hang, not a timing) shows BUFFER's text."
   (with-timeout (60 (error "Nothing more came from the host; %s holds:\n%s" buffer
                            (and buffer (switchboard-test-buffer-text buffer))))
     (while (not (funcall predicate))

@@ -22,14 +22,17 @@
 
 (defvar switchboard--connection nil "The running host's `jsonrpc-process-connection'.")
 
-(defvar switchboard--chat-rooms nil "Room ids with a subscription: (ROOM-ID . SUBSCRIPTION-ID).")
+(defvar switchboard--chat-rooms nil
+  "Room ids with a subscription: (ROOM-ID . SUBSCRIPTION-ID).")
 
-(defvar switchboard--sends 0 "How many messages this session sent, for unique client message ids.")
+(defvar switchboard--sends 0
+  "How many messages this session sent, for unique client message ids.")
 
 ;;;; The connection
 
 (defun switchboard-start (&rest arguments)
-  "Start the host with ARGUMENTS after `switchboard-command'; answer the connection."
+  "Start the host with ARGUMENTS after `switchboard-command'.
+Answer the connection."
   (interactive)
   (switchboard-stop)
   (setq switchboard--connection
@@ -44,7 +47,8 @@
          :request-dispatcher #'ignore)))
 
 (defun switchboard-stop ()
-  "End the host's input, wait for it to finish what is in flight and exit; answer its exit status."
+  "End the host's input and wait for it to finish what is in flight and exit.
+Answer its exit status."
   (interactive)
   (let ((process (and switchboard--connection (jsonrpc--process switchboard--connection))))
     (setq switchboard--connection nil switchboard--chat-rooms nil)
@@ -56,12 +60,13 @@
       (process-exit-status process))))
 
 (defun switchboard-call (method &optional params)
-  "The result of METHOD (a string) with PARAMS (a plist), waiting for the answer.
+  "The result of METHOD (a string) with PARAMS (a plist), waiting for it.
 An error answer signals `jsonrpc-error' as `jsonrpc-request' does.
 
-Not `jsonrpc-request' itself: on Emacs 28 it throws out of the process filter when the answer
-arrives, and messages that came in the same read as the answer (a notification right behind it)
-stay unread until the host writes again.  Waiting on `jsonrpc-async-request' keeps the filter whole."
+Not `jsonrpc-request' itself: on Emacs 28 it throws out of the process
+filter when the answer arrives, and messages read in the same chunk (a
+notification right behind the answer) stay unprocessed until the host
+writes again.  Waiting on `jsonrpc-async-request' keeps the filter whole."
   (unless switchboard--connection (switchboard-start))
   (let (done result failure)
     (jsonrpc-async-request switchboard--connection (intern method) (or params (make-hash-table)) :timeout 60
@@ -84,7 +89,8 @@ stay unread until the host writes again.  Waiting on `jsonrpc-async-request' kee
 ;;;; The inbox and threads
 
 (defun switchboard-inbox (&optional limit)
-  "List the inbox's LIMIT (default 20) newest conversations in the buffer *switchboard inbox*."
+  "List the inbox's LIMIT (default 20) newest conversations.
+In the buffer *switchboard inbox*; RET opens the thread at point."
   (interactive)
   (let ((page (switchboard-call "inbox.list" (list :limit (or limit 20)))))
     (with-current-buffer (get-buffer-create "*switchboard inbox*")
@@ -101,7 +107,7 @@ stay unread until the host writes again.  Waiting on `jsonrpc-async-request' kee
       (current-buffer))))
 
 (defun switchboard-open-thread (thread-id)
-  "Show the thread THREAD-ID (at point in the inbox) in the buffer *switchboard thread*."
+  "Show the thread THREAD-ID (at point in the inbox) in *switchboard thread*."
   (interactive (list (get-text-property (point) 'switchboard-thread)))
   (let ((thread (switchboard-call "mail.thread" (list :threadId thread-id))))
     (with-current-buffer (get-buffer-create "*switchboard thread*")
@@ -131,7 +137,8 @@ stay unread until the host writes again.  Waiting on `jsonrpc-async-request' kee
   (get-buffer-create (format "*switchboard chat %s*" room-id)))
 
 (defun switchboard-chat (room-id)
-  "Show ROOM-ID's latest messages, then each new one as the host pushes it (chat.subscribe)."
+  "Show ROOM-ID's latest messages, then each new one as the host pushes it.
+New messages come from chat.subscribe."
   (interactive "sRoom: ")
   (let ((history (switchboard-call "chat.history" (list :roomId room-id :limit 10))))
     (with-current-buffer (switchboard--chat-buffer room-id)

@@ -43,12 +43,17 @@ local notifications = {}
 function M.start(args)
   local command = vim.list_extend(vim.deepcopy(M.command), args or {})
   exit_code = nil
-  client = vim.lsp.rpc.start(command[1], vim.list_slice(command, 2), {
+  local dispatchers = {
     notification = function(method, params)
       if notifications[method] then notifications[method](params) end
     end,
     on_exit = function(code) exit_code = code end,
-  })
+  }
+  if vim.fn.has('nvim-0.10') == 1 then
+    client = vim.lsp.rpc.start(command, dispatchers)
+  else -- before 0.10: the program, then its arguments
+    client = vim.lsp.rpc.start(command[1], vim.list_slice(command, 2), dispatchers)
+  end
 end
 
 --- The result of `method` with `params` (a table), waiting for the answer; an error answer raises
@@ -98,7 +103,7 @@ function M.open_thread(thread_id)
   local lines = { thread.subject, '' }
   for _, message in ipairs(thread.messages) do
     vim.list_extend(lines, { 'From: ' .. message.from, 'Date: ' .. message.date, 'Subject: ' .. message.subject, '' })
-    vim.list_extend(lines, vim.split(message.text, '\n', true))
+    vim.list_extend(lines, vim.split(message.text, '\n', { plain = true }))
     table.insert(lines, '')
   end
   local buf = buffer('switchboard://thread')
