@@ -8,4 +8,4 @@ thread=${THREAD_ID:-$(echo '{"jsonrpc":"2.0","id":1,"method":"inbox.list","param
   | switchboard serve "$@" | answer | jq -r '.items[0].threadId')}
 jq -nc --arg t "$thread" '{jsonrpc: "2.0", id: 2, method: "mail.thread", params: {threadId: $t}}' \
   | switchboard serve "$@" | answer \
-  | jq -r '.messages[] | "\(.date)  \(.from)\n  \(.subject)\n"'
+  | jq -r '.messages[] | "\(.date)  \(.from)\n  \(.subject)\n\n\(.text | split("\n") | map("    " + .) | join("\n"))\n"'
