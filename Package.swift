@@ -27,10 +27,24 @@ let package = Package(
             providers: [.apt(["libjansson-dev"])]
         ),
         .target(name: "CSystemShims"),
+        // jansson's allocator: small blocks reused from per-thread lists (installed before main).
+        .target(name: "CJanssonAlloc"),
+        // C: libical from the system, for recurrence rules and iCalendar text.
+        .systemLibrary(
+            name: "CLibical",
+            pkgConfig: "libical",
+            providers: [.apt(["libical-dev"])]
+        ),
+        // The system libedit (BSD editline) for the interactive prompt: line editing, history, completion.
+        .systemLibrary(
+            name: "CEditLine",
+            pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"])]
+        ),
 
         // JSON on jansson: owned and borrowed values, parse and dump, Codable, a dynamic value type.
-        .target(name: "Jansson", dependencies: ["CJansson"], swiftSettings: swiftSettings),
-        .testTarget(name: "JanssonTests", dependencies: ["Jansson"], swiftSettings: swiftSettings),
+        .target(name: "Jansson", dependencies: ["CJansson", "CJanssonAlloc"], swiftSettings: swiftSettings),
+        .testTarget(name: "JanssonTests", dependencies: ["Jansson", "CJanssonAlloc"], swiftSettings: swiftSettings),
 
         // JSON-RPC 2.0: messages, errors, framing, dispatch, the connection.
         .target(
@@ -65,6 +79,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "CalendarDomain",
+            dependencies: ["CLibical", "DomainMethods", "SwitchboardCore", "SwitchboardStorage", "JSONRPC", "Jansson", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "FeedDomain",
             dependencies: ["DomainMethods", "SwitchboardCore", "SwitchboardStorage", "JSONRPC", "Jansson", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
@@ -85,7 +104,7 @@ let package = Package(
         .testTarget(
             name: "DomainTests",
             dependencies: [
-                "CatalogDomain", "ChatDomain", "DomainMethods", "FeedDomain", "MailDomain", "SwitchboardCore", "SwitchboardStorage", "SwitchboardHost", "JSONRPC", "Jansson",
+                "CalendarDomain", "CatalogDomain", "ChatDomain", "DomainMethods", "FeedDomain", "MailDomain", "SwitchboardCore", "SwitchboardStorage", "SwitchboardHost", "JSONRPC", "Jansson",
                 "SchemaTesting", "SchemaValidation", .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: swiftSettings
@@ -103,7 +122,8 @@ let package = Package(
         ),
         .testTarget(
             name: "SwitchboardHostTests",
-            dependencies: ["SwitchboardHost", "JSONRPC", "Jansson", "SchemaTesting", "SchemaValidation", "switchboard", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["SwitchboardHost", "SwitchboardTerminal", "JSONRPC", "Jansson", "SchemaTesting", "SchemaValidation", "switchboard",
+                           .product(name: "PropertyBased", package: "swift-property-based"), .product(name: "GRDB", package: "GRDB.swift")],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
@@ -123,6 +143,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // The interactive prompt a person gets at a terminal, and `key=value` params.
+        .target(
+            name: "SwitchboardTerminal",
+            dependencies: ["CEditLine", "SwitchboardHost", "JSONRPC", "Jansson", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+
         // JSON Schema checks on jansson values: plugins' tool params, and every answer the tests see.
         .target(name: "SchemaValidation", dependencies: ["Jansson"], swiftSettings: swiftSettings),
 
@@ -130,7 +157,7 @@ let package = Package(
         .executableTarget(
             name: "switchboard",
             dependencies: [
-                "SwitchboardHost", "PluginHost", "JSONRPC", "Jansson", "DomainMethods", "SwitchboardCore", "SwitchboardStorage", "CatalogDomain", "ChatDomain", "FeedDomain", "MailDomain",
+                "SwitchboardHost", "SwitchboardTerminal", "PluginHost", "JSONRPC", "Jansson", "DomainMethods", "SwitchboardCore", "SwitchboardStorage", "CalendarDomain", "CatalogDomain", "ChatDomain", "FeedDomain", "MailDomain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

@@ -34,11 +34,11 @@ public struct SQLiteFeedService: FeedService {
     static let columns = "id, account_id, display_name, reputation, user_type, gold, silver, bronze, profile_image, location, website_url"
 
     public func items(after afterID: Int64, limit: Int) async throws -> [Profile] {
-        try await database.writer.read { db in try Self.items(db, after: afterID, limit: limit) }
+        try database.read { db in try Self.items(db, after: afterID, limit: limit) }
     }
 
     public func slice(after afterID: Int64, limit: Int) async throws -> FeedSlice {
-        try await database.writer.read { db in
+        try database.read { db in
             FeedSlice(items: try Self.items(db, after: afterID, limit: limit), total: try Self.total(db),
                       state: try ChangeLog.state(db, domain: feedDomain))
         }
@@ -61,21 +61,21 @@ public struct SQLiteFeedService: FeedService {
     }
 
     public func item(id: Int64) async throws -> Profile? {
-        try await database.writer.read { db in
+        try database.read { db in
             try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.columns) FROM feed_item WHERE id = ?"), arguments: [id]).map { try Self.profile($0) }
         }
     }
 
     public func count() async throws -> Int64 {
-        try await database.writer.read { db in try Self.total(db) }
+        try database.read { db in try Self.total(db) }
     }
 
     public func state() async throws -> String {
-        try await database.writer.read { db in try ChangeLog.state(db, domain: feedDomain) }
+        try database.read { db in try ChangeLog.state(db, domain: feedDomain) }
     }
 
     public func changes(since sinceState: String, limit: Int) async throws -> ChangeSet {
-        try await database.writer.read { db in try ChangeLog.changes(db, domain: feedDomain, since: sinceState, limit: limit) }
+        try database.read { db in try ChangeLog.changes(db, domain: feedDomain, since: sinceState, limit: limit) }
     }
 
     public func append(_ profiles: [Profile]) async throws -> Committed<[Profile]> {

@@ -21,6 +21,7 @@ public final class JSONWriter {
 
     /// Writes `value` and passes the text to `body`; the bytes are valid only inside `body`.
     public func withBytes<R>(of value: JSONView, pretty: Bool = false, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        if let raw = RawNumber.text(of: value) { return try body(raw) }
         let digits = RealPrecision.range(in: value)
         if !pretty, digits.map({ $0.lowerBound != $0.upperBound }) ?? false || RawNumber.isNear(value) {
             var mixed: [UInt8] = []

@@ -21,7 +21,7 @@ public struct SQLiteMailService: MailService {
     }
 
     public func login(email: String) async throws -> LoginOutcome {
-        let known: Account? = try await database.writer.read { db in
+        let known: Account? = try database.read { db in
             try Row.fetchOne(db, sql: "SELECT email, name FROM mail_account WHERE email = ?", arguments: [email])
                 .map { Account(email: $0[0], name: $0[1]) }
         }
@@ -37,7 +37,7 @@ public struct SQLiteMailService: MailService {
     }
 
     public func folders(account: String) async throws -> [FolderSummary] {
-        try await database.writer.read { db in
+        try database.read { db in
             var counts: [String: (Int, Int)] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT folder, total, unread FROM mail_folder_count WHERE account = ?", arguments: [account]) {
                 counts[row[0]] = (row[1], row[2])
@@ -50,7 +50,7 @@ public struct SQLiteMailService: MailService {
     }
 
     public func thread(account: String, threadId: String) async throws -> ThreadDetail? {
-        try await database.writer.read { db in
+        try database.read { db in
             let records = try Row.fetchAll(
                 db.cachedStatement(sql: "SELECT \(Self.recordColumns) FROM mail_message WHERE account = ? AND thread_id = ? ORDER BY date_ms, uid"),
                 arguments: [account, threadId]).map(Self.record)
@@ -61,7 +61,7 @@ public struct SQLiteMailService: MailService {
     }
 
     public func message(account: String, uid: String) async throws -> Message? {
-        try await database.writer.read { db in try Self.fetchRecord(db, account: account, uid: uid)?.message }
+        try database.read { db in try Self.fetchRecord(db, account: account, uid: uid)?.message }
     }
 
     public func send(account: String, _ message: MailDraft) async throws -> Committed<Message> {
@@ -125,11 +125,11 @@ public struct SQLiteMailService: MailService {
     }
 
     public func state() async throws -> String {
-        try await database.writer.read { db in try ChangeLog.state(db, domain: mailDomain) }
+        try database.read { db in try ChangeLog.state(db, domain: mailDomain) }
     }
 
     public func changes(account: String, since sinceState: String, limit: Int) async throws -> ChangeSet {
-        try await database.writer.read { db in
+        try database.read { db in
             try ChangeLog.changes(db, domain: mailDomain, scope: mailScope(account), since: sinceState, limit: limit)
         }
     }

@@ -71,8 +71,9 @@ public enum Timestamp {
         return ((days * 86_400 + hour * 3600 + minute * 60 + second) - offsetMinutes * 60) * 1000 + millis
     }
 
-    // Howard Hinnant's civil-from-days algorithms.
-    static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
+    // Howard Hinnant's civil-from-days algorithms (public: the calendar's dates use them too).
+    /// The proleptic Gregorian (year, month, day) of a day number (days since 1970-01-01).
+    public static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
         let z = days + 719_468
         let era = floorDivide(z, 146_097)
         let dayOfEra = z - era * 146_097
@@ -84,7 +85,8 @@ public enum Timestamp {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
-    static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+    /// The day number (days since 1970-01-01) of a proleptic Gregorian date.
+    public static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = floorDivide(y, 400)
         let yearOfEra = y - era * 400
@@ -93,7 +95,8 @@ public enum Timestamp {
         return era * 146_097 + dayOfEra - 719_468
     }
 
-    static func daysIn(month: Int64, year: Int64) -> Int64 {
+    /// How many days `month` (1...12) of `year` has.
+    public static func daysIn(month: Int64, year: Int64) -> Int64 {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: 30

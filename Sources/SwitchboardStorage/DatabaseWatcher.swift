@@ -6,11 +6,11 @@ import SwitchboardCore
 /// Wakes subscriptions when the database file is written by any process: the source of
 /// cross-process change notifications on SQLite.
 ///
-/// Every commit in WAL mode writes `PATH-wal` (a checkpoint writes `PATH`), so the watcher listens
-/// with inotify on the database's folder (the WAL file comes and goes) and posts ``ChangeSignal``
-/// once per batch of events; listeners then read the change log. It never polls while inotify
-/// works; where inotify is unavailable it falls back to comparing the files' size and modification
-/// time every ``fallbackPollMilliseconds``.
+/// A switchboard process touches `PATH.lock` after each commit (``AppDatabase/signalChanges(to:)``);
+/// any SQLite writer writes `PATH-wal` (a checkpoint writes `PATH`). The watcher listens with inotify
+/// on the database's folder (those files come and go) and posts ``ChangeSignal`` once per batch of
+/// events; listeners then read the change log. It never polls while inotify works; where inotify is
+/// unavailable it falls back to comparing the files' size and times every ``fallbackPollMilliseconds``.
 ///
 /// Another store (a server database with LISTEN/NOTIFY) can post the same signal; subscriptions do
 /// not know which source woke them.
@@ -59,11 +59,12 @@ public final class DatabaseWatcher: ChangeSource {
     public func run() {
         let (folder, base) = Self.split(path)
         let fd = mode == .polling ? -1 : inotify_init1(Int32(IN_CLOEXEC))
-        let watching = fd >= 0 && inotify_add_watch(fd, folder, UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_MOVED_TO)) >= 0
-        if watching {
-            watch(fd, names: [base, base + "-wal"])
+        let mask = UInt32(IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_CREATE | IN_MOVED_TO)
+        let announcement = AppDatabase.announcementPath(for: path)
+        if fd >= 0 && inotify_add_watch(fd, folder, mask) >= 0 {
+            watch(fd, names: [base, base + "-wal", Self.split(announcement).name])
         } else {
-            poll(files: [path, path + "-wal"])
+            poll(files: [path, path + "-wal", announcement])
         }
         if fd >= 0 { close(fd) }
     }
@@ -120,11 +121,11 @@ public final class DatabaseWatcher: ChangeSource {
         return names
     }
 
-    /// Size and modification time, or zeros when the file is missing.
+    /// Size, modification time and change time, or zeros when the file is missing.
     static func stamp(_ path: String) -> [Int] {
         var info = stat()
-        guard stat(path, &info) == 0 else { return [0, 0, 0] }
-        return [Int(info.st_size), Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec)]
+        guard stat(path, &info) == 0 else { return [0, 0, 0, 0] }
+        return [Int(info.st_size), Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec), Int(info.st_ctim.tv_nsec)]
     }
 
     /// The folder and the file name of `path` ("." for a bare name).

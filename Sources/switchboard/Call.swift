@@ -3,6 +3,7 @@ import Jansson
 import JSONRPC
 import SwitchboardCore
 import SwitchboardHost
+import SwitchboardTerminal
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,14 +17,17 @@ struct Call: ParsableCommand {
             Prints the result on stdout and exits 0, or prints the JSON-RPC error on stderr and exits 1.
             Notifications the method sends while it runs (progress) go to stderr, one per line.
               switchboard call host.echo '{"hello":"world"}'
+            Params may also be key=value words: a value that reads as a JSON number, true, false or null is \
+            that, one in JSON quotes ('"3"') is that string, anything else is the text as a string.
+              switchboard call inbox.list limit=3 folder=Inbox
             """
     )
 
     @Argument(help: "The method, e.g. host.ping.")
     var method: String
 
-    @Argument(help: "The params as JSON text: an object or an array.")
-    var params: String?
+    @Argument(help: ArgumentHelp("The params: JSON text (an object or an array), or key=value words.", valueName: "params"))
+    var params: [String] = []
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var access: AccessOptions
@@ -31,14 +35,7 @@ struct Call: ParsableCommand {
 
     func run() throws {
         let logger = try logging.makeLogger()
-        var parsed: JSONValue?
-        if let params {
-            do {
-                parsed = try JSONValue(parsing: params)
-            } catch {
-                throw ValidationError("PARAMS is not valid JSON: \(error)")
-            }
-        }
+        let parsed = try parsedParams()
         // A domain call fails at start, in one line, when the database cannot be used.
         if !["host.", "rpc."].contains(where: method.hasPrefix) {
             do {
@@ -58,6 +55,28 @@ struct Call: ParsableCommand {
         } else {
             writeLine((outcome.error ?? outcome.response).jsonText(pretty: true), to: STDERR_FILENO)
             throw ExitCode.failure
+        }
+    }
+}
+
+extension Call {
+    /// No params, one JSON text, or `key=value` words.
+    func parsedParams() throws -> JSONValue? {
+        if ParamShorthand.applies(to: params) {
+            do {
+                return try ParamShorthand.params(from: params)
+            } catch {
+                throw ValidationError("PARAMS: \(error)")
+            }
+        }
+        guard let text = params.first else { return nil }
+        guard params.count == 1 else {
+            throw ValidationError("PARAMS is one JSON text or key=value words, got \(params.count) words")
+        }
+        do {
+            return try JSONValue(parsing: text)
+        } catch {
+            throw ValidationError("PARAMS is not valid JSON: \(error)")
         }
     }
 }

@@ -1,3 +1,4 @@
+import CalendarDomain
 import CatalogDomain
 import ChatDomain
 import FeedDomain
@@ -28,7 +29,7 @@ enum DemoSeed {
                 DELETE FROM meta WHERE key = 'seed';
                 """)
         },
-    ] + SQLiteFeedService.migrations + SQLiteMailService.migrations + SQLiteChatService.migrations + SQLiteCatalogService.migrations
+    ] + SQLiteFeedService.migrations + SQLiteMailService.migrations + SQLiteChatService.migrations + SQLiteCatalogService.migrations + SQLiteCalendarService.migrations
 
     /// One domain's demo data.
     struct Domain: Sendable {
@@ -65,7 +66,17 @@ enum DemoSeed {
         Domain(name: "catalog", unit: "brochures", planned: { _ in DemoCatalog.brochureCount },
                count: { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM catalog_brochure") ?? 0 },
                seed: { db, _, _, progress in try SQLiteCatalogService.seed(db, progress: progress) }),
+        Domain(name: "calendar", unit: "events", planned: { $0.calendarEvents + DemoCalendar.fixedCount },
+               count: { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM calendar_event") ?? 0 },
+               seed: { db, options, clock, progress in
+                   try SQLiteCalendarService.seed(db, events: demoCalendar(options, clock: clock), progress: progress)
+               }),
     ]
+
+    /// The demo calendar around today by `clock` (in UTC), with `--calendar-events` one-off events.
+    static func demoCalendar(_ options: StoreConfiguration, clock: any WallClock) -> [CalendarEvent] {
+        DemoCalendar.events(around: CalendarDate(utcMilliseconds: clock.now()), extra: options.calendarEvents)
+    }
 
     /// What seeding did for one domain.
     struct Outcome: Sendable, Equatable {

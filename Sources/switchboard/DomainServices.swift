@@ -1,3 +1,4 @@
+import CalendarDomain
 import CatalogDomain
 import ChatDomain
 import DomainMethods
@@ -19,6 +20,7 @@ struct DomainServices: Sendable {
     var mail: any MailService
     var chat: any ChatService
     var catalog: any CatalogService
+    var calendar: any CalendarService
     var clock: any WallClock
     /// What seeding found or did, per domain (empty in memory).
     var seeding: [DemoSeed.Outcome] = []
@@ -42,6 +44,7 @@ struct DomainServices: Sendable {
                 mail: InMemoryMailService(clock: clock, demoMessages: options.mailMessages, signal: signal),
                 chat: simulating(InMemoryChatService(clock: clock, signal: signal), options, clock: clock),
                 catalog: InMemoryCatalogService(signal: signal),
+                calendar: InMemoryCalendarService(events: DemoSeed.demoCalendar(options, clock: clock), signal: signal),
                 clock: clock
             )
         case .sqlite:
@@ -63,6 +66,7 @@ struct DomainServices: Sendable {
                 mail: SQLiteMailService(database: database, clock: clock),
                 chat: simulating(SQLiteChatService(database: database, clock: clock, signal: signal), options, clock: clock),
                 catalog: SQLiteCatalogService(database: database, signal: signal),
+                calendar: SQLiteCalendarService(database: database, signal: signal),
                 clock: clock,
                 seeding: seeding,
                 observation: observation
@@ -148,6 +152,11 @@ final class LazyServices: Sendable {
     var chat: any ChatService { LazyChat(services: self) }
     /// The catalog, opened on first use.
     var catalog: any CatalogService { LazyCatalog(services: self) }
+    /// The calendar, opened on first use.
+    var calendar: any CalendarService { LazyCalendar(services: self) }
+
+    /// The zone an agenda uses when a request names none: `--time-zone`, else the host's.
+    var timeZone: String? { options.timeZone }
 
     /// The clock, which needs no database.
     var clock: any WallClock { (try? options.makeClock()) ?? SystemClock() }
@@ -204,6 +213,7 @@ struct LazyMail: MailService {
     }
 }
 
+import CalendarDomain
 /// Forwards to the chat service of ``LazyServices``, opening it on the first call.
 struct LazyChat: ChatService {
     let services: LazyServices
@@ -257,4 +267,23 @@ struct LazyCatalog: CatalogService {
     func changes(since sinceState: String, limit: Int) async throws -> ChangeSet {
         try await catalog.changes(since: sinceState, limit: limit)
     }
+}
+
+/// Forwards to the calendar service of ``LazyServices``, opening it on the first call.
+struct LazyCalendar: CalendarService {
+    let services: LazyServices
+
+    private var calendar: any CalendarService { get async throws { try await services.get().calendar } }
+
+    func events(touching days: ClosedRange<CalendarDate>) async throws -> EventSnapshot { try await calendar.events(touching: days) }
+    func allEvents() async throws -> EventSnapshot { try await calendar.allEvents() }
+    func event(id: String) async throws -> CalendarEvent? { try await calendar.event(id: id) }
+    func put(_ events: [CalendarEvent], replacing: Bool) async throws -> Committed<[PutOutcome]> {
+        try await calendar.put(events, replacing: replacing)
+    }
+    func edit(id: String, _ change: @escaping @Sendable (CalendarEvent) throws -> EventChange) async throws -> Committed<EventChange> {
+        try await calendar.edit(id: id, change)
+    }
+    func state() async throws -> String { try await calendar.state() }
+    func changes(since sinceState: String, limit: Int) async throws -> ChangeSet { try await calendar.changes(since: sinceState, limit: limit) }
 }

@@ -1,3 +1,4 @@
+import CalendarDomain
 import CatalogDomain
 import ChatDomain
 import DomainMethods
@@ -17,6 +18,9 @@ enum HostRegistry {
         registry.add(.mailMethods(services.mail, defaultAccount: services.defaultAccount, clock: services.clock, readRoots: readRoots,
                                   subscriptions: services.subscriptions))
         registry.add(.feedMethods(services.feed))
+        registry.add(.calendarMethods(CalendarContext(calendar: services.calendar, clock: services.clock,
+                                                      defaultZone: services.timeZone, readRoots: readRoots),
+                                      subscriptions: services.subscriptions))
         registry.add(.chatMethods(services.chat, user: services.chatUser, subscriptions: services.subscriptions))
         registry.add(.catalogMethods(services.catalog, readRoots: readRoots, subscriptions: services.subscriptions))
         services.subscriptions.listen(to: plugins.resourceUpdates.signal)

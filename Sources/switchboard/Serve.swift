@@ -8,6 +8,7 @@ import JSONRPC
 import PluginHost
 import SwitchboardCore
 import SwitchboardHost
+import SwitchboardTerminal
 
 /// `switchboard serve`: JSON-RPC 2.0 on stdin/stdout until end of input, `exit` or a signal.
 struct Serve: ParsableCommand {
@@ -47,6 +48,15 @@ struct Serve: ParsableCommand {
     @Option(help: "Milliseconds an LSP message may stay half-received before it is answered as truncated (0: no limit).")
     var frameTimeout: Int = HostOptions().frameTimeoutMilliseconds
 
+    @Option(help: ArgumentHelp(
+        "Write every frame in and out to FILE, as JSON lines with timestamps, for `switchboard replay FILE`.",
+        valueName: "file"
+    ))
+    var record: String?
+
+    @Flag(help: "Serve JSON-RPC even when stdin is a terminal, instead of opening the interactive prompt.")
+    var raw = false
+
     @OptionGroup var store: StoreOptions
     @OptionGroup var access: AccessOptions
     @OptionGroup var logging: LoggingOptions
@@ -73,15 +83,17 @@ struct Serve: ParsableCommand {
                                      maxNestingDepth: maxDepth, maxInFlight: maxInFlight,
                                      maxOutputBytes: maxOutputBytes),
             drainTimeoutMilliseconds: drainTimeout,
-            frameTimeoutMilliseconds: frameTimeout
+            frameTimeoutMilliseconds: frameTimeout,
+            recorder: try record.map { try FrameRecorder(path: $0, args: store.configuration.recordingArgs()) }
         )
         Glibc.exit(try Self.serve(host: options, store: store.configuration, readRoots: access.readRoots(),
-                                  logLevel: logging.resolvedLevel(), plugins: plugins.launch))
+                                  logLevel: logging.resolvedLevel(), plugins: plugins.launch, raw: raw))
     }
 
     /// Runs the host on stdio and returns its exit code; shared by `serve` and a bare `switchboard`.
+    /// When stdin is a terminal (and not `raw`), a person gets the interactive prompt instead.
     static func serve(host: HostOptions, store: StoreConfiguration, readRoots: ReadRoots, logLevel: Logger.Level,
-                      plugins launch: PluginLaunch = PluginLaunch()) throws -> Int32 {
+                      plugins launch: PluginLaunch = PluginLaunch(), raw: Bool = false) throws -> Int32 {
         try store.validate()
         let logger = LoggingOptions.makeLogger(level: logLevel)
         // A database named with --db is checked at start (cheaply, without opening it). The session
@@ -95,6 +107,18 @@ struct Serve: ParsableCommand {
         }
         let services = LazyServices(options: store, logger: logger)
         let plugins = launch.makeSupervisor(limits: host.limits, logger: logger)
+        if !raw, isatty(STDIN_FILENO) != 0 {
+            signal(SIGPIPE, SIG_IGN)
+            let dispatcher = try HostRegistry.make(services: services, readRoots: readRoots, plugins: plugins).freeze()
+            let prompt = TerminalPrompt(dispatcher: dispatcher, logger: logger, style: .fromEnvironment(), recorder: host.recorder)
+            let code = try prompt.run { connection in
+                plugins.attach(hostMethods: connection.dispatcher)
+                plugins.addClient(connection)
+                if launch.eager { plugins.startAll() }
+            }
+            plugins.shutdownBlocking()
+            return code
+        }
         let code = try StdioHost.run(options: host, logger: logger) {
             HostRegistry.make(environment: $0, services: services, readRoots: readRoots, plugins: plugins)
         } onConnection: { connection in

@@ -1,3 +1,4 @@
+import CalendarDomain
 import ChatDomain
 import DomainMethods
 import MailDomain
@@ -26,6 +27,10 @@ struct StoreConfiguration: Sendable {
     var simulate: ChatSimulation?
     /// The chat user this process acts as (`--chat-user`).
     var chatUser = DemoChat.me.id
+    /// One-off events of the demo calendar besides its fixed ones.
+    var calendarEvents = 300
+    /// The zone a calendar agenda uses when a request names none; `nil`: the host's.
+    var timeZone: String?
 
     func validate() throws(ConfigurationError) {
         _ = try makeClock()
@@ -43,6 +48,13 @@ struct StoreConfiguration: Sendable {
         }
         guard DemoChat.users.contains(where: { $0.id == chatUser }) else {
             throw ConfigurationError("--chat-user takes a user id u0...u\(DemoChat.users.count - 1) (see chat.users), got \"\(chatUser)\"")
+        }
+        guard calendarEvents >= 0, calendarEvents <= 1_000_000 else {
+            throw ConfigurationError("--calendar-events must be 0...1000000, got \(calendarEvents)")
+        }
+        // Checked only when given: without it no zone data is loaded before a calendar request.
+        if let timeZone, ZoneRules.named(timeZone) == nil {
+            throw ConfigurationError("--time-zone takes an IANA zone name such as Europe/Berlin, got \"\(timeZone)\"")
         }
     }
 

@@ -25,6 +25,12 @@ struct StoreOptions: ParsableArguments {
     ))
     var now: String?
 
+    @Option(help: ArgumentHelp(
+        "The IANA time zone a calendar agenda uses when a request names none, e.g. Europe/Berlin.",
+        discussion: "Defaults to the host's zone (TZ or /etc/localtime)."
+    ))
+    var timeZone: String?
+
     @Option(help: "The mail account a bare mail call uses before mail.login (default: the demo account).")
     var account: String?
 
@@ -52,9 +58,13 @@ struct StoreOptions: ParsableArguments {
     ))
     var chatUser: String = StoreConfiguration().chatUser
 
+    @Option(help: "How many one-off events the demo calendar holds besides its fixed ones (when seeding).")
+    var calendarEvents: Int = StoreConfiguration().calendarEvents
+
     var configuration: StoreConfiguration {
         StoreConfiguration(db: db, backend: backend, now: now, account: account, feedItems: feedItems, mailMessages: mailMessages,
-                           maxSubscriptionQueue: maxSubscriptionQueue, simulate: simulate, chatUser: chatUser)
+                           maxSubscriptionQueue: maxSubscriptionQueue, simulate: simulate, chatUser: chatUser,
+                           calendarEvents: calendarEvents, timeZone: timeZone)
     }
 
     func validate() throws {

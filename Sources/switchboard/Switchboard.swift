@@ -12,9 +12,10 @@ struct Switchboard: ParsableCommand {
         discussion: """
             With no subcommand, switchboard serves JSON-RPC on stdin/stdout (same as `switchboard serve`):
               printf '%s\\n' '{"jsonrpc":"2.0","id":1,"method":"host.ping"}' | switchboard
+            With a terminal on stdin it opens an interactive prompt instead: type `inbox.list limit=3`.
             """,
         version: "0.1.0",
-        subcommands: [Serve.self, Call.self, Methods.self, Seed.self],
+        subcommands: [Serve.self, Call.self, Methods.self, Seed.self, Replay.self],
         defaultSubcommand: Serve.self
     )
 }

@@ -40,8 +40,8 @@ struct CraftedCursorTests {
         switch backend {
         case .memory:
             feed = InMemoryFeedService(demoCount: 200)
-        case .sqlite:
-            let database = try AppDatabase(path: ":memory:", migrations: SQLiteFeedService.migrations)
+        case .sqlite, .sqliteFile:
+            let database = try AppDatabase(path: backend == .sqlite ? ":memory:" : temporaryDatabasePath(), migrations: SQLiteFeedService.migrations)
             try await database.writer.write { db in try SQLiteFeedService.seed(db, count: 200) }
             feed = SQLiteFeedService(database: database)
         }

@@ -32,14 +32,16 @@ struct DatabaseWatcherTests {
         return true
     }
 
-    @Test("a write to PATH-wal posts the signal, and stop() ends the watcher", arguments: [DatabaseWatcher.Mode.automatic, .polling])
-    func walWrites(mode: DatabaseWatcher.Mode) throws {
+    @Test("a write to PATH-wal, or a commit announced on PATH.lock, posts the signal; stop() ends the watcher",
+          arguments: [DatabaseWatcher.Mode.automatic, .polling], ["-wal", ".lock"])
+    func walWrites(mode: DatabaseWatcher.Mode, file suffix: String) throws {
         let folder = try Self.folder()
         defer { _ = system("rm -rf '\(folder)'") }
         let path = folder + "/watched.sqlite"
         let signal = ChangeSignal()
         let posts = Atomic(0)
         signal.listen { posts.add(1, ordering: .relaxed) }
+        if suffix == ".lock" { Self.append(AppDatabase.announcementPath(for: path)) }   // made by the setup lock
         let watcher = DatabaseWatcher(path: path, signal: signal, mode: mode)
         let ended = Atomic(false)
         OSThread.detach(name: "test-watch") {
@@ -49,7 +51,14 @@ struct DatabaseWatcherTests {
         // Written until noticed: the watcher may start watching after a first write.
         var writes = 0
         #expect(Self.eventually {
-            if writes % 10 == 0 { Self.append(path + "-wal") }
+            if writes % 10 == 0 {
+                if suffix == ".lock" {
+                    // What a committing process does (AppDatabase.signalChanges): only the file's times change.
+                    _ = utimensat(AT_FDCWD, AppDatabase.announcementPath(for: path), nil, 0)
+                } else {
+                    Self.append(path + suffix)
+                }
+            }
             writes += 1
             return posts.load(ordering: .relaxed) > 0
         })

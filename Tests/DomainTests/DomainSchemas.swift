@@ -1,3 +1,4 @@
+import CalendarDomain
 import CatalogDomain
 import ChatDomain
 import FeedDomain
@@ -10,7 +11,7 @@ import SwitchboardHost
 import Testing
 
 /// The schemas every answer in the domain tests is checked against, asked of `rpc.discover` once per
-/// test process, on an in-process connection serving the host's, the mail, the feed the chat and the catalog methods.
+/// test process, on an in-process connection serving the host's, the mail, the feed the chat, the catalog and the calendar methods.
 enum DomainSchemas {
     static let shared: Result<AnswerSchemas, any Error> = Result {
         var registry = MethodRegistry.hostMethods()
@@ -18,6 +19,7 @@ enum DomainSchemas {
         registry.add(.feedMethods(InMemoryFeedService(demoCount: 1)))
         registry.add(.chatMethods(InMemoryChatService()))
         registry.add(.catalogMethods(InMemoryCatalogService(demo: false)))
+        registry.add(.calendarMethods(CalendarContext(calendar: InMemoryCalendarService())))
         let outcome = InProcessCall.callBlocking("rpc.discover", params: nil, dispatcher: try registry.freeze(),
                                                  logger: Logger(label: "schemas") { _ in SwiftLogNoOpLogHandler() })
         return try AnswerSchemas(openRPC: outcome.result ?? .null)

@@ -10,7 +10,8 @@ import SwitchboardStorage
 @Suite("Feed service, in memory and on SQLite")
 struct FeedServiceTests {
     enum Backend: String, CaseIterable, CustomTestStringConvertible {
-        case memory, sqlite
+        /// `sqliteFile`: a file in WAL mode, where reads use each thread's own connection.
+        case memory, sqlite, sqliteFile
         var testDescription: String { rawValue }
     }
 
@@ -22,6 +23,10 @@ struct FeedServiceTests {
             return InMemoryFeedService(demoCount: demoCount)
         case .sqlite:
             let database = try AppDatabase(path: ":memory:", migrations: SQLiteFeedService.migrations)
+            try database.writer.write { db in try SQLiteFeedService.seed(db, count: demoCount) }
+            return SQLiteFeedService(database: database)
+        case .sqliteFile:
+            let database = try AppDatabase(path: temporaryDatabasePath(), migrations: SQLiteFeedService.migrations)
             try database.writer.write { db in try SQLiteFeedService.seed(db, count: demoCount) }
             return SQLiteFeedService(database: database)
         }

@@ -19,7 +19,8 @@ let mailTestClock = FixedClock(milliseconds: Timestamp.parse("2026-01-01T09:00:0
 
 /// The two implementations the shared suite runs against.
 enum MailBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case memory, sqlite
+    /// `sqliteFile`: a file in WAL mode, where reads use each thread's own connection.
+    case memory, sqlite, sqliteFile
 
     var testDescription: String { rawValue }
 
@@ -32,9 +33,23 @@ enum MailBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
             let database = try AppDatabase(path: ":memory:", migrations: SQLiteMailService.migrations)
             try database.writer.write { db in try SQLiteMailService.seed(db, clock: mailTestClock, messages: messages) }
             return SQLiteMailService(database: database, clock: mailTestClock)
+        case .sqliteFile:
+            let database = try AppDatabase(path: temporaryDatabasePath(), migrations: SQLiteMailService.migrations)
+            try database.writer.write { db in try SQLiteMailService.seed(db, clock: mailTestClock, messages: messages) }
+            return SQLiteMailService(database: database, clock: mailTestClock)
         }
     }
 }
+
+/// A new database file in a folder of this test process under /tmp (left there: a database's
+/// reading connections open it by path for as long as it is in use).
+func temporaryDatabasePath() -> String {
+    let folder = "/tmp/switchboard-tests-\(getpid())"
+    mkdir(folder, 0o700)
+    return "\(folder)/\(temporaryDatabaseCount.add(1, ordering: .relaxed).newValue).sqlite"
+}
+
+private let temporaryDatabaseCount = Atomic<Int>(0)
 
 /// A JSON-RPC client in this process: its own `Connection` (and so its own session) on a shared
 /// dispatcher. Requests go through the reader as bytes; responses are awaited, never polled.

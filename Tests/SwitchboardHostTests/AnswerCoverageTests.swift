@@ -22,7 +22,7 @@ struct AnswerCoverageTests {
         var testDescription: String { rawValue }
     }
 
-    @Test("host, mail and feed methods", arguments: Backend.allCases, [BinaryHarness.Wire.ndjson, .lsp])
+    @Test("host, mail, feed and calendar methods", arguments: Backend.allCases, [BinaryHarness.Wire.ndjson, .lsp])
     func everyMethod(backend: Backend, wire: BinaryHarness.Wire) throws {
         var template = Array("/tmp/switchboard-coverage-XXXXXX".utf8CString)
         let folder = try #require(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
@@ -68,6 +68,24 @@ struct AnswerCoverageTests {
         _ = try Self.call(host, &id, "feed.page", ["page": 3, "pageSize": 7])
         _ = try Self.call(host, &id, "feed.get", ["id": 42])
         _ = try Self.call(host, &id, "feed.changes", ["sinceState": try #require(feed["state"])])
+
+        let agenda = try Self.call(host, &id, "calendar.agenda", ["from": "2025-12-29", "to": "2026-01-11", "timeZone": "Europe/Berlin"])
+        _ = try Self.call(host, &id, "calendar.day", ["date": "2026-01-01"])
+        _ = try Self.call(host, &id, "calendar.create", [
+            "id": "coverage", "title": "Coverage", "start": "2026-01-05T09:30:00", "timeZone": "Europe/Berlin", "duration": "PT30M",
+            "participants": ["p1": ["name": "Ada", "email": "ada@example.com", "roles": ["owner": true]]],
+            "recurrenceRules": [["frequency": "weekly", "byDay": [["day": "mo"]]]],
+        ])
+        _ = try Self.call(host, &id, "calendar.get", ["id": "coverage"])
+        _ = try Self.call(host, &id, "calendar.update", ["id": "coverage", "scope": "this", "recurrenceId": "2026-01-12T09:30:00",
+                                                         "patch": ["title": "Moved", "start": "2026-01-12T11:00:00"]])
+        _ = try Self.call(host, &id, "calendar.update", ["id": "coverage", "scope": "thisAndFollowing", "recurrenceId": "2026-01-26T09:30:00",
+                                                         "patch": ["title": "Later"]])
+        _ = try Self.call(host, &id, "calendar.delete", ["id": "coverage", "scope": "this", "recurrenceId": "2026-01-19T09:30:00"])
+        let exported = try Self.call(host, &id, "calendar.export", ["from": "2026-01-01", "to": "2026-01-31"])
+        _ = try Self.call(host, &id, "calendar.import", ["ics": try #require(exported["ics"])])
+        _ = try Self.call(host, &id, "calendar.changes", ["sinceState": try #require(agenda["state"])])
+        _ = try Self.call(host, &id, "calendar.delete", ["id": "coverage"])
 
         _ = try Self.call(host, &id, "mail.login", ["email": "coverage@example.com", "password": "secret"])
         _ = try Self.call(host, &id, "inbox.list")

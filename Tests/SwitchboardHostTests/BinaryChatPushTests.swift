@@ -120,6 +120,29 @@ struct BinaryChatPushTests {
         #expect(try subscriber.waitForExit() == .exited(0))
     }
 
+    @Test("one message at a time from another process: each reaches the subscriber with nothing written after it")
+    func oneAtATime() throws {
+        let folder = try Self.folder()
+        defer { _ = system("rm -rf '\(folder)'") }
+        let database = folder + "/chat.sqlite"
+        let subscriber = try SpawnedHost(arguments: ["--db", database, "--chat-user", "u1"] + Self.small)
+        _ = try Self.subscribe(subscriber)
+        let sender = try SpawnedHost(arguments: ["--db", database] + Self.small)
+        // The last write of each round is the commit itself: a wake-up taken from the WAL write alone
+        // (before SQLite marks the commit) would leave the message undelivered here.
+        for round in 0..<40 {
+            try sender.send(Self.send("one-\(round)", id: round + 10))
+            while true {
+                let message = try subscriber.nextMessage(within: 60_000)
+                if message["params"]?["message"]?["clientMessageId"]?.stringValue == "one-\(round)" { break }
+            }
+        }
+        sender.closeInput()
+        #expect(try sender.waitForExit() == .exited(0))
+        subscriber.closeInput()
+        #expect(try subscriber.waitForExit() == .exited(0))
+    }
+
     @Test("a subscriber that stops reading is dropped past its queue bound, after every event it was sent, with a state that loses nothing")
     func slowConsumerIsDropped() throws {
         let folder = try Self.folder()

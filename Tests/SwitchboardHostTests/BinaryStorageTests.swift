@@ -11,7 +11,7 @@ import Glibc
 struct BinaryStorageTests {
     typealias H = BinaryHarness
 
-    static let small = ["--feed-items", "100", "--mail-messages", "20", "--now", "2026-01-01T09:00:00Z"]
+    static let small = ["--feed-items", "100", "--mail-messages", "20", "--calendar-events", "4", "--now", "2026-01-01T09:00:00Z"]
 
     /// A fresh folder under /tmp, removed by the caller.
     static func folder() throws -> String {
@@ -152,7 +152,7 @@ struct BinaryStorageTests {
         #expect(try Self.run(["seed", "--db", ours] + Self.small).termination == .exited(0))
         let reset = try Self.run(["seed", "--reset", "--db", ours, "--feed-items", "7"])
         #expect(reset.termination == .exited(0))
-        #expect(reset.stdout == "seeded \(ours): mail (400 messages), feed (7 items), chat (36 messages), catalog (300 brochures)\n")
+        #expect(reset.stdout == "seeded \(ours): mail (400 messages), feed (7 items), chat (36 messages), catalog (300 brochures), calendar (326 events)\n")
     }
 
     @Test("seed says what it did: what it seeded, and what was seeded already")
@@ -161,9 +161,9 @@ struct BinaryStorageTests {
         defer { _ = system("rm -rf '\(folder)'") }
         let database = folder + "/report.sqlite"
         let first = try Self.run(["seed", "--db", database] + Self.small)
-        #expect(first.stdout == "seeded \(database): mail (20 messages), feed (100 items), chat (36 messages), catalog (300 brochures)\n")
+        #expect(first.stdout == "seeded \(database): mail (20 messages), feed (100 items), chat (36 messages), catalog (300 brochures), calendar (30 events)\n")
         let again = try Self.run(["seed", "--db", database, "--feed-items", "5"])
-        #expect(again.stdout == "already seeded \(database): mail (20 messages), feed (100 items), chat (36 messages), catalog (300 brochures); use --reset to seed afresh\n")
+        #expect(again.stdout == "already seeded \(database): mail (20 messages), feed (100 items), chat (36 messages), catalog (300 brochures), calendar (30 events); use --reset to seed afresh\n")
     }
 
     @Test("a domain whose demo data is missing seeds itself; the others are left as they are")
@@ -181,7 +181,7 @@ struct BinaryStorageTests {
         #expect(call.termination == .exited(0), "\(call.stderr)")
         #expect(try JSONValue(parsing: call.stdout)["id"] == 3)
         let seed = try Self.run(["seed", "--db", database])
-        #expect(seed.stdout == "already seeded \(database): mail (20 messages), feed (100 items), chat (36 messages), catalog (300 brochures); use --reset to seed afresh\n")
+        #expect(seed.stdout == "already seeded \(database): mail (20 messages), feed (100 items), chat (36 messages), catalog (300 brochures), calendar (30 events); use --reset to seed afresh\n")
         let kept = try Self.run(["call", "mail.get", #"{"uid":"m000001"}"#, "--db", database])
         #expect(try JSONValue(parsing: kept.stdout)["subject"] == "kept", "mail was not seeded again")
     }
@@ -199,8 +199,8 @@ struct BinaryStorageTests {
                 """)
         }
         let seed = try Self.run(["seed", "--db", database])
-        // Chat and the catalog came after the single flag: they seed themselves, mail and feed count as seeded.
-        #expect(seed.stdout == "seeded \(database): chat (36 messages), catalog (300 brochures); already seeded: mail (20 messages), feed (100 items)\n")
+        // Chat, the catalog and the calendar came after the single flag: they seed themselves (the calendar at its default size), mail and feed count as seeded.
+        #expect(seed.stdout == "seeded \(database): chat (36 messages), catalog (300 brochures), calendar (326 events); already seeded: mail (20 messages), feed (100 items)\n")
     }
 
     @Test("the first call on a fresh database reports $/progress to a request with a token, and lines on stderr in a pipe")
@@ -214,9 +214,9 @@ struct BinaryStorageTests {
         #expect(answer["result"]?["id"] == 1, "\(answer)")
         let progress = before.filter { $0["method"] == "$/progress" && $0["params"]?["token"] == "seed-1" }
         #expect(progress.count >= 2, "\(before)")
-        // 20 messages, 30,000 feed items and the 36 chat messages and the catalog's 300 brochures.
-        #expect(progress.last?["params"]?["value"]?["done"] == 30_356)
-        #expect(progress.last?["params"]?["value"]?["total"] == 30_356)
+        // 20 messages, 30,000 feed items, 36 chat messages, the catalog's 300 brochures and the calendar's 326 demo events.
+        #expect(progress.last?["params"]?["value"]?["done"] == 30_682)
+        #expect(progress.last?["params"]?["value"]?["total"] == 30_682)
         host.closeInput()
         #expect(try host.waitForExit(within: 60_000) == .exited(0))
         #expect(host.stderrText.contains("switchboard: seeding demo data into \(database): 20 mail messages, 30000 feed items"))

@@ -92,12 +92,28 @@ struct BinarySubscriptionTests {
         #expect(try subscriber.waitForExit() == .exited(0))
     }
 
+    @Test("calendar.subscribe pushes calendar.changed for an event created on the same connection; calendar.changes lists it")
+    func calendarCreate() throws {
+        let host = try SpawnedHost(arguments: ["--backend", "memory"] + Self.small)
+        try host.send(H.request(1, "calendar.subscribe"))
+        let start = try #require(try host.response(to: 1).response["result"]?["state"]?.stringValue)
+        try host.send(H.request(2, "calendar.create",
+                                #"{"id":"pushed","title":"Pushed","start":"2026-01-05T09:30:00","timeZone":"Europe/Berlin","duration":"PT30M"}"#))
+        let changed = try Self.notification("calendar.changed", from: host)
+        try host.send(H.request(3, "calendar.changes", #"{"sinceState":"\#(start)"}"#))
+        let changes = try host.response(to: 3).response
+        #expect(changes["result"]?["created"]?.arrayValue?.contains("pushed") == true, "\(changes)")
+        #expect(changes["result"]?["newState"] == changed["params"]?["state"])
+        host.closeInput()
+        #expect(try host.waitForExit() == .exited(0))
+    }
+
     @Test("rpc.discover lists the notifications the host sends under x-notifications")
     func notificationsAreDiscoverable() throws {
         let run = try H.run(["call", "rpc.discover", "--backend", "memory"], raw: true, timeout: 60_000)
         let document = try JSONValue(parsing: run.stdout)
         let names = document["x-notifications"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
-        for name in ["$/notificationsDropped", "$/progress", "catalog.changed", "chat.message", "chat.messageState",
+        for name in ["$/notificationsDropped", "$/progress", "calendar.changed", "catalog.changed", "chat.message", "chat.messageState",
                      "host.subscriptionDropped", "mail.changed"] {
             #expect(names.contains(name), "\(names)")
         }

@@ -37,10 +37,11 @@ struct DiscoveryCoverageTests {
     func storageErrorsAreDocumented() throws {
         let discovered = try BinaryHarness.run(["call", "--backend", "memory", "rpc.discover"], raw: true)
         let methods = try #require(JSONValue(parsing: discovered.stdout)["methods"]?.arrayValue)
-        let writers: Set = ["mail.login", "mail.send", "mail.markRead", "mail.move", "mail.import"]
+        let writers: Set = ["mail.login", "mail.send", "mail.markRead", "mail.move", "mail.import",
+                            "calendar.create", "calendar.update", "calendar.delete", "calendar.import"]
         // Unsubscribing touches no storage.
         let domains = methods.filter { method in
-            ["mail.", "inbox.", "feed."].contains { method["name"]?.stringValue?.hasPrefix($0) == true }
+            ["mail.", "inbox.", "feed.", "calendar."].contains { method["name"]?.stringValue?.hasPrefix($0) == true }
                 && method["name"]?.stringValue?.hasSuffix(".unsubscribe") == false
         }
         #expect(domains.count > 10)

@@ -31,7 +31,8 @@ struct PluginShippedTests {
 
     @Test("weather.forecast is deterministic from date and place; words.count runs in bash and jq")
     func shippedPlugins() throws {
-        let host = try SpawnedHost(arguments: ["serve", "--plugins", Self.repository + "/Plugins", "--backend", "memory"])
+        let host = try SpawnedHost(arguments: ["serve", "--plugins", Self.repository + "/Plugins", "--backend", "memory",
+                                               "--now", "2026-11-23T09:00:00Z"])
         let params = #"{"date":"2026-11-22","place":"Berlin"}"#
         let first = try #require(try Self.call(host, 1, "weather.forecast", params)["result"])
         #expect(try Self.call(host, 2, "weather.forecast", params)["result"] == first)
@@ -48,10 +49,13 @@ struct PluginShippedTests {
         #expect(schemas.resultSchemas["weather.forecast"]?["required"] != nil)
         let counts = try Self.call(host, 4, "words.count", #"{"text":"one two\nthree"}"#)["result"]
         #expect(counts == ["words": 3, "lines": 2, "characters": 13])
-        // weather.agenda calls back calendar.agenda: answered by the calendar domain once it is merged,
-        // until then a tool error naming the plugin. Either way the callback went through the host.
-        let agenda = try Self.call(host, 5, "weather.agenda", #"{"from":"2026-11-22","to":"2026-11-23"}"#)
-        #expect(agenda["result"]?["days"] != nil || agenda["error"]?["data"]?["plugin"] == "weather")
+        // weather.agenda calls back the host's calendar.agenda (its manifest's calls allow it) and adds
+        // each day's forecast: the agenda view of the calendar app, with weather.
+        let agenda = try Self.call(host, 5, "weather.agenda", #"{"from":"2026-11-22","to":"2026-11-23","timeZone":"Europe/Berlin"}"#)
+        let days = try #require(agenda["result"]?["days"]?.arrayValue, "\(agenda)")
+        #expect(days.compactMap { $0["date"]?.stringValue } == ["2026-11-22", "2026-11-23"])
+        #expect(days.allSatisfy { $0["forecast"]?["conditions"]?.stringValue != nil })
+        #expect(days.allSatisfy { $0["events"]?.arrayValue != nil })
     }
 
     @Test("The README's minimal bash plugin, taken from the README itself, runs as written")

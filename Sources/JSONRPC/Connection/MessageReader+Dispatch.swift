@@ -32,7 +32,7 @@ extension MessageReader {
         case .immediate(let run):
             do {
                 let result = try run(params, context)
-                if let idView { reply(OutgoingMessage.response(id: idView, result: result), target: target) }
+                if let idView { replyResult(result, id: idView, target: target) }
             } catch {
                 answerFailure(error, id: idView, method: method, target: target)
             }

@@ -12,6 +12,8 @@ public final class MessageReader {
     private var framer: Framer
     private var replies: [UInt8] = []
     private let writer = JSONWriter(initialCapacity: 64 << 10)
+    /// The body of a response written from its parts (``ResponseText``), reused.
+    private var responseBody: [UInt8] = []
 
     public init(connection: Connection) {
         self.connection = connection
@@ -209,6 +211,15 @@ public final class MessageReader {
         case .none:
             break
         }
+    }
+
+    /// Answers `result` to the request with id `id`: a single answer is written from its parts, with
+    /// no envelope object (``ResponseText``).
+    func replyResult(_ result: JanssonValue, id: JSONView, target: ReplyTarget) {
+        guard case .single = target else { return reply(OutgoingMessage.response(id: id, result: result), target: target) }
+        responseBody.removeAll(keepingCapacity: true)
+        ResponseText.append(id: id, result: result.view, writer: writer, to: &responseBody)
+        responseBody.withUnsafeBytes { (connection.framing ?? .ndjson).appendFrame(body: $0, to: &replies) }
     }
 
     func replyError(_ error: ResponseError, id: JSONView?, target: ReplyTarget) {

@@ -7,8 +7,9 @@ import Darwin
 /// Writes frames to a file descriptor (stdout, a plugin's stdin), holding at most about `limit` bytes
 /// that are not written yet (see ``FrameSink`` for what happens at the bound).
 ///
-/// The input thread writes its replies itself when nothing else is being written, which saves a
-/// thread hop per request; frames from tasks are queued and written by a writer thread. Only one of
+/// The input thread writes its replies itself when nothing else is being written, and so does a task
+/// when the pipe has room for its whole frame (the write cannot block), which saves a thread hop per
+/// request; other frames are queued and written by a writer thread. Only one of
 /// them writes at a time, so frames never interleave. Threads are woken only when there is work for
 /// them: an idle writer costs nothing per request. When the reader of the descriptor goes away
 /// (`EPIPE`), the sink drops further output and calls `onClosed` once.
@@ -44,11 +45,16 @@ public final class FileDescriptorSink: FrameSink, @unchecked Sendable {
     private var closeRequested = false
     private var descriptorClosed = false
     private let onClosed: @Sendable () -> Void
+    /// The size of the pipe `fd` is (`F_GETPIPE_SZ`); 0 when it is not a pipe.
+    private let pipeCapacity: Int
+    /// Linux's `F_GETPIPE_SZ`, which Glibc's module does not export.
+    private static let getPipeSize: Int32 = 1032
 
     public init(fd: Int32, limit: Int = 4 << 20, onClosed: @escaping @Sendable () -> Void = {}) {
         self.fd = fd
         self.limit = max(1, limit)
         self.onClosed = onClosed
+        pipeCapacity = max(0, Int(fcntl(fd, Self.getPipeSize)))
         OSThread.detach(name: "sb-writer") { [self] in writerLoop() }
     }
 
@@ -84,6 +90,16 @@ public final class FileDescriptorSink: FrameSink, @unchecked Sendable {
 
     public func enqueue(_ bytes: [UInt8]) async {
         guard !bytes.isEmpty else { return }
+        let direct: Bool = lock.withLock {
+            guard !closed, !writing, pending.isEmpty, parked.isEmpty, takesAtOnce(bytes.count) else { return false }
+            writing = true
+            inWrite = bytes.count
+            return true
+        }
+        if direct {
+            finishWrite(writeAll(bytes))
+            return
+        }
         if lock.withLock({ admitLocked(bytes) }) { return }
         await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
             let admitted: Bool = lock.withLock {
@@ -155,6 +171,15 @@ public final class FileDescriptorSink: FrameSink, @unchecked Sendable {
     public var isClosed: Bool { lock.withLock { closed } }
 
     // MARK: Inside the lock
+
+    /// Whether the descriptor takes `count` bytes without blocking: a pipe with that much room (the
+    /// reader only ever makes more, and only this sink writes to it).
+    private func takesAtOnce(_ count: Int) -> Bool {
+        guard pipeCapacity > 0 else { return false }
+        var unread: Int32 = 0
+        guard ioctl(fd, UInt(FIONREAD), &unread) == 0 else { return false }
+        return Int(unread) + count <= pipeCapacity
+    }
 
     /// Whether `count` more bytes may be queued: nothing waits, or they fit under the limit.
     private func fitsLocked(_ count: Int) -> Bool {
@@ -250,7 +275,7 @@ public final class FileDescriptorSink: FrameSink, @unchecked Sendable {
             guard let base = buffer.baseAddress else { return true }
             var offset = 0
             while offset < buffer.count {
-                let written = write(fd, base + offset, buffer.count - offset)
+                let written = Glibc.write(fd, base + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     if errno == EAGAIN {

@@ -5,7 +5,7 @@ import SwitchboardStorage
 /// The listing and search queries.
 extension SQLiteMailService {
     public func conversations(account: String, folder: Folder, unreadOnly: Bool, page: PageRequest) async throws -> Page<Conversation> {
-        try await database.writer.read { db in
+        try database.read { db in
             let list = ConversationOrder.listID(account: account, folder: folder, unreadOnly: unreadOnly)
             let current = try Self.counter(db, "sequence")
             let position = try ConversationOrder.position(page.cursor, list: list, current: current)
@@ -70,7 +70,7 @@ extension SQLiteMailService {
         }
         sql += " ORDER BY score DESC, date_ms DESC, uid DESC LIMIT ?"
         arguments += [page.limit + 1]
-        let hits = try await database.writer.read { [sql, arguments] db in
+        let hits = try database.read { [sql, arguments] db in
             try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
                 let score: Int = row[0]
                 let record = Self.record(row, offset: 1)

@@ -50,6 +50,7 @@ final class HostTable: Sendable {
     private let dispatcher = Mutex<Dispatcher?>(nil)
 
     func set(_ table: Dispatcher) { dispatcher.withLock { $0 = table } }
+    func clear() { dispatcher.withLock { $0 = nil } }
     func entry(named name: String) -> MethodEntry? { dispatcher.withLock { $0 }?.entry(named: name) }
 }
 

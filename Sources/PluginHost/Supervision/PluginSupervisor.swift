@@ -147,10 +147,12 @@ public final class PluginSupervisor: Sendable {
     }
 
     /// Stops every plugin: closes its stdin, waits the grace time, SIGTERM, SIGKILL, to its group.
+    /// Then lets go of the host's method table, whose methods hold this supervisor (a cycle otherwise).
     public func shutdown() async {
         await withTaskGroup(of: Void.self) { group in
             for plugin in plugins { group.addTask { await plugin.shutdown() } }
         }
+        host.clear()
     }
 
     /// The same from a plain thread (the main thread at exit).

@@ -10,12 +10,15 @@ public struct HostOptions: Sendable {
     public var drainTimeoutMilliseconds: Int
     /// How long an LSP message may stay half-received before it is answered as truncated (0: forever).
     public var frameTimeoutMilliseconds: Int
+    /// Where every frame in and out is written as it passes (`--record`); nil records nothing.
+    public var recorder: FrameRecorder?
 
     public init(framing: Framing? = nil, limits: ConnectionLimits = ConnectionLimits(),
-                drainTimeoutMilliseconds: Int = 5_000, frameTimeoutMilliseconds: Int = 5_000) {
+                drainTimeoutMilliseconds: Int = 5_000, frameTimeoutMilliseconds: Int = 5_000, recorder: FrameRecorder? = nil) {
         self.framing = framing
         self.limits = limits
         self.drainTimeoutMilliseconds = drainTimeoutMilliseconds
         self.frameTimeoutMilliseconds = frameTimeoutMilliseconds
+        self.recorder = recorder
     }
 }

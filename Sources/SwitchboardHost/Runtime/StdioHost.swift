@@ -36,12 +36,15 @@ public enum StdioHost {
             }
         })
         let dispatcher = try makeRegistry(environment).freeze()
-        let sink = FileDescriptorSink(fd: wireFD, limit: options.limits.maxOutputBytes) { stop.stop(.outputClosed) }
+        let output = FileDescriptorSink(fd: wireFD, limit: options.limits.maxOutputBytes) { stop.stop(.outputClosed) }
+        let sink: any FrameSink = options.recorder.map { RecordingSink(wrapping: output, recorder: $0) } ?? output
         let connection = Connection(dispatcher: dispatcher, limits: options.limits, framing: options.framing, sink: sink, logger: logger)
         onConnection(connection)
         let frameTimeout = options.frameTimeoutMilliseconds
+        let recorder = options.recorder
         OSThread.detach(name: "sb-reader") {
-            readInput(into: MessageReader(connection: connection), stop: stop, frameTimeoutMilliseconds: frameTimeout)
+            readInput(into: MessageReader(connection: connection), stop: stop, frameTimeoutMilliseconds: frameTimeout,
+                      recorder: recorder)
         }
 
         let reason = stop.wait()
@@ -92,7 +95,8 @@ public enum StdioHost {
     }
 
     /// The input thread: reads stdin, feeds the reader, and reports end of input or `exit`.
-    private static func readInput(into reader: MessageReader, stop: StopSignal, frameTimeoutMilliseconds: Int) {
+    private static func readInput(into reader: MessageReader, stop: StopSignal, frameTimeoutMilliseconds: Int,
+                                  recorder: FrameRecorder?) {
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
         while true {
             if frameTimeoutMilliseconds > 0, reader.connection.framing == .lsp, reader.isMidMessage {
@@ -114,7 +118,11 @@ public enum StdioHost {
                 stop.stop(reader.connection.requestedExitCode.map(StopReason.exitRequested) ?? .endOfInput)
                 return
             }
-            buffer.withUnsafeBytes { reader.receive(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            buffer.withUnsafeBytes { bytes in
+                let chunk = UnsafeRawBufferPointer(rebasing: bytes[..<count])
+                recorder?.received(chunk)
+                reader.receive(chunk)
+            }
             if let code = reader.connection.requestedExitCode {
                 stop.stop(.exitRequested(code))
                 return

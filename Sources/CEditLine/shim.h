@@ -1,0 +1,18 @@
+#ifndef SWITCHBOARD_CEDITLINE_SHIM_H
+#define SWITCHBOARD_CEDITLINE_SHIM_H
+#include <stdio.h>
+#include <editline/readline.h>
+
+/// Function forms of the readline globals the prompt sets and reads (Swift 6 cannot touch C globals
+/// safely): the prompt owns them, on one thread.
+static inline void sb_rl_configure(const char *name, rl_completion_func_t *complete) {
+    rl_readline_name = name;
+    rl_attempted_completion_function = complete;
+}
+static inline void sb_rl_completion_settings(int over, int append_character) {
+    rl_attempted_completion_over = over;
+    rl_completion_append_character = append_character;
+}
+static inline const char *sb_rl_line_buffer(void) { return rl_line_buffer; }
+static inline void sb_flush_stdout(void) { fflush(stdout); }
+#endif

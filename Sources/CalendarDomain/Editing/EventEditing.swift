@@ -1,0 +1,114 @@
+import Jansson
+
+/// The rules of `calendar.update` and `calendar.delete` on one stored event, as pure functions the
+/// services run inside their write (so the event read and the event written are the same version).
+enum EventEditing {
+    /// `event` updated by `patch` for `scope` at the occurrence `recurrenceId`; `newID` names the event
+    /// a "thisAndFollowing" split creates.
+    static func update(_ event: CalendarEvent, patch: EventPatch, scope: EditScope, recurrenceId: LocalDateTime?,
+                       newID: String) throws(JSONFieldError) -> EventChange {
+        switch try target(event, scope: scope, recurrenceId: recurrenceId) {
+        case nil:
+            let updated = patch.applied(to: event)
+            try EventValidation.check(updated, prefix: "patch")
+            return EventChange(updated: updated)
+        case let key? where scope == .this:
+            if let member = patch.eventWideMembers.first {
+                throw JSONFieldError(field: "patch.\(member)", expected: "no \(member) with scope \"this\" (use \"all\" or \"thisAndFollowing\")",
+                                     got: "a value")
+            }
+            var updated = event
+            var overrides = updated.recurrenceOverrides ?? [:]
+            overrides[key.description] = patch.override(merging: overrides[key.description])
+            updated.recurrenceOverrides = overrides
+            try EventValidation.check(updated, prefix: "patch")
+            return EventChange(updated: updated)
+        case let key?:
+            let (head, tail) = split(event, at: key, newID: newID)
+            var following = patch.applied(to: tail)
+            let shift = (patch.start ?? key).seconds - key.seconds
+            following.recurrenceOverrides = tail.recurrenceOverrides.map { overrides in
+                Dictionary(uniqueKeysWithValues: overrides.map { (LocalDateTime($0.key)?.adding(seconds: shift).description ?? $0.key, $0.value) })
+            }
+            try EventValidation.check(following, prefix: "patch")
+            return EventChange(updated: head, created: following)
+        }
+    }
+
+    /// `event` without the occurrences `scope` names at `recurrenceId` (`updated: nil` when none is left).
+    static func delete(_ event: CalendarEvent, scope: EditScope, recurrenceId: LocalDateTime?) throws(JSONFieldError) -> EventChange {
+        switch try target(event, scope: scope, recurrenceId: recurrenceId) {
+        case nil:
+            return EventChange(updated: nil)
+        case let key? where scope == .this:
+            var updated = event
+            var overrides = updated.recurrenceOverrides ?? [:]
+            overrides[key.description] = .exclusion
+            updated.recurrenceOverrides = overrides
+            return EventChange(updated: updated)
+        case let key?:
+            return EventChange(updated: split(event, at: key, newID: "").head)
+        }
+    }
+
+    /// The occurrence an edit applies to, or `nil` for the whole event (scope `all`, or the first
+    /// occurrence with "thisAndFollowing").
+    private static func target(_ event: CalendarEvent, scope: EditScope, recurrenceId: LocalDateTime?) throws(JSONFieldError) -> LocalDateTime? {
+        switch (scope, recurrenceId) {
+        case (.all, _):
+            return nil
+        case (_, nil):
+            throw JSONFieldError(field: "recurrenceId", expected: "the start of the occurrence scope \"\(scope.rawValue)\" applies to",
+                                 got: JSONFieldError.nothing)
+        case (_, let key?):
+            guard event.isRecurring, isOccurrence(key, of: event) else {
+                throw JSONFieldError(field: "recurrenceId", expected: "the original start of an occurrence of event \(JSONFieldError.excerpt(event.id))",
+                                     got: JSONFieldError.quote(key.description))
+            }
+            return scope == .thisAndFollowing && key == event.start ? nil : key
+        }
+    }
+
+    /// True when `key` is an occurrence's original start: the first, one a rule makes, or one an override adds.
+    static func isOccurrence(_ key: LocalDateTime, of event: CalendarEvent) -> Bool {
+        if key == event.start || event.recurrenceOverrides?[key.description] != nil { return true }
+        var found = false
+        for rule in event.recurrenceRules ?? [] where !found {
+            RecurrenceExpansion.starts(of: rule, from: event.start, in: key...key) { _ in found = true; return false }
+        }
+        return found
+    }
+
+    /// The event up to `key` (its rules end just before it) and from `key` on (a new event `newID`).
+    private static func split(_ event: CalendarEvent, at key: LocalDateTime, newID: String) -> (head: CalendarEvent, tail: CalendarEvent) {
+        var head = event, tail = event
+        tail.id = newID
+        tail.start = key
+        head.recurrenceRules = event.recurrenceRules?.map { rule in
+            var rule = rule
+            if rule.count != nil {
+                var before = 0
+                RecurrenceExpansion.starts(of: rule, from: event.start, in: event.start...key.adding(seconds: -1)) { _ in before += 1; return true }
+                rule.count = max(before, 1)
+            } else {
+                rule.until = key.adding(seconds: -1)
+            }
+            return rule
+        }
+        tail.recurrenceRules = event.recurrenceRules?.map { rule in
+            var rule = rule
+            if let count = rule.count {
+                var before = 0
+                RecurrenceExpansion.starts(of: rule, from: event.start, in: event.start...key.adding(seconds: -1)) { _ in before += 1; return true }
+                rule.count = max(count - before, 1)
+            }
+            return rule
+        }
+        let overrides = event.recurrenceOverrides ?? [:]
+        let earlier = overrides.filter { (LocalDateTime($0.key) ?? key) < key }
+        let later = overrides.filter { (LocalDateTime($0.key) ?? key) >= key }
+        head.recurrenceOverrides = earlier.isEmpty ? nil : earlier
+        tail.recurrenceOverrides = later.isEmpty ? nil : later
+        return (head, tail)
+    }
+}

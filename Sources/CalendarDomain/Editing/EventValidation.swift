@@ -1,0 +1,107 @@
+import Jansson
+
+/// The checks every event passes before it is stored, each failure a `-32602` naming the member
+/// (`prefix` is where the event sits in the params: `event`, `patch`).
+enum EventValidation {
+    static let maximumTitle = 1_000
+    static let maximumText = 100_000
+    static let maximumMembers = 500
+    static let maximumOverrides = 5_000
+
+    static func check(_ event: CalendarEvent, prefix: String) throws(JSONFieldError) {
+        let p = prefix.isEmpty ? "" : prefix + "."
+        try text(event.title, field: p + "title", maximum: maximumTitle)
+        if let description = event.description { try text(description, field: p + "description", maximum: maximumText) }
+        if let zone = event.timeZone {
+            guard ZoneRules.named(zone) != nil else {
+                throw JSONFieldError(field: p + "timeZone", expected: ZoneRules.expected + " or null (floating)", got: JSONFieldError.quote(zone))
+            }
+        }
+        // The parser bounds a client's durations; an imported DURATION or DTEND is bounded here.
+        try bounded(event.duration, field: p + "duration")
+        for (key, patch) in event.recurrenceOverrides ?? [:] {
+            if let duration = patch.duration { try bounded(duration, field: "\(p)recurrenceOverrides.\(key).duration") }
+        }
+        if event.showWithoutTime {
+            guard event.start.secondOfDay == 0 else {
+                throw JSONFieldError(field: p + "start", expected: "a date at midnight (YYYY-MM-DDT00:00:00) for an all-day event",
+                                     got: JSONFieldError.quote(event.start.description))
+            }
+            guard event.duration.isWholeDays, event.duration.days >= 1 else {
+                throw JSONFieldError(field: p + "duration", expected: "whole days (P1D, P3D, P1W) for an all-day event",
+                                     got: JSONFieldError.quote(event.duration.description))
+            }
+            guard event.timeZone == nil else {
+                throw JSONFieldError(field: p + "timeZone", expected: "null for an all-day event (it is a date, the same in every zone)",
+                                     got: JSONFieldError.quote(event.timeZone ?? ""))
+            }
+        }
+        try members(event.locations, field: p + "locations") { location, field throws(JSONFieldError) in
+            try text(location.name, field: field + ".name", maximum: maximumTitle)
+        }
+        try members(event.participants, field: p + "participants") { participant, field throws(JSONFieldError) in
+            if let name = participant.name { try text(name, field: field + ".name", maximum: maximumTitle) }
+            if let email = participant.email { try text(email, field: field + ".email", maximum: maximumTitle) }
+        }
+        for (index, rule) in (event.recurrenceRules ?? []).enumerated() {
+            try rule.validate(field: "\(p)recurrenceRules[\(index)]")
+        }
+        if (event.recurrenceRules?.count ?? 0) > 10 {
+            throw JSONFieldError(field: p + "recurrenceRules", expected: "at most 10 rules", got: String(event.recurrenceRules?.count ?? 0))
+        }
+        try overrides(event, prefix: p)
+    }
+
+    private static func overrides(_ event: CalendarEvent, prefix p: String) throws(JSONFieldError) {
+        let overrides = event.recurrenceOverrides ?? [:]
+        guard overrides.count <= maximumOverrides else {
+            throw JSONFieldError(field: p + "recurrenceOverrides", expected: "at most \(maximumOverrides) overrides", got: String(overrides.count))
+        }
+        for key in overrides.keys.sorted() {
+            let field = "\(p)recurrenceOverrides.\(key)"
+            guard LocalDateTime(key) != nil else {
+                throw JSONFieldError(field: p + "recurrenceOverrides", expected: "keys that are occurrence starts, " + LocalDateTime.expected,
+                                     got: JSONFieldError.quote(key))
+            }
+            guard let patch = overrides[key] else { continue }
+            if let title = patch.title { try text(title, field: field + ".title", maximum: maximumTitle) }
+            if let description = patch.description { try text(description, field: field + ".description", maximum: maximumText) }
+            if event.showWithoutTime {
+                if let start = patch.start, start.secondOfDay != 0 {
+                    throw JSONFieldError(field: field + ".start", expected: "a date at midnight for an all-day event",
+                                         got: JSONFieldError.quote(start.description))
+                }
+                if let duration = patch.duration, !duration.isWholeDays || duration.days < 1 {
+                    throw JSONFieldError(field: field + ".duration", expected: "whole days for an all-day event",
+                                         got: JSONFieldError.quote(duration.description))
+                }
+            }
+        }
+    }
+
+    static func bounded(_ duration: EventDuration, field: String) throws(JSONFieldError) {
+        guard duration.days >= 0, duration.seconds >= 0, duration.days + duration.seconds / 86_400 <= EventDuration.maximumDays else {
+            throw JSONFieldError(field: field, expected: EventDuration.expected, got: JSONFieldError.quote(duration.description))
+        }
+    }
+
+    static func text(_ value: String, field: String, maximum: Int) throws(JSONFieldError) {
+        guard value.utf8.count <= maximum else {
+            throw JSONFieldError(field: field, expected: "text of at most \(maximum) bytes", got: JSONFieldError.quote(value))
+        }
+    }
+
+    private static func members<Value>(_ map: [String: Value]?, field: String,
+                                       _ check: (Value, String) throws(JSONFieldError) -> Void) throws(JSONFieldError) {
+        guard let map else { return }
+        guard map.count <= maximumMembers else {
+            throw JSONFieldError(field: field, expected: "at most \(maximumMembers) members", got: String(map.count))
+        }
+        for key in map.keys.sorted() {
+            guard !key.isEmpty, key.utf8.count <= 255 else {
+                throw JSONFieldError(field: field, expected: "ids of 1...255 bytes", got: JSONFieldError.quote(key))
+            }
+            if let value = map[key] { try check(value, "\(field).\(key)") }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import CLibical
+
+/// A DATE or DATE-TIME of an iCalendar property: its wall time and zone (`nil`: floating; UTC for
+/// `Z` times), or a date.
+struct ZonedTime {
+    var wall: LocalDateTime
+    var zone: ZoneRules?
+    var isDate: Bool
+
+    init(wall: LocalDateTime, zone: ZoneRules?, isDate: Bool) {
+        self.wall = wall
+        self.zone = zone
+        self.isDate = isDate
+    }
+
+    /// The value of `property` (of a component inside its VCALENDAR, so a TZID resolves to its VTIMEZONE).
+    init(_ property: OpaquePointer, _ time: icaltimetype) throws(ICalendarReader.Refusal) {
+        guard let wall = ICalendarText.local(time) else {
+            throw ICalendarReader.Refusal(reason: "a date outside \(LocalDateTime.years.lowerBound)...\(LocalDateTime.years.upperBound)")
+        }
+        self.wall = wall
+        isDate = time.is_date != 0
+        zone = nil
+        if isDate { return }
+        if icaltime_is_utc(time) != 0 {
+            zone = ZoneRules.named("UTC")
+            return
+        }
+        guard let tzid = icalproperty_get_first_parameter(property, ICAL_TZID_PARAMETER).flatMap({ icalparameter_get_tzid($0) })
+            .map({ String(cString: $0) }) else { return }
+        if let iana = Self.ianaZone(tzid) {
+            zone = iana
+            return
+        }
+        // No IANA name (Outlook's "W. Europe Standard Time"): the file's VTIMEZONE gives the instant, kept in UTC.
+        let resolved = icalproperty_get_datetime_with_component(property, nil)
+        guard let icalZone = resolved.zone else {
+            throw ICalendarReader.Refusal(reason: "TZID \(tzid) is no IANA zone name and has no VTIMEZONE in the file")
+        }
+        zone = ZoneRules.named("UTC")
+        self.wall = LocalDateTime(seconds: Int64(icaltime_as_timet_with_zone(resolved, icalZone)))
+    }
+
+    /// The IANA zone a TZID names, also behind a path prefix (`/mozilla.org/20050126_1/Europe/Berlin`,
+    /// `/freeassociation.sourceforge.net/Tzfile/Europe/Berlin`).
+    static func ianaZone(_ tzid: String) -> ZoneRules? {
+        if let zone = ZoneRules.named(tzid) { return zone }
+        let parts = tzid.split(separator: "/")
+        for count in [3, 2, 1] where parts.count > count {
+            if let zone = ZoneRules.named(parts.suffix(count).joined(separator: "/")) { return zone }
+        }
+        return nil
+    }
+
+    /// The instant; a floating time is read in `reference`'s zone (on the UTC wall clock when that floats too).
+    func instant(floatingIn reference: ZonedTime) -> Int64 {
+        (zone ?? reference.zone)?.instant(of: wall) ?? wall.seconds
+    }
+
+    /// This time on the wall clock of `reference`'s zone: how EXDATE, RDATE and RECURRENCE-ID become
+    /// override keys of the event `reference` starts.
+    func wall(in reference: ZonedTime) -> LocalDateTime {
+        if reference.isDate { return wall.date.midnight }
+        guard let zone, let target = reference.zone, zone.identifier != target.identifier else { return wall }
+        return target.local(at: zone.instant(of: wall))
+    }
+}

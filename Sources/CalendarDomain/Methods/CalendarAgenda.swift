@@ -1,0 +1,65 @@
+import Jansson
+import JSONRPC
+import SwitchboardCore
+
+/// `calendar.agenda {from, to, timeZone?}` → `{timeZone, from, to, days, state}`: every calendar day
+/// of the zone from `from` to `to` (empty ones too), each with its events (``AgendaBuilder``).
+/// Both dates lie within 1000 days of today; `to` is not before `from`.
+public enum CalendarAgenda: RPCMethod {
+    public static let name = "calendar.agenda"
+    public static let summary = "Lists every day of a date range in a time zone, each with its events."
+
+    public struct Params: Decodable, Sendable {
+        public var from: CalendarDate
+        public var to: CalendarDate
+        public var timeZone: String?
+    }
+
+    public struct Result: Encodable, Sendable {
+        public var timeZone: String
+        public var from: CalendarDate
+        public var to: CalendarDate
+        public var days: [AgendaDay]
+        public var state: String
+    }
+
+    static func run(_ params: Params, context: CalendarContext) async throws -> Result {
+        let zone = try context.zone(params.timeZone)
+        try context.checkReach(params.from, field: "from", zone: zone)
+        try context.checkReach(params.to, field: "to", zone: zone)
+        guard params.to >= params.from else {
+            throw JSONFieldError(field: "to", expected: "a date on or after from (\(params.from))", got: JSONFieldError.quote(params.to.description))
+        }
+        let snapshot = try await context.calendar.events(touching: params.from...params.to)
+        let days = AgendaBuilder(zone: zone, from: params.from, to: params.to).days(snapshot.events)
+        return Result(timeZone: zone.identifier, from: params.from, to: params.to, days: days, state: snapshot.state)
+    }
+}
+
+/// `calendar.day {date, timeZone?}` → `{date, timeZone, lengthMinutes, events, state}`: one day of the agenda.
+public enum CalendarDay: RPCMethod {
+    public static let name = "calendar.day"
+    public static let summary = "Lists one day's events in a time zone."
+
+    public struct Params: Decodable, Sendable {
+        public var date: CalendarDate
+        public var timeZone: String?
+    }
+
+    public struct Result: Encodable, Sendable {
+        public var date: CalendarDate
+        public var timeZone: String
+        public var lengthMinutes: Int64
+        public var events: [AgendaEntry]
+        public var state: String
+    }
+
+    static func run(_ params: Params, context: CalendarContext) async throws -> Result {
+        let zone = try context.zone(params.timeZone)
+        try context.checkReach(params.date, field: "date", zone: zone)
+        let snapshot = try await context.calendar.events(touching: params.date...params.date)
+        let days = AgendaBuilder(zone: zone, from: params.date, to: params.date).days(snapshot.events)
+        let day = days.first ?? AgendaDay(date: params.date, lengthMinutes: 0, events: [])
+        return Result(date: params.date, timeZone: zone.identifier, lengthMinutes: day.lengthMinutes, events: day.events, state: snapshot.state)
+    }
+}

@@ -1,0 +1,111 @@
+import Jansson
+import JSONRPC
+import SwitchboardCore
+
+/// `calendar.import {path | ics}` → `{created, updated, unchanged, errors, state}`: loads iCalendar
+/// text (a file the host may read, see ``ReadRoots``, or given inline) through libical. Events are
+/// keyed by UID: importing again updates rather than duplicates. A VEVENT that cannot be taken is
+/// reported by its position and the rest kept (``ICalendarReader``).
+public enum CalendarImport: RPCMethod {
+    public static let name = "calendar.import"
+    public static let summary = "Imports iCalendar (.ics) events from a file or inline, updating by UID."
+
+    /// The largest iCalendar text an import reads.
+    public static let maxBytes = 32 << 20
+
+    public struct Params: Decodable, Sendable {
+        public var path: String?
+        public var ics: String?
+    }
+
+    public struct Result: Encodable, Sendable {
+        public var created: Int
+        public var updated: Int
+        public var unchanged: Int
+        public var errors: [ICalendarProblem]
+        public var state: String
+    }
+
+    static func run(_ params: Params, context: CalendarContext) async throws -> Result {
+        let text = try source(params, roots: context.readRoots)
+        let outcome = ICalendarReader.read(text)
+        let committed = try await context.calendar.put(outcome.events, replacing: true)
+        let count = { (kind: PutOutcome) in committed.value.filter { $0 == kind }.count }
+        return Result(created: count(.created), updated: count(.updated), unchanged: count(.unchanged),
+                      errors: outcome.problems.map { ICalendarProblem(index: $0.index, uid: $0.uid, reason: $0.reason) },
+                      state: committed.state)
+    }
+
+    /// The text `params` names: exactly one of a file and inline text.
+    static func source(_ params: Params, roots: ReadRoots) throws(JSONFieldError) -> String {
+        switch (params.path, params.ics) {
+        case (let path?, nil):
+            func failure(_ expected: String) -> JSONFieldError {
+                JSONFieldError.outOfRange(field: "path", expected: expected, got: path)
+            }
+            let bytes: [UInt8]
+            do {
+                bytes = try roots.open(path).readAll(limit: maxBytes)
+            } catch {
+                switch error {
+                case .refused: throw failure("a file inside the folders this host lets requests read (--allow-read)")
+                case .invalidPath(let reason): throw failure("a file path (\(reason))")
+                case .unreadable(let reason): throw failure("a readable file (\(reason))")
+                }
+            }
+            guard !bytes.contains(0), let text = String(validating: bytes, as: UTF8.self) else {
+                throw failure("a UTF-8 iCalendar file without NUL bytes")
+            }
+            return text
+        case (nil, let text?):
+            guard text.utf8.count <= maxBytes else {
+                throw JSONFieldError(field: "ics", expected: "iCalendar text of at most \(maxBytes >> 20) MiB", got: JSONFieldError.quote(text))
+            }
+            return text
+        default:
+            throw JSONFieldError(field: "", expected: "exactly one of path and ics", got: params.path == nil ? "neither" : "both")
+        }
+    }
+}
+
+/// A VEVENT an import could not take: its position in the file (from 0), its UID if any, and why.
+public struct ICalendarProblem: Sendable, Equatable, Encodable {
+    public var index: Int
+    public var uid: String?
+    public var reason: String
+}
+
+/// `calendar.export {from?, to?}` → `{ics, count, state}`: the events (those that may show on a day of
+/// `from`...`to` when given) as iCalendar text through libical, which Thunderbird and other
+/// calendars load, and `calendar.import` loads back.
+public enum CalendarExport: RPCMethod {
+    public static let name = "calendar.export"
+    public static let summary = "Exports events as iCalendar (.ics) text."
+
+    public struct Params: Decodable, Sendable {
+        public var from: CalendarDate?
+        public var to: CalendarDate?
+    }
+
+    public struct Result: Encodable, Sendable {
+        public var ics: String
+        public var count: Int
+        public var state: String
+    }
+
+    static func run(_ params: Params, context: CalendarContext) async throws -> Result {
+        let snapshot: EventSnapshot
+        switch (params.from, params.to) {
+        case (nil, nil):
+            snapshot = try await context.calendar.allEvents()
+        case (let from?, let to?):
+            guard to >= from else {
+                throw JSONFieldError(field: "to", expected: "a date on or after from (\(from))", got: JSONFieldError.quote(to.description))
+            }
+            snapshot = try await context.calendar.events(touching: from...to)
+        default:
+            throw JSONFieldError(field: params.from == nil ? "from" : "to", expected: "both from and to, or neither", got: JSONFieldError.nothing)
+        }
+        return Result(ics: ICalendarWriter.write(snapshot.events, stamp: context.clock.now()), count: snapshot.events.count, state: snapshot.state)
+    }
+}

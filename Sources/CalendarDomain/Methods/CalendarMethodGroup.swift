@@ -1,0 +1,27 @@
+import DomainMethods
+import JSONRPC
+
+extension MethodRegistry {
+    /// The calendar's methods, served by `context.calendar`; `subscriptions`, when given, serves
+    /// `calendar.subscribe`.
+    public static func calendarMethods(_ context: CalendarContext, subscriptions: SubscriptionHub? = nil) -> MethodRegistry {
+        var registry = MethodRegistry()
+        registry.registerDomain(CalendarAgenda.self) { params, _ in try await CalendarAgenda.run(params, context: context) }
+        registry.registerDomain(CalendarDay.self) { params, _ in try await CalendarDay.run(params, context: context) }
+        registry.registerDomain(CalendarGet.self) { params, _ in try await CalendarGet.run(params, context: context) }
+        registry.registerDomain(CalendarCreate.self) { params, _ in try await CalendarCreate.run(params, context: context) }
+        registry.registerDomain(CalendarUpdate.self) { params, _ in try await CalendarUpdate.run(params, context: context) }
+        registry.registerDomain(CalendarDelete.self) { params, _ in try await CalendarDelete.run(params, context: context) }
+        registry.registerDomain(CalendarImport.self) { params, _ in try await CalendarImport.run(params, context: context) }
+        registry.registerDomain(CalendarExport.self) { params, _ in try await CalendarExport.run(params, context: context) }
+        registry.registerDomain(CalendarChanges.self) { params, _ in try await CalendarChanges.run(params, context: context) }
+        if let subscriptions {
+            let calendar = context.calendar
+            registry.registerSubscriptions(CalendarSubscribe.self, CalendarUnsubscribe.self, namespace: "calendar", hub: subscriptions) { _, _ in
+                ChangeHintFeed(method: "calendar.changed", state: { try await calendar.state() },
+                               changes: { since, limit in try await calendar.changes(since: since, limit: limit) })
+            }
+        }
+        return registry
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Synchronization
+
+/// An IANA time zone (`Europe/Berlin`) and the arithmetic between its wall clock and instants.
+///
+/// The zone data is Foundation's `TimeZone` (ICU's tz database, linked into the binary); it is
+/// loaded on the first calendar request that needs a zone, never at start. Zones are looked up once
+/// and kept (``named(_:)``).
+///
+/// - Important: A wall time that does not exist (skipped by a DST change, or Samoa's 2011-12-30) is
+///   read with the offset from before the change, so it lands as far after the gap as it was into
+///   it (02:30 on the day Berlin springs forward is 03:30 CEST); a wall time that exists twice is
+///   the first of the two. That is RFC 5545 §3.3.5, RFC 8984 §1.4.4, and Python's `fold=0`.
+public struct ZoneRules: Sendable {
+    /// The IANA name.
+    public let identifier: String
+    private let zone: TimeZone
+
+    private init(identifier: String, zone: TimeZone) {
+        self.identifier = identifier
+        self.zone = zone
+    }
+
+    /// The zone named `identifier` (an IANA name, as `TimeZone.knownTimeZoneIdentifiers` lists, or
+    /// `UTC`), or `nil` when there is none of that name.
+    public static func named(_ identifier: String) -> ZoneRules? {
+        guard identifier.utf8.count <= 64 else { return nil }
+        return cache.withLock { cache in
+            if let known = cache.zones[identifier] { return known }
+            if cache.names == nil { cache.names = Set(TimeZone.knownTimeZoneIdentifiers).union(["UTC", "Etc/UTC", "GMT"]) }
+            // ICU's list leaves out some current names (Asia/Kolkata, Europe/Kyiv) that it still knows.
+            let listed = cache.names?.contains(identifier) == true
+            guard listed || isAreaLocation(identifier), let zone = TimeZone(identifier: identifier),
+                  listed || zone.identifier == identifier else { return nil }
+            let rules = ZoneRules(identifier: identifier, zone: zone)
+            cache.zones[identifier] = rules
+            return rules
+        }
+    }
+
+    /// The host's zone: `TZ` or `/etc/localtime` as Foundation reads them; UTC when it has no IANA name.
+    public static func host() -> ZoneRules {
+        named(TimeZone.current.identifier) ?? ZoneRules(identifier: "UTC", zone: .gmt)
+    }
+
+    /// True for an `Area/Location` name as the tz database spells them, which ICU's own ids
+    /// (`GMT+5`, `EST`) are not.
+    static func isAreaLocation(_ name: String) -> Bool {
+        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        return parts.count >= 2 && parts.allSatisfy { part in
+            !part.isEmpty && part.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || "0123456789_-+".unicodeScalars.contains($0)) }
+        }
+    }
+
+    private struct Cache {
+        var names: Set<String>?
+        var zones: [String: ZoneRules] = [:]
+    }
+
+    private static let cache = Mutex(Cache())
+
+    /// What a zone param must be, for error messages.
+    public static let expected = "an IANA time zone name such as Europe/Berlin"
+
+    /// Seconds east of UTC at the instant `instant` (seconds since the epoch).
+    public func offset(at instant: Int64) -> Int64 {
+        Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant))))
+    }
+
+    /// The wall time of this zone at `instant`.
+    public func local(at instant: Int64) -> LocalDateTime {
+        LocalDateTime(seconds: instant + offset(at: instant))
+    }
+
+    /// The instant the wall clock of this zone shows `local` (see the type's note for gaps and folds).
+    public func instant(of local: LocalDateTime) -> Int64 {
+        // Offsets two days either side hold the offsets before and after any change near `local`
+        // (zones change at most once in four days; Samoa's 24-hour jump included).
+        let before = offset(at: local.seconds - 172_800)
+        let after = offset(at: local.seconds + 172_800)
+        let early = local.seconds - before
+        if offset(at: early) == before { return early }  // exists (the first of two, in a fold)
+        let late = local.seconds - after
+        if offset(at: late) == after { return late }
+        return early  // in a gap: read with the offset from before it
+    }
+}

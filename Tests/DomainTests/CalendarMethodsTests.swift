@@ -1,0 +1,169 @@
+import CalendarDomain
+import Jansson
+import SwitchboardCore
+import SwitchboardHost
+import Testing
+
+/// The calendar's methods through JSON-RPC, in process, on both backends; every answer schema-checked.
+@Suite("Calendar methods")
+struct CalendarMethodsTests {
+    static let weekly: JSONValue = [
+        "id": "standup", "title": "Stand-up", "start": "2026-11-02T09:30:00", "timeZone": "Europe/Berlin", "duration": "PT15M",
+        "recurrenceRules": [["frequency": "weekly", "byDay": [["day": "mo"], ["day": "we"]]]],
+    ]
+
+    @Test("an agenda lists every day, empty ones too, all-day first then by start", arguments: CalendarBackend.allCases)
+    func agendaShape(backend: CalendarBackend) async throws {
+        let harness = try CalendarHarness(backend)
+        _ = await harness.result("calendar.create", Self.weekly)
+        _ = await harness.result("calendar.create", ["title": "Early", "start": "2026-11-25T08:00:00", "timeZone": "Europe/Berlin", "duration": "PT30M"])
+        _ = await harness.result("calendar.create", ["title": "Holiday", "start": "2026-11-25T00:00:00", "showWithoutTime": true])
+        let agenda = try #require(await harness.result("calendar.agenda", ["from": "2026-11-23", "to": "2026-11-29"]))
+        let days = try #require(agenda["days"]?.arrayValue)
+        #expect(days.map { $0["date"]?.stringValue ?? "" } == (23...29).map { "2026-11-\($0)" })
+        #expect(days.map { $0["events"]?.arrayValue?.count ?? -1 } == [1, 0, 3, 0, 0, 0, 0])
+        #expect(days[2]["events"]?.arrayValue?.map { $0["title"]?.stringValue ?? "" } == ["Holiday", "Early", "Stand-up"])
+        #expect(agenda["timeZone"] == "Europe/Berlin")
+        #expect(agenda["state"]?.stringValue?.hasPrefix("calendar-") == true)
+    }
+
+    @Test("an all-day event stays on its date in every zone", arguments: ["Pacific/Kiritimati", "Pacific/Pago_Pago", "America/Los_Angeles", "UTC"])
+    func allDayIsADate(zone: String) async throws {
+        let harness = try CalendarHarness(.memory)
+        _ = await harness.result("calendar.create", ["title": "Holiday", "start": "2026-12-25T00:00:00", "showWithoutTime": true])
+        let agenda = try #require(await harness.result("calendar.agenda", ["from": "2026-12-24", "to": "2026-12-26", "timeZone": .string(zone)]))
+        #expect(agenda["days"]?.arrayValue?.map { $0["events"]?.arrayValue?.count ?? -1 } == [0, 1, 0])
+    }
+
+    @Test("an event across midnight shows on both days, continuing on the second", arguments: CalendarBackend.allCases)
+    func acrossMidnight(backend: CalendarBackend) async throws {
+        let harness = try CalendarHarness(backend)
+        _ = await harness.result("calendar.create", ["title": "Release", "start": "2026-11-24T22:00:00", "timeZone": "Europe/Berlin", "duration": "PT4H"])
+        let agenda = try #require(await harness.result("calendar.agenda", ["from": "2026-11-24", "to": "2026-11-25"]))
+        let entries = (agenda["days"]?.arrayValue ?? []).compactMap { $0["events"]?.arrayValue?.first }
+        #expect(entries.map { $0["continuing"] } == [false, true])
+        #expect(entries.map { $0["endsAfterDay"] } == [true, false])
+    }
+
+    @Test("calendar.day answers one day with its length", arguments: CalendarBackend.allCases)
+    func day(backend: CalendarBackend) async throws {
+        let harness = try CalendarHarness(backend, now: "2027-03-01T00:00:00Z")
+        let day = try #require(await harness.result("calendar.day", ["date": "2027-03-28"]))
+        #expect(day["lengthMinutes"] == 1380)
+        #expect(day["events"] == [])
+    }
+
+    @Test("bad ranges and zones are -32602 naming the field")
+    func badAgendaParams() async throws {
+        let harness = try CalendarHarness(.memory)
+        #expect(await harness.invalidField("calendar.agenda", ["from": "2026-11-23", "to": "2026-11-22"]) == "to")
+        #expect(await harness.invalidField("calendar.agenda", ["from": "2023-01-01", "to": "2026-11-22"]) == "from")
+        #expect(await harness.invalidField("calendar.agenda", ["from": "2026-11-23", "to": "2029-09-01"]) == "to")
+        #expect(await harness.invalidField("calendar.agenda", ["from": "2026-11-23", "to": "2026-11-24", "timeZone": "Mars/Olympus"]) == "timeZone")
+        #expect(await harness.invalidField("calendar.agenda", ["from": "2026-02-30", "to": "2026-11-24"]) == "from")
+        #expect(await harness.invalidField("calendar.day", ["date": "23.11.2026"]) == "date")
+        #expect(await harness.invalidField("calendar.day", ["date": "2026-11-23", "extra": 1]) == "extra")
+    }
+
+    @Test("invalid events are -32602 naming the member", arguments: [
+        (["title": "x", "start": "2026-11-23T09:00:00", "duration": "-PT1H"], "duration"),
+        (["title": "x", "start": "2026-11-23T09:00:00", "duration": "PT1H", "timeZone": "Europe/Berlim"], "timeZone"),
+        (["title": "x", "start": "2026-11-23T09:00:00", "showWithoutTime": true], "start"),
+        (["title": "x", "start": "2026-11-23T00:00:00", "showWithoutTime": true, "duration": "PT12H"], "duration"),
+        (["title": "x", "start": "2026-11-23T00:00:00", "showWithoutTime": true, "timeZone": "Europe/Berlin"], "timeZone"),
+        (["title": "x", "start": "2026-11-23 09:00"], "start"),
+        (["title": "x", "start": "2026-11-23T09:00:00", "recurrenceRules": [["frequency": "weekly", "byMonthDay": [0]]]], "recurrenceRules[0].byMonthDay[0]"),
+        (["title": "x", "start": "2026-11-23T09:00:00", "recurrenceRules": [["frequency": "hourly"]]], "recurrenceRules[0].frequency"),
+        (["title": "x", "start": "2026-11-23T09:00:00", "recurrenceRules": [["frequency": "daily", "count": 2, "until": "2027-01-01T00:00:00"]]], "recurrenceRules[0].until"),
+        (["title": "x", "start": "2026-11-23T09:00:00", "recurrenceOverrides": ["tomorrow": ["excluded": true]]], "recurrenceOverrides"),
+    ] as [(JSONValue, String)])
+    func invalidEvents(params: JSONValue, field: String) async throws {
+        let harness = try CalendarHarness(.memory)
+        #expect(await harness.invalidField("calendar.create", params) == field)
+        #expect(try await harness.calendar.allEvents().events.isEmpty)
+    }
+
+    @Test("a create retried with the same id stores once", arguments: CalendarBackend.allCases)
+    func idempotentCreate(backend: CalendarBackend) async throws {
+        let harness = try CalendarHarness(backend)
+        let first = try #require(await harness.result("calendar.create", Self.weekly))
+        let second = try #require(await harness.result("calendar.create", Self.weekly))
+        #expect(first["created"] == true)
+        #expect(second["created"] == false)
+        #expect(second["state"] == first["state"])
+    }
+
+    @Test("updating one occurrence records an override; the others keep their time", arguments: CalendarBackend.allCases)
+    func updateThis(backend: CalendarBackend) async throws {
+        let harness = try CalendarHarness(backend)
+        _ = await harness.result("calendar.create", Self.weekly)
+        let updated = try #require(await harness.result("calendar.update", [
+            "id": "standup", "scope": "this", "recurrenceId": "2026-11-25T09:30:00", "patch": ["start": "2026-11-25T11:00:00", "title": "Moved"],
+        ]))
+        #expect(updated["event"]?["recurrenceOverrides"]?["2026-11-25T09:30:00"]?["start"] == "2026-11-25T11:00:00")
+        let agenda = try #require(await harness.result("calendar.agenda", ["from": "2026-11-23", "to": "2026-11-25"]))
+        let titles = (agenda["days"]?.arrayValue ?? []).map { ($0["events"]?.arrayValue ?? []).map { $0["startsAt"]?.stringValue ?? "" } }
+        #expect(titles == [["2026-11-23T08:30:00Z"], [], ["2026-11-25T10:00:00Z"]])
+        #expect(await harness.invalidField("calendar.update", [
+            "id": "standup", "scope": "this", "recurrenceId": "2026-11-24T09:30:00", "patch": ["title": "Not an occurrence"],
+        ]) == "recurrenceId")
+        #expect(await harness.invalidField("calendar.update", [
+            "id": "standup", "scope": "this", "recurrenceId": "2026-11-30T09:30:00", "patch": ["timeZone": "UTC"],
+        ]) == "patch.timeZone")
+    }
+
+    @Test("updating this and following splits the event; changes report both", arguments: CalendarBackend.allCases)
+    func updateThisAndFollowing(backend: CalendarBackend) async throws {
+        let harness = try CalendarHarness(backend)
+        let created = try #require(await harness.result("calendar.create", Self.weekly))
+        let updated = try #require(await harness.result("calendar.update", [
+            "id": "standup", "scope": "thisAndFollowing", "recurrenceId": "2026-12-02T09:30:00", "patch": ["title": "New stand-up"],
+        ]))
+        #expect(updated["event"]?["recurrenceRules"]?.arrayValue?.first?["until"] == "2026-12-02T09:29:59")
+        let newID = try #require(updated["created"]?["id"]?.stringValue)
+        #expect(updated["created"]?["start"] == "2026-12-02T09:30:00")
+        let agenda = try #require(await harness.result("calendar.agenda", ["from": "2026-11-30", "to": "2026-12-02"]))
+        let titles = (agenda["days"]?.arrayValue ?? []).flatMap { ($0["events"]?.arrayValue ?? []).map { $0["title"]?.stringValue ?? "" } }
+        #expect(titles == ["Stand-up", "New stand-up"])
+        let changes = try #require(await harness.result("calendar.changes", ["sinceState": created["state"] ?? .null]))
+        #expect(changes["created"] == [.string(newID)])
+        #expect(changes["updated"] == ["standup"])
+    }
+
+    @Test("deleting one occurrence excludes it; deleting the event destroys it", arguments: CalendarBackend.allCases)
+    func delete(backend: CalendarBackend) async throws {
+        let harness = try CalendarHarness(backend)
+        _ = await harness.result("calendar.create", Self.weekly)
+        let one = try #require(await harness.result("calendar.delete", ["id": "standup", "scope": "this", "recurrenceId": "2026-11-23T09:30:00"]))
+        #expect(one["deleted"] == false)
+        #expect(one["event"]?["recurrenceOverrides"]?["2026-11-23T09:30:00"] == ["excluded": true])
+        let day = try #require(await harness.result("calendar.day", ["date": "2026-11-23"]))
+        #expect(day["events"] == [])
+        let all = try #require(await harness.result("calendar.delete", ["id": "standup"]))
+        #expect(all["deleted"] == true)
+        let missing = await harness.call("calendar.get", ["id": "standup"])
+        #expect(missing.error?["code"] == -32004)
+        let gone = await harness.call("calendar.delete", ["id": "standup"])
+        #expect(gone.error?["code"] == -32004)
+        #expect(gone.error?["data"]?["field"] == "id")
+    }
+
+    @Test("zone names: current IANA names ICU lists under older ones are taken; ICU's own ids are not",
+          arguments: [("Asia/Kolkata", true), ("Europe/Kyiv", true), ("Asia/Calcutta", true), ("Etc/GMT+5", true), ("UTC", true),
+                      ("GMT+5", false), ("EST5EDT", false), ("Europe/Berlim", false), ("europe/berlin", false), ("Europe//Berlin", false)])
+    func zoneNames(zone: String, known: Bool) async throws {
+        let harness = try CalendarHarness(.memory)
+        let outcome = await harness.call("calendar.day", ["date": "2026-11-23", "timeZone": .string(zone)])
+        #expect((outcome.result != nil) == known)
+    }
+
+    @Test("a floating event is at its wall time in the agenda's zone")
+    func floating() async throws {
+        let harness = try CalendarHarness(.memory)
+        _ = await harness.result("calendar.create", ["title": "Vitamins", "start": "2026-11-23T08:00:00"])
+        for (zone, instant) in [("Europe/Berlin", "2026-11-23T07:00:00Z"), ("Asia/Tokyo", "2026-11-22T23:00:00Z")] {
+            let day = try #require(await harness.result("calendar.day", ["date": "2026-11-23", "timeZone": .string(zone)]))
+            #expect(day["events"]?.arrayValue?.first?["startsAt"] == .string(instant))
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import CalendarDomain
+import DomainMethods
+import GRDB
+import JSONRPC
+import SwitchboardCore
+import SwitchboardStorage
+import Synchronization
+import Testing
+
+/// One suite, both implementations: what holds for the in-memory calendar holds for SQLite.
+@Suite("Calendar service, in memory and on SQLite")
+struct CalendarServiceTests {
+    static let standUp = CalendarEvent.timed("standup", "Stand-up", "2026-11-02T09:30:00", duration: "PT15M",
+                                             rules: [RecurrenceRule(frequency: .weekly, byDay: [.init(day: .mo), .init(day: .we)])])
+    static let dentist = CalendarEvent.timed("dentist", "Dentist", "2026-12-01T15:00:00")
+
+    @Test("events are stored and read back as they were", arguments: CalendarBackend.allCases)
+    func storeAndRead(backend: CalendarBackend) async throws {
+        let calendar = try backend.make()
+        let committed = try await calendar.put([Self.standUp, Self.dentist], replacing: false)
+        #expect(committed.value == [.created, .created])
+        #expect(try await calendar.event(id: "standup") == Self.standUp)
+        #expect(try await calendar.event(id: "nope") == nil)
+        #expect(try await calendar.allEvents().events.map(\.id) == ["dentist", "standup"])
+        #expect(committed.state == (try await calendar.state()))
+    }
+
+    @Test("a second put of the same id keeps the stored event unless replacing", arguments: CalendarBackend.allCases)
+    func putTwice(backend: CalendarBackend) async throws {
+        let calendar = try backend.make([Self.dentist])
+        var changed = Self.dentist
+        changed.title = "Dentist (moved)"
+        #expect(try await calendar.put([changed], replacing: false).value == [.unchanged])
+        #expect(try await calendar.event(id: "dentist")?.title == "Dentist")
+        #expect(try await calendar.put([changed], replacing: true).value == [.updated])
+        #expect(try await calendar.put([changed], replacing: true).value == [.unchanged])
+        #expect(try await calendar.event(id: "dentist")?.title == "Dentist (moved)")
+    }
+
+    @Test("events touching a range: a recurring one without end, a one-off only near its date", arguments: CalendarBackend.allCases)
+    func touching(backend: CalendarBackend) async throws {
+        let calendar = try backend.make([Self.standUp, Self.dentist])
+        let range = { (from: String, to: String) in (CalendarDate(from) ?? CalendarDate(dayNumber: 0))...(CalendarDate(to) ?? CalendarDate(dayNumber: 0)) }
+        #expect(try await calendar.events(touching: range("2027-06-01", "2027-06-30")).events.map(\.id) == ["standup"])
+        #expect(try await calendar.events(touching: range("2026-11-30", "2026-12-02")).events.map(\.id) == ["dentist", "standup"])
+        #expect(try await calendar.events(touching: range("2026-10-01", "2026-10-20")).events.isEmpty)
+    }
+
+    @Test("edits and deletes are logged as updated, created and destroyed, with the state of the write", arguments: CalendarBackend.allCases)
+    func changesOfEdits(backend: CalendarBackend) async throws {
+        let calendar = try backend.make([Self.standUp, Self.dentist])
+        let start = try await calendar.state()
+        let split = try await calendar.edit(id: "standup") { event in
+            var head = event, tail = event
+            tail.id = "standup-2"
+            head.title = "Old stand-up"
+            return EventChange(updated: head, created: tail)
+        }
+        #expect(split.state == (try await calendar.state()))
+        _ = try await calendar.edit(id: "dentist") { _ in EventChange(updated: nil) }
+        let changes = try await calendar.changes(since: start, limit: 100)
+        #expect(changes.created == ["standup-2"])
+        #expect(changes.updated == ["standup"])
+        #expect(changes.destroyed == ["dentist"])
+        #expect(try await calendar.event(id: "dentist") == nil)
+        #expect(changes.newState == (try await calendar.state()))
+    }
+
+    @Test("an edit of an unknown event is notFound and changes nothing", arguments: CalendarBackend.allCases)
+    func editUnknown(backend: CalendarBackend) async throws {
+        let calendar = try backend.make([Self.dentist])
+        let before = try await calendar.state()
+        await #expect(throws: ServiceError.notFound(kind: "event", id: "ghost")) {
+            _ = try await calendar.edit(id: "ghost") { event in EventChange(updated: event) }
+        }
+        #expect(try await calendar.state() == before)
+    }
+
+    @Test("a change that throws inside the write stores nothing", arguments: CalendarBackend.allCases)
+    func failedEditRollsBack(backend: CalendarBackend) async throws {
+        let calendar = try backend.make([Self.dentist])
+        let before = try await calendar.state()
+        struct Refused: Error {}
+        await #expect(throws: Refused.self) { _ = try await calendar.edit(id: "dentist") { _ in throw Refused() } }
+        #expect(try await calendar.state() == before)
+        #expect(try await calendar.event(id: "dentist") == Self.dentist)
+    }
+
+    @Test("every committed write posts the change signal", arguments: CalendarBackend.allCases)
+    func postsSignal(backend: CalendarBackend) async throws {
+        let signal = ChangeSignal()
+        let posts = Counter()
+        signal.listen { posts.increment() }
+        let calendar = try backend.make(signal: signal)
+        _ = try await calendar.put([Self.dentist], replacing: false)
+        _ = try await calendar.edit(id: "dentist") { event in EventChange(updated: event) }
+        #expect(posts.value == 2)
+    }
+
+    @Test("on SQLite, ranges read after another writer's changes see them, also once the change log is pruned")
+    func decodedEventsFollowOtherWriters() async throws {
+        let database = try AppDatabase(path: ":memory:", migrations: SQLiteCalendarService.migrations)
+        let reader = SQLiteCalendarService(database: database), writer = SQLiteCalendarService(database: database)
+        let days = (CalendarDate("2026-11-30") ?? CalendarDate(dayNumber: 0))...(CalendarDate("2026-12-06") ?? CalendarDate(dayNumber: 0))
+        _ = try await writer.put([Self.standUp], replacing: false)
+        #expect(try await reader.events(touching: days).events.map(\.id) == ["standup"])
+        _ = try await writer.put([Self.dentist], replacing: false)
+        _ = try await writer.edit(id: "standup") { _ in EventChange(updated: nil) }
+        #expect(try await reader.events(touching: days).events.map(\.id) == ["dentist"])
+        var moved = Self.dentist
+        moved.start = LocalDateTime("2027-02-01T15:00:00") ?? moved.start
+        _ = try await writer.put([moved], replacing: true)
+        try await database.writer.write { db in try ChangeLog.prune(db, keeping: 1) }
+        _ = try await writer.put([Self.standUp], replacing: false)
+        #expect(try await reader.events(touching: days).events.map(\.id) == ["standup"])
+    }
+
+    @Test("an unknown or foreign state is -32010", arguments: CalendarBackend.allCases)
+    func unknownState(backend: CalendarBackend) async throws {
+        let calendar = try backend.make()
+        for state in ["nonsense", "feed-0", ""] {
+            await #expect(throws: ServiceError.self) { _ = try await calendar.changes(since: state, limit: 10) }
+        }
+    }
+}
+
+/// Counts calls from any thread.
+final class Counter: Sendable {
+    private let count = Mutex(0)
+    func increment() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
+}

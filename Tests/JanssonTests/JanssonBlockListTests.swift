@@ -1,0 +1,40 @@
+import CJanssonAlloc
+import Dispatch
+import Jansson
+import Testing
+
+/// jansson's allocator (CJanssonAlloc): small blocks kept per thread for reuse.
+@Suite("jansson's per-thread block lists")
+struct JanssonBlockListTests {
+    @Test("a small block freed is kept by its thread and handed out again for its size class; a large one is not kept")
+    func smallBlocksAreReused() throws {
+        let block = try #require(sb_jansson_malloc(40))
+        let before = sb_jansson_cached_bytes()
+        sb_jansson_free(block)
+        #expect(sb_jansson_cached_bytes() == before + 48)
+        let again = try #require(sb_jansson_malloc(33))
+        #expect(again == block, "33 and 40 bytes share the 48-byte class")
+        #expect(sb_jansson_cached_bytes() == before)
+        sb_jansson_free(again)
+        let large = try #require(sb_jansson_malloc(4096))
+        sb_jansson_free(large)
+        #expect(sb_jansson_cached_bytes() == before + 48)
+    }
+
+    @Test("threads parsing and writing at once get their documents back intact, and keep at most 512 KiB each")
+    func concurrentDocuments() throws {
+        let text = #"{"items":[{"id":1,"name":"Ada Lovelace","tags":["a","bé"],"score":0.1}],"next":null,"more":true}"#
+        let results = UnsafeMutableBufferPointer<Bool>.allocate(capacity: 8)
+        defer { results.deallocate() }
+        nonisolated(unsafe) let output = results
+        DispatchQueue.concurrentPerform(iterations: 8) { index in
+            var same = true
+            for _ in 0..<2_000 {
+                guard let value = try? JSONParser.parse(text) else { same = false; break }
+                same = same && JSONWriter.string(of: value.view) == text
+            }
+            output[index] = same && sb_jansson_cached_bytes() <= 512 << 10
+        }
+        #expect(results.allSatisfy { $0 })
+    }
+}

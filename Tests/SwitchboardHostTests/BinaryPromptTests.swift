@@ -1,0 +1,89 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+
+/// A person at a terminal (issue 10, point 6): `switchboard` with a terminal on stdin opens the prompt.
+/// Driven in tmux: keys in with send-keys, the screen read with capture-pane.
+@Suite("The interactive prompt, in a terminal")
+struct BinaryPromptTests {
+    static let fixed = ["--backend", "memory", "--now", "2026-01-01T09:00:00Z"]
+    static let banner = "type a method and its params"
+
+    @Test("a typed request is answered pretty-printed in colour, pushes show as they come, Tab completes, help lists, quit leaves, history is kept")
+    func session() throws {
+        let state = try ScratchFolder("prompt")
+        let pane = try TmuxPane(arguments: Self.fixed, environment: ["XDG_STATE_HOME": state.path])
+        try pane.waitFor(text: Self.banner)
+
+        pane.type(#"inbox.list {"limit": 3}"#, then: "Enter")
+        let answer = try pane.waitFor("three conversations") { $0.contains(#""hasMore": true"#) }
+        #expect(answer.split(separator: "\n").filter { $0.contains(#""threadId": "#) }.count == 3)
+        let coloured = pane.capture(escapes: true)
+        #expect(coloured.contains("\u{1B}[34m\"hasMore\""), "member names in colour")
+
+        pane.type(#"chat.subscribe {"roomId":"dm-u0-u1"}"#, then: "Enter")
+        try pane.waitFor(text: #""subscriptionId": "chat-sub-1""#)
+        pane.type("chat.send roomId=dm-u0-u1 text=hello clientMessageId=c1", then: "Enter")
+        try pane.waitFor("the sent confirmation") { $0.contains("• chat.messageState") && $0.contains(#""state": "sent""#) }
+
+        pane.type("inbox.li", then: "Tab")
+        // capture-pane may drop trailing spaces: the one Tab added after the method may not show.
+        try pane.waitFor("the completed method") { screen in
+            screen.split(separator: "\n").last { $0.hasPrefix("switchboard>") }?.split(separator: " ") == ["switchboard>", "inbox.list"]
+        }
+        pane.type("l", then: "Tab")
+        try pane.waitFor("the completed param") { $0.contains("switchboard> inbox.list limit=") }
+        pane.type("1", then: "Enter")
+        try pane.waitFor("the shorthand answer") { $0.split(separator: "\n").filter { $0.contains(#""hasMore": true"#) }.count == 2 }
+
+        pane.type("help", then: "Enter")
+        try pane.waitFor(text: "Lists a folder's conversations, newest activity first")
+        pane.type("quit", then: "Enter")
+        try pane.waitForExit()
+
+        let history = state.read("switchboard/history") ?? ""
+        #expect(history.contains("inbox.list"), "history: \(history)")
+        #expect(history.contains("chat.send"), "history: \(history)")
+    }
+
+    @Test("history comes back in the next session (Up), and Ctrl-D leaves")
+    func historyAcrossSessions() throws {
+        let state = try ScratchFolder("prompt-history")
+        let first = try TmuxPane(arguments: Self.fixed, environment: ["XDG_STATE_HOME": state.path])
+        try first.waitFor(text: Self.banner)
+        first.type("host.echo remembered=yes", then: "Enter")
+        try first.waitFor(text: #""remembered": "yes""#)
+        first.type("", then: "C-d")
+        try first.waitForExit()
+
+        let second = try TmuxPane(arguments: Self.fixed, environment: ["XDG_STATE_HOME": state.path])
+        try second.waitFor(text: Self.banner)
+        second.type("", then: "Up")
+        try second.waitFor(text: "switchboard> host.echo remembered=yes")
+        second.type("", then: "C-u", "C-d")
+        try second.waitForExit()
+    }
+
+    @Test("NO_COLOR: answers and the prompt without colour codes")
+    func noColour() throws {
+        let state = try ScratchFolder("prompt-nocolor")
+        let pane = try TmuxPane(arguments: Self.fixed, environment: ["XDG_STATE_HOME": state.path, "NO_COLOR": "1"], unset: [])
+        try pane.waitFor(text: Self.banner)
+        pane.type("host.echo a=1", then: "Enter")
+        let screen = try pane.waitFor("the answer", escapes: true) { $0.contains(#""a": 1"#) }
+        #expect(!screen.contains("\u{1B}["), "no escape codes: \(screen)")
+        pane.type("quit", then: "Enter")
+        try pane.waitForExit()
+    }
+
+    @Test("--raw at a terminal: no prompt, JSON-RPC typed in and answered as on a pipe")
+    func raw() throws {
+        let pane = try TmuxPane(arguments: ["serve", "--raw"] + Self.fixed, environment: [:])
+        pane.type(#"{"jsonrpc":"2.0","id":1,"method":"host.ping"}"#, then: "Enter")
+        let screen = try pane.waitFor("the raw answer") { $0.contains(#"{"jsonrpc":"2.0","id":1,"result":"pong"}"#) }
+        #expect(!screen.contains(Self.banner))
+        pane.type("", then: "C-d")
+        try pane.waitForExit()
+    }
+}

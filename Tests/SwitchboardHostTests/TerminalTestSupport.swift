@@ -1,0 +1,107 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+
+/// A scratch folder for one test, removed with it.
+final class ScratchFolder {
+    let path: String
+
+    init(_ label: String) throws {
+        var template = Array("/tmp/switchboard-\(label)-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw BinaryHarness.Failure("mkdtemp failed") }
+        path = String(cString: made)
+    }
+
+    deinit { _ = system("rm -rf \(shellQuoted(path))") }
+
+    func read(_ name: String) -> String? {
+        guard let file = fopen(path + "/" + name, "rb") else { return nil }
+        defer { fclose(file) }
+        return readAll(file)
+    }
+
+    func write(_ text: String, to name: String) {
+        guard let file = fopen(path + "/" + name, "wb") else { return }
+        _ = text.utf8CString.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count - 1, file) }
+        fclose(file)
+    }
+}
+
+/// The built binary in a tmux pane: a real terminal for the interactive prompt. Keys go in with
+/// `send-keys`; what the pane shows is read with `capture-pane`, polled until the expected text appears
+/// (a hang guard, never a speed check). Each pane has a tmux server of its own (`-L`), killed at the end.
+final class TmuxPane {
+    let socket: String
+
+    init(arguments: [String], environment: [String: String], unset: [String] = ["NO_COLOR"]) throws {
+        socket = "sbtest-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let env = ["env"] + unset.flatMap { ["-u", $0] } + environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        let command = (env + [BinaryHarness.binaryPath] + arguments).map(shellQuoted).joined(separator: " ")
+        guard tmux("new-session -d -s sb -x 160 -y 60 \(shellQuoted(command))") == 0 else {
+            throw BinaryHarness.Failure("tmux could not start a session (is tmux installed? scripts/bootstrap installs it)")
+        }
+    }
+
+    deinit { _ = tmux("kill-server", quiet: true) }
+
+    /// Types `text` literally, then the named keys (`Enter`, `Tab`, `C-d`, `Up`, …).
+    func type(_ text: String, then keys: String...) {
+        if !text.isEmpty { _ = tmux("send-keys -t sb -l \(shellQuoted(text))") }
+        if !keys.isEmpty { _ = tmux("send-keys -t sb " + keys.joined(separator: " ")) }
+    }
+
+    /// What the pane shows, its history included; with `escapes`, with the colour codes.
+    func capture(escapes: Bool = false) -> String {
+        guard let pipe = popen("tmux -L \(socket) capture-pane -p -J -S -2000 \(escapes ? "-e " : "")-t sb 2>/dev/null", "r") else { return "" }
+        defer { pclose(pipe) }
+        return readAll(pipe)
+    }
+
+    /// Polls the pane until `condition` holds for what it shows; fails after the harness's hang guard.
+    @discardableResult
+    func waitFor(_ what: String, escapes: Bool = false, sourceLocation: SourceLocation = #_sourceLocation,
+                 _ condition: (String) -> Bool) throws -> String {
+        let deadline = BinaryHarness.nowMilliseconds() + BinaryHarness.answerTimeout
+        while true {
+            let screen = capture(escapes: escapes)
+            if condition(screen) { return screen }
+            if BinaryHarness.nowMilliseconds() > deadline {
+                throw BinaryHarness.Failure("the pane never showed \(what); it shows:\n\(screen)")
+            }
+            usleep(20_000)  // the interval between two looks at the pane, not a wait for the host
+        }
+    }
+
+    func waitFor(text: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try waitFor("\"\(text)\"", sourceLocation: sourceLocation) { $0.contains(text) }
+    }
+
+    /// Waits until the program in the pane has exited (the session, and so the server, ends with it).
+    func waitForExit() throws {
+        let deadline = BinaryHarness.nowMilliseconds() + BinaryHarness.answerTimeout
+        while tmux("has-session -t sb", quiet: true) == 0 {
+            if BinaryHarness.nowMilliseconds() > deadline { throw BinaryHarness.Failure("the prompt did not exit:\n\(capture())") }
+            usleep(20_000)
+        }
+    }
+
+    private func tmux(_ arguments: String, quiet: Bool = false) -> Int32 {
+        system("tmux -L \(socket) \(arguments)\(quiet ? " 2>/dev/null" : "")")
+    }
+}
+
+func shellQuoted(_ text: String) -> String {
+    "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: #"'\''"#) + "'"
+}
+
+private func readAll(_ file: UnsafeMutablePointer<FILE>) -> String {
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let count = fread(&chunk, 1, chunk.count, file)
+        if count <= 0 { break }
+        bytes += chunk[..<count]
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
