@@ -65,4 +65,17 @@ An error after a minute (a hang, not a timing) shows BUFFER's text."
    (let ((err (should-error (switchboard-call "inbox.list" '(:limit "ten")) :type 'jsonrpc-error)))
      (should (equal -32602 (alist-get 'jsonrpc-error-code (cdr err)))))))
 
+(ert-deftest switchboard-agenda-shows-each-day-with-its-weather ()
+  (let ((switchboard-test-arguments
+         (append switchboard-test-arguments
+                 (list "--plugins" (expand-file-name "../../Plugins" (file-name-directory (locate-library "switchboard")))))))
+    (switchboard-test-with-host
+     (switchboard-agenda "2026-01-05" "2026-01-11" "Europe/Berlin" "Berlin")
+     (let* ((text (switchboard-test-buffer-text "*switchboard agenda*"))
+            (days (cl-remove-if (lambda (line) (string-prefix-p " " line)) (split-string text "\n" t))))
+       (should (equal (mapcar (lambda (line) (substring line 0 10)) days)
+                      '("2026-01-05" "2026-01-06" "2026-01-07" "2026-01-08" "2026-01-09" "2026-01-10" "2026-01-11")))
+       (should (cl-every (lambda (line) (string-match-p "^[-0-9]+  [a-z]+, -?[0-9]+ to -?[0-9]+ °C$" line)) days))
+       (should (string-match-p "^  \\(all day\\|[0-9][0-9]:[0-9][0-9]\\)  ." text))))))
+
 ;;; switchboard-test.el ends here

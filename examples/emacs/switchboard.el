@@ -6,6 +6,7 @@
 ;;   (switchboard-start)              ; or (switchboard-start "--backend" "memory")
 ;;   M-x switchboard-inbox            ; RET on a conversation opens its thread
 ;;   M-x switchboard-chat             ; a room's messages as they arrive; `s' sends
+;;   M-x switchboard-agenda           ; days with events and weather (--plugins with the weather plugin)
 ;;
 ;; `switchboard-command' names the program (default: `switchboard' on PATH, see scripts/install).
 
@@ -129,6 +130,35 @@ In the buffer *switchboard inbox*; RET opens the thread at point."
 
 (define-derived-mode switchboard-list-mode special-mode "Switchboard"
   "The inbox: RET opens the thread at point.")
+
+;;;; The agenda with weather
+
+(defun switchboard-agenda (from to &optional time-zone place)
+  "Show the days FROM to TO (YYYY-MM-DD) in TIME-ZONE with events and weather.
+Each day has its events and PLACE's forecast.  Calls weather.agenda, a tool
+of the weather plugin (start the host with --plugins), which reads
+calendar.agenda back from the host."
+  (interactive "sFrom (YYYY-MM-DD): \nsTo (YYYY-MM-DD): ")
+  (let ((agenda (switchboard-call "weather.agenda"
+                                  (append (list :from from :to to)
+                                          (and time-zone (list :timeZone time-zone))
+                                          (and place (list :place place))))))
+    (with-current-buffer (get-buffer-create "*switchboard agenda*")
+      (let ((inhibit-read-only t))
+        (erase-buffer)
+        (cl-loop for day across (plist-get agenda :days)
+                 for forecast = (plist-get day :forecast)
+                 do (insert (format "%s  %s, %d to %d °C\n" (plist-get day :date) (plist-get forecast :conditions)
+                                    (plist-get forecast :lowC) (plist-get forecast :highC)))
+                 do (cl-loop for event across (plist-get day :events)
+                             do (insert (format "  %s  %s\n"
+                                                (cond ((eq t (plist-get event :showWithoutTime)) "all day")
+                                                      ((eq t (plist-get event :continuing)) "cont.")
+                                                      (t (substring (plist-get event :start) 11 16)))
+                                                (plist-get event :title)))))
+        (goto-char (point-min)))
+      (special-mode)
+      (current-buffer))))
 
 ;;;; Chat
 

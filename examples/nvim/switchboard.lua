@@ -5,6 +5,7 @@
 --   sb.start({'--backend', 'memory'})   -- optional: the first call starts the host
 --   sb.inbox()                          -- <CR> on a conversation opens its thread
 --   sb.chat('dm-u0-u1')                 -- a room's messages as they arrive; sb.chat_send(room, text)
+--   sb.agenda('2026-01-05', '2026-01-11') -- days with events and weather (--plugins with the weather plugin)
 --   sb.stop()
 --
 -- `M.command` names the program (default: `switchboard` on PATH, see scripts/install).
@@ -109,6 +110,25 @@ function M.open_thread(thread_id)
   local buf = buffer('switchboard://thread')
   put(buf, lines, true)
   vim.api.nvim_set_current_buf(buf)
+  return buf
+end
+
+--- Shows the days `from` to `to` (YYYY-MM-DD) in `time_zone`, each with its events and `place`'s
+--- forecast, in switchboard://agenda. Calls weather.agenda, a tool of the weather plugin (start the
+--- host with --plugins), which reads calendar.agenda back from the host.
+function M.agenda(from, to, time_zone, place)
+  local agenda = M.call('weather.agenda', { from = from, to = to, timeZone = time_zone, place = place })
+  local lines = {}
+  for _, day in ipairs(agenda.days) do
+    local forecast = day.forecast
+    table.insert(lines, string.format('%s  %s, %d to %d °C', day.date, forecast.conditions, forecast.lowC, forecast.highC))
+    for _, event in ipairs(day.events) do
+      local at = event.showWithoutTime and 'all day' or event.continuing and 'cont.' or event.start:sub(12, 16)
+      table.insert(lines, string.format('  %s  %s', at, event.title))
+    end
+  end
+  local buf = buffer('switchboard://agenda')
+  put(buf, lines, true)
   return buf
 end
 

@@ -59,6 +59,24 @@ tests['an error answer raises its code'] = function()
   expect(not ok and type(err) == 'table' and err.code == -32602, 'a -32602 error, got ' .. vim.inspect(err))
 end
 
+tests['the agenda shows each day with its weather'] = function()
+  sb.stop()
+  sb.start(vim.list_extend(vim.deepcopy(ARGS), { '--plugins', here .. '/../../Plugins' }))
+  local lines = vim.api.nvim_buf_get_lines(sb.agenda('2026-01-05', '2026-01-11', 'Europe/Berlin', 'Berlin'), 0, -1, false)
+  local days, events = {}, 0
+  for _, line in ipairs(lines) do
+    if line:match('^  ') then
+      expect(line:match('^  all day  .') or line:match('^  cont%.  .') or line:match('^  %d%d:%d%d  .'), 'an event line, got ' .. line)
+      events = events + 1
+    else
+      expect(line:match('^%d%d%d%d%-%d%d%-%d%d  %a+, %-?%d+ to %-?%d+ °C$'), 'a day line, got ' .. line)
+      table.insert(days, line:sub(1, 10))
+    end
+  end
+  expect(#days == 7 and days[1] == '2026-01-05' and days[7] == '2026-01-11', 'seven days, got ' .. vim.inspect(days))
+  expect(events > 0, 'some events')
+end
+
 local failed, names = 0, vim.tbl_keys(tests)
 table.sort(names)
 for _, name in ipairs(names) do

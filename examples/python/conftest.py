@@ -1,6 +1,7 @@
 """Fixtures: the binary (`$SWITCHBOARD`, else `switchboard` on PATH), its schemas, and hosts to drive."""
 import os
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -10,6 +11,8 @@ from switchboard_client import Host
 NOW = "2026-01-01T09:00:00Z"
 # Deterministic data: fixtures in memory, the clock fixed.
 MEMORY = ("--backend", "memory", "--now", NOW)
+# The repository's plugins (weather, words): their tools are methods too.
+PLUGINS = str(Path(__file__).resolve().parents[2] / "Plugins")
 
 
 @pytest.fixture(scope="session")
@@ -22,8 +25,8 @@ def binary():
 
 @pytest.fixture(scope="session")
 def schemas(binary):
-    """The host's own description of every answer and notification, from `rpc.discover`."""
-    host = Host(binary, *MEMORY)
+    """The host's own description of every answer and notification, from `rpc.discover` (plugins included)."""
+    host = Host(binary, *MEMORY, "--plugins", PLUGINS)
     document = host.call("rpc.discover")
     assert host.close() == 0
     schemas = Schemas(document)

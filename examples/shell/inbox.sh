@@ -5,5 +5,5 @@
 set -euo pipefail
 echo '{"jsonrpc":"2.0","id":1,"method":"inbox.list","params":{"limit":10}}' \
   | switchboard serve "$@" \
-  | jq -er 'if .error then error(.error.message) else .result.items[] end
+  | jq -er 'select(.id == 1) | if .error then error(.error.message) else .result.items[] end
             | "\(.latest.date)  \(.latest.from)  \(.subject) (\(.messageCount))"'
