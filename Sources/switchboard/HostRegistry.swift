@@ -27,6 +27,7 @@ enum HostRegistry {
         registry.add(.resourceMethods(ResourceCatalog(core: CoreResources.all(services: services), plugins: plugins),
                                       subscriptions: services.subscriptions))
         registry.add(.pluginMethods(plugins))
+        registry.add(.mcpServerMethods())
         if !plugins.plugins.isEmpty { registry.route(to: plugins.router) }
         return registry
     }

@@ -9,7 +9,8 @@ extension Connection {
     /// ``notify(method:params:)`` nothing is counted as dropped: the caller keeps the message and
     /// tries again once ``onOutputRoom(_:)`` calls it.
     public func offerNotification(method: String, params: JSONValue) -> Bool {
-        let message = OutgoingMessage.notification(method: method, params: params.makeJansson())
+        guard let (method, params) = worded(method, params) else { return true }
+        let message = OutgoingMessage.notification(method: method, params: params?.makeJansson())
         if holdUntilFramed(message) { return true }
         return sink.offer(framed(message))
     }
@@ -17,7 +18,8 @@ extension Connection {
     /// Sends a notification that must not be lost; like an answer it waits, suspended, while the output
     /// is full.
     public func deliver(method: String, params: JSONValue) async {
-        await send(OutgoingMessage.notification(method: method, params: params.makeJansson()))
+        guard let (method, params) = worded(method, params) else { return }
+        await send(OutgoingMessage.notification(method: method, params: params?.makeJansson()))
     }
 
     /// Calls `handler` each time the output has room again after it refused a message, until the

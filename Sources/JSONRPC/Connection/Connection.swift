@@ -30,6 +30,8 @@ public final class Connection: Sendable {
     let held = Mutex(HeldMessages())
     /// Who waits for output room or for the end (subscriptions).
     let lifetime = Mutex(ConnectionLifetime())
+    /// How notifications are worded for this peer (``speak(_:)``); nil: as the host names them.
+    let dialect = Mutex<NotificationDialect?>(nil)
 
     public init(dispatcher: Dispatcher, limits: ConnectionLimits = ConnectionLimits(), framing: Framing? = nil,
                 sink: any FrameSink, logger: Logger) {
@@ -88,12 +90,15 @@ public final class Connection: Sendable {
     /// (progress, chat messages, change events). Dropped while the output is full; the peer then
     /// receives one `$/notificationsDropped` once there is room again.
     public func notify(method: String, params: JSONValue?) {
+        guard let (method, params) = worded(method, params) else { return }
         push(OutgoingMessage.notification(method: method, params: params?.makeJansson()), method: method)
     }
 
     /// Sends a notification whose params are any `Encodable` value.
     public func notify<P: Encodable>(method: String, encoding params: P) throws {
-        push(OutgoingMessage.notification(method: method, params: try ResultEncoding.encode(params)), method: method)
+        let encoded = try ResultEncoding.encode(params)
+        if hasDialect { return notify(method: method, params: JSONValue(encoded.view)) }
+        push(OutgoingMessage.notification(method: method, params: encoded), method: method)
     }
 
     // MARK: Lifecycle

@@ -14,4 +14,15 @@ public final class ConnectionSession: Sendable {
     public func set(_ key: String, _ value: (any Sendable)?) {
         values.withLock { $0[key] = value }
     }
+
+    /// The value under `key`, made by `make` and kept if there is none yet (in one step, so two
+    /// requests racing for it get the same one).
+    public func value<T: Sendable>(_ key: String, orInsert make: () -> T) -> T {
+        values.withLock { values in
+            if let existing = values[key] as? T { return existing }
+            let made = make()
+            values[key] = made
+            return made
+        }
+    }
 }

@@ -2,7 +2,8 @@ import Jansson
 import JSONRPC
 
 /// `initialize` — optional handshake, as in LSP and MCP: tells the client who we are, the framing,
-/// the limits and the namespaces. Nothing requires it; a bare request works without it.
+/// the limits and the namespaces. Nothing requires it; a bare request works without it. An MCP
+/// client (``MCPVersion``) gets MCP's answer instead, and the connection speaks MCP from then on.
 public enum Initialize: RPCMethod {
     public static let name = "initialize"
     public static let summary = "Optional handshake: server name and version, framing, limits and namespaces."
@@ -11,12 +12,28 @@ public enum Initialize: RPCMethod {
     public struct Params: Decodable, Sendable, OpenParams {
         /// The client's process id (LSP): the host exits when that process dies.
         public var processId: Int?
-        /// MCP clients send the protocol version they speak; it is echoed back.
+        /// MCP clients send the protocol version they speak: with `clientInfo` or `capabilities` the
+        /// answer is MCP's (``MCPVersion``); alone it is echoed back.
         public var protocolVersion: String?
         public var clientInfo: JSONValue?
+        /// What the client can do (LSP and MCP); an MCP client is told by this or `clientInfo`.
+        public var capabilities: JSONValue?
     }
 
-    public struct Result: Encodable, Sendable {
+    /// The host's own answer, or MCP's.
+    public enum Result: Encodable, Sendable {
+        case host(HostResult)
+        case mcp(MCPInitializeResult)
+
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .host(let result): try result.encode(to: encoder)
+            case .mcp(let result): try result.encode(to: encoder)
+            }
+        }
+    }
+
+    public struct HostResult: Encodable, Sendable {
         public struct ServerInfo: Encodable, Sendable {
             public var name: String
             public var version: String
@@ -47,8 +64,9 @@ public enum Initialize: RPCMethod {
     }
 
     static func result(_ params: Params, connection: Connection) -> Result {
+        if MCPVersion.isMCPHandshake(params) { return .mcp(.answering(params, on: connection)) }
         let limits = connection.limits
-        return Result(
+        return .host(HostResult(
             serverInfo: .init(name: HostInfo.name, version: HostInfo.version),
             protocolVersion: params.protocolVersion,
             capabilities: .init(
@@ -62,7 +80,7 @@ public enum Initialize: RPCMethod {
                 notificationsDropped: "$/notificationsDropped",
                 discovery: "rpc.discover"
             )
-        )
+        ))
     }
 }
 

@@ -1,0 +1,69 @@
+import Jansson
+import JSONRPC
+import Synchronization
+
+/// MCP `subscriptions/listen {notifications: {resourceSubscriptions: [uri]}}` (2026-07-28): a
+/// request that stays open as a stream. It first sends `notifications/subscriptions/acknowledged`
+/// with what it honors (the URIs it could subscribe; list changes are not offered), then
+/// `notifications/resources/updated {uri}` on each change, every frame naming the stream in `_meta`.
+/// It ends when the client cancels it (`-32800`) or the input ends (`{}`).
+public enum SubscriptionsListen: RPCMethod {
+    public static let name = "subscriptions/listen"
+    public static let summary = "MCP 2026-07-28: a stream of resource updates, open until cancelled."
+
+    public struct Params: Decodable, Sendable {
+        /// Open: extensions add their own members, which are not honored.
+        public var notifications: JSONValue
+    }
+
+    public typealias Result = JSONValue
+
+    static func run(_ params: Params, context: RequestContext) async throws -> JSONValue {
+        let stream: JSONValue = switch context.id {
+        case .integer(let value): .integer(value)
+        case .string(let value): .string(value)
+        case .number(let value): .double(value)
+        case .null, nil: .null
+        }
+        let listens = MCPSession.listens(of: context.connection)
+        let followUps = FollowUps()
+        var honored: [JSONValue] = []
+        var subscriptions: [String] = []
+        for uri in params.notifications["resourceSubscriptions"]?.arrayValue?.compactMap(\.stringValue) ?? [] {
+            let answer = try? await context.connection.dispatcher.invoke(
+                "resources.subscribe", params: ["uri": .string(uri)], progressToken: nil, within: context, followUps: followUps)
+            guard let id = answer?["subscriptionId"]?.stringValue else { continue }
+            listens.record(id, stream: stream)
+            subscriptions.append(id)
+            honored.append(.string(uri))
+        }
+        var filter = JSONObject()
+        if !honored.isEmpty { filter["resourceSubscriptions"] = .array(honored) }
+        await context.connection.deliver(method: "notifications/subscriptions/acknowledged",
+                                         params: ["notifications": .object(filter), "_meta": [MCPListens.streamKey: stream]])
+        await followUps.run()
+        await untilCancelledOrClosed(context.connection)
+        for id in subscriptions {
+            listens.forget(id)
+            _ = try? await context.connection.dispatcher.invoke(
+                "resources.unsubscribe", params: ["subscriptionId": .string(id)], progressToken: nil, within: context)
+        }
+        try Task.checkCancellation()
+        return ["resultType": "complete"]
+    }
+
+    /// Returns once the task is cancelled or the connection's input has ended.
+    private static func untilCancelledOrClosed(_ connection: Connection) async {
+        let waiter = Mutex<CheckedContinuation<Void, Never>?>(nil)
+        let resume: @Sendable () -> Void = { waiter.withLock { $0.take() }?.resume() }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                waiter.withLock { $0 = continuation }
+                if Task.isCancelled { resume() }
+                connection.whenClosed(resume)
+            }
+        } onCancel: {
+            resume()
+        }
+    }
+}

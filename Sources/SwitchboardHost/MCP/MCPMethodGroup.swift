@@ -1,0 +1,49 @@
+import Jansson
+import JSONRPC
+
+extension MethodRegistry {
+    /// The MCP server face, on the same stream as every other method: `ping`, `tools/list`,
+    /// `tools/call` and `resources/*` (2025-11-25), `server/discover` and `subscriptions/listen`
+    /// (2026-07-28). `initialize` tells an MCP client by its params (``MCPVersion``); these methods
+    /// work with or without it, and `tools/call`, `resources/subscribe`, `server/discover` or
+    /// `subscriptions/listen` make the connection word its notifications for MCP too
+    /// (``NotificationDialect/mcp(listens:)``). Results to requests naming the 2026-07-28 revision in
+    /// `_meta` carry what it adds (``MCPResultStamp``).
+    public static func mcpServerMethods(catalog: SchemaCatalog? = nil) -> MethodRegistry {
+        var registry = MethodRegistry()
+        registry.registerImmediate(MCPPing.self) { _, _ in [:] }
+        registry.registerImmediate(ServerDiscover.self) { _, context in ServerDiscover.result(on: context.connection) }
+        registry.register(SubscriptionsListen.self) { params, context in try await SubscriptionsListen.run(params, context: context) }
+        registry.register(ToolsList.self) { params, context in
+            let tools = MCPToolCatalog(dispatcher: context.connection.dispatcher, catalog: catalog ?? .embedded)
+            let page = try tools.page(after: params.cursor)
+            var answer: JSONObject = ["tools": .array(page.tools)]
+            if let next = page.nextCursor { answer["nextCursor"] = .string(next) }
+            return MCPResultStamp.stamped(.object(answer), meta: params.meta, cacheable: true)
+        }
+        registry.register(ToolsCall.self) { params, context in
+            MCPSession.speak(on: context.connection)
+            let tools = MCPToolCatalog(dispatcher: context.connection.dispatcher, catalog: catalog ?? .embedded)
+            return MCPResultStamp.stamped(try await MCPToolCall.run(params, tools: tools, context: context), meta: params.meta, cacheable: false)
+        }
+        registry.register(MCPResourcesList.self) { params, context in
+            let list = try await MCPResources.list("resources.list", member: "resources", cursor: params.cursor, context: context)
+            return MCPResultStamp.stamped(list, meta: params.meta, cacheable: true)
+        }
+        registry.register(MCPResourceTemplatesList.self) { params, context in
+            let list = try await MCPResources.list("resources.templates", member: "resourceTemplates", cursor: params.cursor, context: context)
+            return MCPResultStamp.stamped(list, meta: params.meta, cacheable: true)
+        }
+        registry.register(MCPResourcesRead.self) { params, context in
+            MCPResultStamp.stamped(try await MCPResources.read(params.uri, context: context), meta: params.meta, cacheable: true)
+        }
+        registry.register(MCPResourcesSubscribe.self) { params, context in
+            MCPSession.speak(on: context.connection)
+            return try await MCPResources.subscribe(params.uri, context: context)
+        }
+        registry.register(MCPResourcesUnsubscribe.self) { params, context in
+            try await MCPResources.unsubscribe(params.uri, context: context)
+        }
+        return registry
+    }
+}

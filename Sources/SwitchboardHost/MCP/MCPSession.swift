@@ -1,0 +1,23 @@
+import JSONRPC
+
+/// What a connection keeps once it speaks MCP: its ``MCPListens``, and the dialect its
+/// notifications pass through.
+enum MCPSession {
+    private static let listensKey = "mcp.listens"
+
+    /// Makes `connection` word its notifications for MCP (once; later calls change nothing).
+    static func speak(on connection: Connection) {
+        var made = false
+        let listens = connection.session.value(listensKey) { () -> MCPListens in
+            made = true
+            return MCPListens()
+        }
+        if made { connection.speak(.mcp(listens: listens)) }
+    }
+
+    /// The connection's `subscriptions/listen` streams (and its MCP dialect, set up now if it was not).
+    static func listens(of connection: Connection) -> MCPListens {
+        speak(on: connection)
+        return connection.session.value(listensKey) { MCPListens() }
+    }
+}

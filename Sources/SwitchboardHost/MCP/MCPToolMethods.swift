@@ -1,0 +1,40 @@
+import Jansson
+import JSONRPC
+
+/// MCP `ping` → `{}`.
+public enum MCPPing: RPCMethod {
+    public static let name = "ping"
+    public static let summary = "MCP liveness check: answers {}."
+    public typealias Result = JSONValue
+}
+
+/// MCP `tools/list {cursor?}` → `{tools, nextCursor?}`: every method as a tool with its schemas.
+public enum ToolsList: RPCMethod {
+    public static let name = "tools/list"
+    public static let summary = "MCP: lists the methods as tools with input and output schemas, a page at a time."
+
+    public struct Params: Decodable, Sendable {
+        public var cursor: String?
+        public var meta: JSONValue?
+
+        private enum CodingKeys: String, CodingKey { case cursor, meta = "_meta" }
+    }
+
+    public typealias Result = JSONValue
+}
+
+/// MCP `tools/call {name, arguments?}` → `{content, structuredContent?, isError}`.
+public enum ToolsCall: RPCMethod {
+    public static let name = "tools/call"
+    public static let summary = "MCP: calls a method as a tool; its errors come back as isError results."
+
+    public struct Params: Decodable, Sendable {
+        public var name: String
+        public var arguments: JSONValue?
+        public var meta: JSONValue?
+
+        private enum CodingKeys: String, CodingKey { case name, arguments, meta = "_meta" }
+    }
+
+    public typealias Result = JSONValue
+}
