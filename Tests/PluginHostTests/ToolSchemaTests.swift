@@ -18,4 +18,14 @@ struct ToolSchemaTests {
         try tool.validate(["when": "2026-11-22", "code": "x", "item": ["id": 1]])
         #expect(throws: ResponseError.self) { try tool.validate(["when": "2026-11-22", "item": ["id": "one"]]) }
     }
+
+    @Test("a tool without outputSchema is described as answering any object: its structuredContent, else {content}")
+    func resultWithoutOutputSchema() throws {
+        let tool = try #require(PluginTool(["name": "agenda", "inputSchema": ["type": "object"]]))
+        let schema = try #require(tool.methodDescription(method: "weather.agenda")["result"]?["schema"])
+        #expect(schema["type"] == "object")
+        #expect(schema["required"] == nil)
+        let declared = try #require(PluginTool(["name": "f", "inputSchema": ["type": "object"], "outputSchema": ["type": "object", "required": ["date"]]]))
+        #expect(declared.methodDescription(method: "weather.f")["result"]?["schema"]?["required"] == ["date"])
+    }
 }

@@ -51,14 +51,18 @@ struct PluginTool: Sendable {
     }
 
     /// The OpenRPC method object: each `inputSchema` property a by-name param, the result
-    /// `outputSchema` (else `{content}` as MCP returns it).
+    /// `outputSchema`, else any object: a tool without one may still answer `structuredContent`,
+    /// which the call returns in place of `{content}`.
     func methodDescription(method: String) -> JSONValue {
         let properties = inputSchema["properties"]?.objectValue ?? [:]
         let required = Set(inputSchema["required"]?.arrayValue?.compactMap(\.stringValue) ?? [])
         let params: [JSONValue] = properties.map { name, schema in
             ["name": .string(name), "required": .bool(required.contains(name)), "schema": schema]
         }
-        let result = outputSchema ?? ["type": "object", "required": ["content"], "properties": ["content": ["type": "array"]]]
+        let result = outputSchema ?? [
+            "type": "object",
+            "description": "The tool's structuredContent when it sends one, else {content} as MCP returns it.",
+        ]
         var description: JSONObject = [
             "name": .string(method), "summary": .string(summary), "paramStructure": "by-name",
             "params": .array(params), "result": ["name": "result", "schema": result],
