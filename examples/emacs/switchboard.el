@@ -14,6 +14,7 @@
 
 (require 'cl-lib)
 (require 'jsonrpc)
+(require 'parse-time)
 
 (defgroup switchboard nil "A client of the switchboard JSON-RPC host." :group 'comm)
 
@@ -154,7 +155,10 @@ calendar.agenda back from the host."
                              do (insert (format "  %s  %s\n"
                                                 (cond ((eq t (plist-get event :showWithoutTime)) "all day")
                                                       ((eq t (plist-get event :continuing)) "cont.")
-                                                      (t (substring (plist-get event :start) 11 16)))
+                                                      ;; The time in the agenda's zone, not the event's own.
+                                                      (t (format-time-string
+                                                          "%H:%M" (parse-iso8601-time-string (plist-get event :startsAt))
+                                                          (plist-get agenda :timeZone))))
                                                 (plist-get event :title)))))
         (goto-char (point-min)))
       (special-mode)
