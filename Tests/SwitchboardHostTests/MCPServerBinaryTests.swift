@@ -238,7 +238,7 @@ struct MCPServerBinaryTests {
         return access(venv, X_OK) == 0 ? venv : nil
     }()
 
-    @Test("The official MCP Python SDK 2.x speaks the stateless revision to switchboard: discover, tools, a call, a read, a listen stream, an abandoned call",
+    @Test("The official MCP Python SDK 2.x speaks the stateless revision to switchboard: discover, tools, a call, a read, a listen stream, a cancelled call the host stops",
           .enabled(if: mcp2Python != nil, "run scripts/mcp-sdk2-venv (scripts/test does) to install the mcp 2.x package"))
     func officialSDKStatelessClient() throws {
         let python = try #require(Self.mcp2Python)
@@ -251,6 +251,8 @@ struct MCPServerBinaryTests {
         #expect(seen["protocolVersion"] == "2026-07-28")
         #expect((seen["pages"]?.int64Value ?? 0) > 1)
         #expect(seen["updated"] == "mail://inbox")
+        #expect(seen["cancelled"] == -32800)
+        #expect(seen["inFlightAfterCancel"] == 1)
         #expect(seen["afterCancel"] == "\"pong\"")
     }
 }

@@ -1,7 +1,8 @@
 """The stateless MCP revision (2026-07-28) with the official Python SDK 2.x (PyPI `mcp>=2.3`),
 unchanged: `ClientSession.discover()` instead of a handshake, tools page by page, a tool call, a
 resource read, a `subscriptions/listen` stream that receives the update a write causes, and a slow
-call abandoned by the client (the SDK sends notifications/cancelled).
+call the client abandons: the SDK sends `notifications/cancelled` and the host stops the call, answering
+it -32800 (which the SDK drops, so a wire tap sees it) with nothing left in flight.
 
 Usage: python client_stateless.py SWITCHBOARD [ARGS...]. Prints one JSON object of what it saw on its
 last line; exits 1 with the reason on stderr when something is not as MCP says.
@@ -15,6 +16,7 @@ import anyio
 from mcp import ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
 from mcp.client.subscriptions import ResourceUpdated, listen
+from wire import Wire
 
 # A hang guard only, never a speed check: every wait below ends on an event.
 HANG_GUARD_SECONDS = 120
@@ -28,8 +30,9 @@ def check(condition, message):
 async def main(command, arguments):
     seen = {}
     server = StdioServerParameters(command=command, args=arguments)
-    async with stdio_client(server) as (read, write):
-        async with ClientSession(read, write) as session:
+    wire = Wire()
+    async with stdio_client(server) as (read, write), anyio.create_task_group() as relays:
+        async with ClientSession(*wire.tap(relays, read, write)) as session:
             with anyio.fail_after(HANG_GUARD_SECONDS):
                 discovered = await session.discover()
                 check(session.protocol_version == "2026-07-28", f"negotiated {session.protocol_version}")
@@ -63,7 +66,7 @@ async def main(command, arguments):
                     check(isinstance(event, ResourceUpdated), f"event {event}")
                     seen["updated"] = event.uri
 
-                # A slow call the client abandons once progress arrives; the session keeps working.
+                # A slow call (600 s, progress every 100 ms) the client abandons once progress arrives.
                 progressed = anyio.Event()
 
                 async def on_progress(progress, total, message):
@@ -77,7 +80,25 @@ async def main(command, arguments):
                     await progressed.wait()
                     group.cancel_scope.cancel()
                 seen["progressed"] = True
+
+                # The SDK tells the host (its courtesy cancel), and the host stops the call: it answers
+                # -32800, which it does only once the call's task has ended, and the hang guard (120 s)
+                # is far shorter than the sleep, so the sleep did not run to its end.
+                call = await wire.wait_for("sent", lambda m: m.get("method") == "tools/call"
+                                           and m["params"]["name"] == "host.sleep")
+                await wire.wait_for("sent", lambda m: m.get("method") == "notifications/cancelled"
+                                    and m["params"]["requestId"] == call["id"])
+                answer = await wire.wait_for("received", lambda m: m.get("id") == call["id"] and "method" not in m)
+                check(answer.get("error", {}).get("code") == -32800, f"the cancelled call was answered {answer}")
+                seen["cancelled"] = answer["error"]["code"]
+                # Every request answered (the listen stream's too): only host.status, which counts itself, is in flight.
+                for request in [m for m in wire.sent if "method" in m and "id" in m]:
+                    await wire.wait_for("received", lambda m: m.get("id") == request["id"] and "method" not in m)
+                status = await session.call_tool("host.status", {})
+                check(status.structured_content["inFlight"] == 1, f"in flight besides host.status: {status.structured_content}")
+                seen["inFlightAfterCancel"] = status.structured_content["inFlight"]
                 seen["afterCancel"] = (await session.call_tool("host.ping", {})).content[0].text
+        relays.cancel_scope.cancel()
     print(json.dumps(seen))
 
 
