@@ -36,7 +36,7 @@ extension PluginSession {
         }
         state.withLock { $0.endError = error }
         // The supervisor learns first, so a call made once these are answered starts a new run.
-        onEnd(error, expected && violation == nil)
+        onEnd(self, error, expected && violation == nil)
         connection.closeOutgoing(failing: error)
         reader.finishInput()
         sink.close()

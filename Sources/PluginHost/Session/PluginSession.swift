@@ -7,7 +7,8 @@ import Synchronization
 /// client), what it announced, and the calls in flight.
 ///
 /// It ends when the plugin's stdout ends (it exited, crashed, or was stopped): every request still
-/// waiting fails at once with the reason, then `onEnd` tells the plugin's supervisor.
+/// waiting fails at once with the reason, then `onEnd` tells the plugin's supervisor (with this run, so
+/// it knows what the run had announced).
 final class PluginSession: Sendable {
     let manifest: PluginManifest
     let process: PluginProcess
@@ -17,7 +18,7 @@ final class PluginSession: Sendable {
     let settings: PluginSettings
     let state = Mutex(State())
     let nextToken = Atomic<Int64>(1)
-    let onEnd: @Sendable (_ error: ResponseError, _ expected: Bool) -> Void
+    let onEnd: @Sendable (_ session: PluginSession, _ error: ResponseError, _ expected: Bool) -> Void
     let onChange: @Sendable (ChangeKind) -> Void
 
     /// What changed at the plugin, for pushes to the clients.
@@ -41,7 +42,7 @@ final class PluginSession: Sendable {
 
     private init(manifest: PluginManifest, process: PluginProcess, connection: Connection, sink: FileDescriptorSink, stderr: StderrRelay,
                  settings: PluginSettings, onChange: @escaping @Sendable (ChangeKind) -> Void,
-                 onEnd: @escaping @Sendable (ResponseError, Bool) -> Void) {
+                 onEnd: @escaping @Sendable (PluginSession, ResponseError, Bool) -> Void) {
         self.manifest = manifest
         self.process = process
         self.connection = connection
@@ -56,6 +57,8 @@ final class PluginSession: Sendable {
     var tools: [String: PluginTool] { state.withLock { $0.tools } }
     var resources: [JSONValue] { state.withLock { $0.resources } }
     var templates: [JSONValue] { state.withLock { $0.templates } }
+    /// Whether the run announced resources or templates (so starting or ending it changes `resources.list`).
+    var offersResources: Bool { state.withLock { !$0.resources.isEmpty || !$0.templates.isEmpty } }
     var capabilities: JSONValue { state.withLock { $0.capabilities } }
 
     // MARK: Start
@@ -64,7 +67,7 @@ final class PluginSession: Sendable {
     /// should answer. `callbacks` is what the plugin's own requests reach (``PluginCallbacks``).
     static func start(_ manifest: PluginManifest, settings: PluginSettings, callbacks: PluginCallbacks,
                       onChange: @escaping @Sendable (ChangeKind) -> Void,
-                      onEnd: @escaping @Sendable (ResponseError, Bool) -> Void) async throws -> PluginSession {
+                      onEnd: @escaping @Sendable (PluginSession, ResponseError, Bool) -> Void) async throws -> PluginSession {
         let process: PluginProcess
         do {
             process = try await PluginProcess.spawn(manifest)

@@ -101,7 +101,9 @@ public final class Plugin: Sendable {
                 let session = try await PluginSession.start(
                     manifest, settings: settings, callbacks: callbacks,
                     onChange: { [weak self] kind in if let self { self.onEvent(self, .changed(kind)) } },
-                    onEnd: { [weak self] error, expected in self?.ended(generation: generation, error: error, expected: expected) }
+                    onEnd: { [weak self] session, error, expected in
+                        self?.ended(session, generation: generation, error: error, expected: expected)
+                    }
                 )
                 let current = state.withLock { state in
                     guard state.generation == generation else { return false }
@@ -123,7 +125,7 @@ public final class Plugin: Sendable {
     }
 
     /// The session of `generation` ended: a crash unless the host stopped it.
-    private func ended(generation: Int, error: ResponseError, expected: Bool) {
+    private func ended(_ session: PluginSession, generation: Int, error: ResponseError, expected: Bool) {
         if expected {
             state.withLock { state in
                 if state.generation == generation, case .running = state.phase { state.phase = .stopped }
@@ -132,6 +134,7 @@ public final class Plugin: Sendable {
         } else {
             recordCrash(generation: generation, error: error)
         }
+        onEvent(self, .ended(session))
     }
 
     /// Counts a crash (or a failed start): `stopped` to be restarted, or `failed` past the limit.
@@ -235,6 +238,8 @@ enum PluginEvent: Sendable {
     case phase
     /// It is running, with what it announced.
     case started(PluginSession)
+    /// That run ended (stopped, crashed, broke the protocol, or failed), with what it had announced.
+    case ended(PluginSession)
     case changed(PluginSession.ChangeKind)
 }
 

@@ -24,6 +24,8 @@ public final class PluginSupervisor: Sendable {
     /// Woken on every plugin phase change, for listings that wait.
     private let phases = ConditionLock()
     private let observers = Mutex<(next: Int, byKey: [Int: @Sendable () -> Void])>((0, [:]))
+    /// Set by ``shutdown()``: plugins stopping then push nothing.
+    private let exiting = Atomic(false)
 
     public init(configuration: PluginConfiguration, settings: PluginSettings) {
         self.settings = settings
@@ -65,9 +67,12 @@ public final class PluginSupervisor: Sendable {
 
     // MARK: Clients
 
-    /// A client connection that receives `host.methodsChanged` and `resources.listChanged`.
+    /// A client connection that receives `host.methodsChanged` and `resources.listChanged` (once, however
+    /// often it is added: each listing adds its caller).
     public func addClient(_ connection: Connection) {
-        clients.withLock { $0 = $0.filter { $0.connection != nil } + [WeakConnection(connection: connection)] }
+        clients.withLock { clients in
+            clients = clients.filter { $0.connection != nil && $0.connection !== connection } + [WeakConnection(connection: connection)]
+        }
     }
 
     func push(_ method: String, params: JSONValue) {
@@ -80,7 +85,12 @@ public final class PluginSupervisor: Sendable {
         case .phase:
             break
         case .started(let session):
-            if !session.resources.isEmpty || !session.templates.isEmpty {
+            if session.offersResources {
+                push("resources.listChanged", params: ["namespace": .string(plugin.namespace)])
+            }
+        case .ended(let session):
+            // Its resources are gone from the list until it runs again (not worth telling at exit).
+            if session.offersResources, !exiting.load(ordering: .acquiring) {
                 push("resources.listChanged", params: ["namespace": .string(plugin.namespace)])
             }
         case .changed(.tools):
@@ -149,6 +159,7 @@ public final class PluginSupervisor: Sendable {
     /// Stops every plugin: closes its stdin, waits the grace time, SIGTERM, SIGKILL, to its group.
     /// Then lets go of the host's method table, whose methods hold this supervisor (a cycle otherwise).
     public func shutdown() async {
+        exiting.store(true, ordering: .releasing)
         await withTaskGroup(of: Void.self) { group in
             for plugin in plugins { group.addTask { await plugin.shutdown() } }
         }
