@@ -24,8 +24,7 @@ struct AnswerCoverageTests {
 
     @Test("host, mail, feed and calendar methods", arguments: Backend.allCases, [BinaryHarness.Wire.ndjson, .lsp])
     func everyMethod(backend: Backend, wire: BinaryHarness.Wire) throws {
-        var template = Array("/tmp/switchboard-coverage-XXXXXX".utf8CString)
-        let folder = try #require(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
+        let folder = try BinaryHarness.temporaryFolder("switchboard-coverage")
         defer { _ = system("rm -rf '\(folder)'") }
         let store = backend == .memory
             ? ["--backend", "memory"]

@@ -15,8 +15,7 @@ struct BinaryChatPushTests {
 
     /// A fresh folder under /tmp, removed by the caller.
     static func folder() throws -> String {
-        var template = Array("/tmp/switchboard-chat-push-XXXXXX".utf8CString)
-        return try #require(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
+        return try BinaryHarness.temporaryFolder("switchboard-chat-push")
     }
 
     static func send(_ clientID: String, id: Int) -> String {

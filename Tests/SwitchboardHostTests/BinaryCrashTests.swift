@@ -14,8 +14,7 @@ struct BinaryCrashTests {
 
     @Test("after SIGKILL in the middle of a stream of mail.send, every answered send is in the database, which passes integrity_check")
     func answeredSendsSurviveSIGKILL() throws {
-        var template = Array("/tmp/switchboard-crash-XXXXXX".utf8CString)
-        let folder = try #require(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
+        let folder = try BinaryHarness.temporaryFolder("switchboard-crash")
         defer { _ = system("rm -rf '\(folder)'") }
         let database = folder + "/crash.sqlite"
 

@@ -135,6 +135,15 @@ enum BinaryHarness {
                    termination: termination)
     }
 
+    /// A fresh folder `/tmp/PREFIX-XXXXXX`; the caller removes it.
+    static func temporaryFolder(_ prefix: String) throws -> String {
+        var template = Array("/tmp/\(prefix)-XXXXXX".utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw Failure("mkdtemp failed: errno \(errno)")
+        }
+        return String(cString: made)
+    }
+
     // MARK: - Processes the harness does not talk to
 
     /// Spawns a plain helper (e.g. `sleep 30`) with stdio on /dev/null; returns its pid.

@@ -16,9 +16,7 @@ struct BinaryImportTests {
         var dataHome: String { base + "/data" }
 
         init() throws {
-            var template = Array("/tmp/switchboard-binimport-XXXXXX".utf8CString)
-            guard let made = mkdtemp(&template) else { throw BinaryHarness.Failure("mkdtemp failed") }
-            base = String(cString: made)
+            base = try BinaryHarness.temporaryFolder("switchboard-binimport")
             for folder in [allowed, outside, dataHome, dataHome + "/switchboard"] { mkdir(folder, 0o755) }
             for folder in [allowed, outside, dataHome + "/switchboard"] { write(Self.inbox(count: 2, prefix: "x"), to: folder + "/inbox.json") }
         }

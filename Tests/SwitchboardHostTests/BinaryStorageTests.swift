@@ -15,8 +15,7 @@ struct BinaryStorageTests {
 
     /// A fresh folder under /tmp, removed by the caller.
     static func folder() throws -> String {
-        var template = Array("/tmp/switchboard-storage-XXXXXX".utf8CString)
-        return try #require(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
+        return try BinaryHarness.temporaryFolder("switchboard-storage")
     }
 
     static func run(_ arguments: [String]) throws -> H.Run {

@@ -49,8 +49,7 @@ struct BinarySubscriptionTests {
 
     @Test("another process's write on the same database reaches the subscriber (inotify, not polling)")
     func crossProcess() throws {
-        var template = Array("/tmp/switchboard-push-XXXXXX".utf8CString)
-        let folder = try #require(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
+        let folder = try BinaryHarness.temporaryFolder("switchboard-push")
         defer { _ = system("rm -rf '\(folder)'") }
         let database = folder + "/push.sqlite"
         let subscriber = try SpawnedHost(arguments: ["--db", database] + Self.small)
@@ -73,8 +72,7 @@ struct BinarySubscriptionTests {
 
     @Test("catalog.subscribe pushes catalog.changed for an import by another process on the same database")
     func catalogImport() throws {
-        var template = Array("/tmp/switchboard-push-XXXXXX".utf8CString)
-        let folder = try #require(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
+        let folder = try BinaryHarness.temporaryFolder("switchboard-push")
         defer { _ = system("rm -rf '\(folder)'") }
         let database = folder + "/push.sqlite"
         let subscriber = try SpawnedHost(arguments: ["--db", database] + Self.small)

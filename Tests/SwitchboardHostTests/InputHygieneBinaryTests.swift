@@ -27,8 +27,7 @@ struct InputHygieneBinaryTests {
     }
 
     static func temporaryFolder() throws -> String {
-        var template = Array("/tmp/switchboard-hygiene-XXXXXX".utf8CString)
-        return try #require(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
+        return try BinaryHarness.temporaryFolder("switchboard-hygiene")
     }
 
     static func error(_ host: SpawnedHost, _ id: Int, _ method: String, _ params: String,

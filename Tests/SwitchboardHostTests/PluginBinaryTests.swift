@@ -15,8 +15,7 @@ struct PluginBinaryTests {
     }()
 
     static func host(_ extra: [String] = []) throws -> SpawnedHost {
-        var template = Array("/tmp/switchboard-plugins-XXXXXX".utf8CString)
-        let folder = try #require(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
+        let folder = try BinaryHarness.temporaryFolder("switchboard-plugins")
         return try SpawnedHost(
             arguments: ["serve", "--plugins", fixtures, "--backend", "memory", "--plugin-grace", "500"] + extra,
             environment: ["PROBE_PASSED": "passed", "SECRET_TOKEN": "must-not-leak", "XDG_CONFIG_HOME": folder]
@@ -43,8 +42,7 @@ struct PluginBinaryTests {
 
     @Test("Without plugins, plugins.list answers no items and an unknown namespace stays -32601")
     func noPlugins() throws {
-        var template = Array("/tmp/switchboard-noplugins-XXXXXX".utf8CString)
-        let folder = try #require(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
+        let folder = try BinaryHarness.temporaryFolder("switchboard-noplugins")
         let host = try SpawnedHost(arguments: ["serve", "--backend", "memory"], environment: ["XDG_CONFIG_HOME": folder])
         #expect(try Self.call(host, 1, "plugins.list")["result"] == ["items": []])
         #expect(try Self.call(host, 2, "probe.echo")["error"]?["code"] == -32601)

@@ -64,8 +64,7 @@ struct PluginShippedTests {
         let afterFence = try #require(readme.firstRange(of: "```bash\n")?.upperBound)
         let end = try #require(readme[afterFence...].firstRange(of: "```")?.lowerBound)
         let script = String(readme[afterFence..<end])
-        var template = Array("/tmp/switchboard-readme-XXXXXX".utf8CString)
-        let folder = try #require(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
+        let folder = try BinaryHarness.temporaryFolder("switchboard-readme")
         mkdir(folder + "/words", 0o755)
         try Self.write(script, to: folder + "/words/words.sh", mode: 0o755)
         try Self.write(#"{"name": "words", "version": "1.0.0", "namespace": "words", "command": ["./words.sh"], "timeoutMs": 5000}"#,
@@ -103,8 +102,7 @@ struct PluginShippedTests {
           .enabled(if: mcpPython != nil, "run scripts/mcp-sdk-venv (scripts/test does) to install the mcp package"))
     func officialSDKServer() throws {
         let python = try #require(Self.mcpPython)
-        var template = Array("/tmp/switchboard-mcp-XXXXXX".utf8CString)
-        let folder = try #require(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
+        let folder = try BinaryHarness.temporaryFolder("switchboard-mcp")
         let config = folder + "/claude_desktop_config.json"
         let server = Self.repository + "/Tests/SwitchboardHostTests/Fixtures/fastmcp/server.py"
         let text = #"{"mcpServers":{"notes":{"command":"\#(python)","args":["\#(server)"]}}}"#

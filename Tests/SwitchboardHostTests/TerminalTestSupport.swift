@@ -8,9 +8,7 @@ final class ScratchFolder {
     let path: String
 
     init(_ label: String) throws {
-        var template = Array("/tmp/switchboard-\(label)-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw BinaryHarness.Failure("mkdtemp failed") }
-        path = String(cString: made)
+        path = try BinaryHarness.temporaryFolder("switchboard-\(label)")
     }
 
     deinit { _ = system("rm -rf \(shellQuoted(path))") }

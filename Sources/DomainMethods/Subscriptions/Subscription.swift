@@ -125,9 +125,10 @@ final class Subscription: Sendable {
             guard connection.offerNotification(method: feed.method, params: .object(params)) else { return }
             state.withLock { state in
                 state.queue.removeFirst()
-                state.deliveredPosition = state.queue.isEmpty ? state.readPosition : next.position
+                state.deliveredPosition = next.position
             }
         }
+        // Everything read went out: the position moves past records the feed skipped too.
         state.withLock { state in
             if state.queue.isEmpty { state.deliveredPosition = state.readPosition }
         }
