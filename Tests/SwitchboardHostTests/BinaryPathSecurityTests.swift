@@ -52,7 +52,7 @@ struct BinaryPathSecurityTests {
         H.request(id, method, JSONValue.object(["path": .string(path)]).jsonText())
     }
 
-    @Test("..,  links out, /proc, /dev, NUL, over-long paths, folders and a FIFO: each is -32602 naming path, nothing leaks, nothing hangs",
+    @Test(".., links out, /proc, /dev, NUL, over-long paths, folders and a FIFO: each is -32602 naming path, nothing leaks, nothing hangs",
           arguments: methods)
     func hostilePathsAreRefused(_ method: String) throws {
         let folder = try Self.folders()

@@ -78,6 +78,15 @@ struct PluginFaultBinaryTests {
         #expect(try host.waitForExit() == .exited(0))
     }
 
+    @Test("An answer over --max-message-bytes is refused like an oversized request: reason protocol, the plugin restarts")
+    func oversizedAnswerIsAProtocolBreach() throws {
+        let host = try PluginBinaryTests.host(["--max-message-bytes", "65536"])
+        let answer = try PluginBinaryTests.call(host, 1, "probe.bloat")
+        #expect(answer["error"]?["code"] == -32070)
+        #expect(answer["error"]?["data"]?["reason"] == "protocol", "\(answer)")
+        #expect(try PluginBinaryTests.call(host, 2, "probe.echo", #"{"text":"ok"}"#)["result"] == ["text": "ok"])
+    }
+
     @Test("A stream of notifications: the call still gets its answer, progress reaches the client, the host keeps serving")
     func notificationStormIsContained() throws {
         let host = try PluginBinaryTests.host()

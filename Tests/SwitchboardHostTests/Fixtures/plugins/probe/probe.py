@@ -33,6 +33,7 @@ TOOLS = [
     tool("touch"),
     tool("flood"),
     tool("storm", {"count": {"type": "integer"}}),
+    tool("bloat"),
 ]
 COUNTER = "probe://counter"
 touches = 0
@@ -112,6 +113,9 @@ def run(name, arguments, meta):
         while True:
             sys.stdout.write(chunk)
             sys.stdout.flush()
+    if name == "bloat":
+        # An answer far over a small --max-message-bytes.
+        return text({"bloat": "x" * 100000})
     if name == "storm":
         # Many notifications, then the answer.
         token = meta.get("progressToken")
