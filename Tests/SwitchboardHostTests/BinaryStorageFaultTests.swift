@@ -106,4 +106,61 @@ struct BinaryStorageFaultTests {
         #expect(try again.waitForExit() == .exited(0))
         #expect(try Self.integrity(database) == ["ok"])
     }
+
+    /// Whether this process may mount a tmpfs (root with CAP_SYS_ADMIN): tried once on a scratch folder.
+    static let canMountTmpfs: Bool = {
+        guard geteuid() == 0, let folder = try? H.temporaryFolder("switchboard-mount-probe") else { return false }
+        defer { _ = system("umount '\(folder)' 2>/dev/null; rmdir '\(folder)'") }
+        return system("mount -t tmpfs -o size=64k tmpfs '\(folder)' 2>/dev/null") == 0
+    }()
+
+    @Test("a file system that is really full (a small tmpfs): writes answer -32050 'the disk is full', earlier writes stay readable and intact",
+          .enabled(if: canMountTmpfs, "mounting a tmpfs needs root"))
+    func fullFileSystem() throws {
+        let folder = try H.temporaryFolder("switchboard-enospc")
+        defer { _ = system("umount '\(folder)/disk' 2>/dev/null; rm -rf '\(folder)'") }
+        let seeded = folder + "/seeded.sqlite"
+        let seed = try H.run(["seed"] + BinaryCrashTests.arguments(seeded), raw: true)
+        #expect(seed.termination == .exited(0), "\(seed.stderr)")
+        var info = stat()
+        try #require(stat(seeded, &info) == 0)
+        mkdir(folder + "/disk", 0o755)
+        let size = Int(info.st_size) + (768 << 10)
+        try #require(system("mount -t tmpfs -o size=\(size) tmpfs '\(folder)/disk'") == 0)
+        let database = folder + "/disk/full.sqlite"
+        try #require(system("cp '\(seeded)' '\(database)'") == 0)
+
+        let host = try SpawnedHost(arguments: BinaryCrashTests.arguments(database))
+        let text = String(repeating: "0123456789abcdef", count: 100_000 / 16)
+        let sends = 40
+        try host.send((1...sends).map { Self.send($0, text: text) })
+        let answers = try host.answers(to: 1...sends)
+        let stored = (1...sends).compactMap { answers[$0]?["result"]?["message"]?["uid"]?.stringValue }
+        let failures = (1...sends).compactMap { answers[$0] }.filter { $0["error"] != nil }
+        #expect(!stored.isEmpty && !failures.isEmpty, "\(stored.count) stored, \(failures.count) failed")
+        for failure in failures {
+            #expect(H.errorCode(failure) == -32050, "\(failure)")
+            #expect(failure["error"]?["data"]?["cause"] == "the disk is full", "\(failure)")
+        }
+        try host.send(stored.enumerated().map { H.request(1_000 + $0.offset, "mail.get", #"{"uid":"\#($0.element)"}"#) })
+        let reads = try host.answers(to: stored.indices.map { 1_000 + $0 })
+        for (offset, uid) in stored.enumerated() {
+            #expect(reads[1_000 + offset]?["result"]?["uid"] == .string(uid), "\(uid) is not readable on the full disk")
+        }
+        host.closeInput()
+        #expect(try host.waitForExit() == .exited(0), "\(host.stderrText)")
+
+        // Copied off the full disk (with its write-ahead log), everything acknowledged is there.
+        let copy = folder + "/copy.sqlite"
+        try #require(system("cp '\(database)' '\(copy)' && (test ! -e '\(database)-wal' || cp '\(database)-wal' '\(copy)-wal')") == 0)
+        let again = try SpawnedHost(arguments: BinaryCrashTests.arguments(copy))
+        try again.send(stored.enumerated().map { H.request($0.offset, "mail.get", #"{"uid":"\#($0.element)"}"#) })
+        let found = try again.answers(to: stored.indices)
+        for (offset, uid) in stored.enumerated() {
+            #expect(found[offset]?["result"]?["uid"] == .string(uid), "\(uid) lost")
+        }
+        again.closeInput()
+        #expect(try again.waitForExit() == .exited(0))
+        #expect(try Self.integrity(copy) == ["ok"])
+    }
 }
