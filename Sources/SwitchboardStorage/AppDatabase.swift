@@ -126,6 +126,9 @@ public struct AppDatabase: Sendable {
             return ServiceError.storageUnavailable(path: path, cause: "cannot be opened (check the file and folder permissions)")
         case .SQLITE_FULL:
             return ServiceError.storageUnavailable(path: path, cause: "the disk is full")
+        case .SQLITE_IOERR where error.extendedResultCode == .SQLITE_IOERR_WRITE:
+            // ENOSPC is SQLITE_FULL; EFBIG (a file-size limit) and failing hardware end up here.
+            return ServiceError.storageUnavailable(path: path, cause: "a disk write failed (the disk or a file-size limit may be full)")
         case .SQLITE_IOERR:
             return ServiceError.storageUnavailable(path: path, cause: "a disk read or write failed")
         case .SQLITE_PERM, .SQLITE_AUTH:

@@ -26,6 +26,9 @@ struct Switchboard: ParsableCommand {
 @main
 enum Main {
     static func main() {
+        // A file-size limit (RLIMIT_FSIZE) must fail a write with EFBIG, which SQLite reports, rather
+        // than kill the host; plugins still start with default dispositions.
+        signal(SIGXFSZ, SIG_IGN)
         guard CommandLine.arguments.count == 1 else {
             rejectUnknownSubcommand(CommandLine.arguments[1])
             Switchboard.main()

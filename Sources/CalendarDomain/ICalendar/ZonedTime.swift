@@ -35,7 +35,8 @@ struct ZonedTime {
         // No IANA name (Outlook's "W. Europe Standard Time"): the file's VTIMEZONE gives the instant, kept in UTC.
         let resolved = icalproperty_get_datetime_with_component(property, nil)
         guard let icalZone = resolved.zone else {
-            throw ICalendarReader.Refusal(reason: "TZID \(tzid) is no IANA zone name and has no VTIMEZONE in the file")
+            // The TZID is not quoted: an error never quotes what a file holds.
+            throw ICalendarReader.Refusal(reason: "the TZID is no IANA zone name and has no VTIMEZONE in the file")
         }
         zone = ZoneRules.named("UTC")
         self.wall = LocalDateTime(seconds: Int64(icaltime_as_timet_with_zone(resolved, icalZone)))

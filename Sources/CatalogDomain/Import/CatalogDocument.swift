@@ -57,7 +57,7 @@ struct CatalogDocument {
         guard let brochures, !brochures.isNull else { return }
         guard brochures.kind == .array else {
             problems.append(CatalogImportProblem(path: path + ".brochures",
-                                                 reason: "expected an array of brochures, got \(Self.excerpt(brochures.preview()))"))
+                                                 reason: "expected an array of brochures, got \(Self.describe(brochures))"))
             return
         }
         for index in 0..<brochures.count {
@@ -82,7 +82,7 @@ struct CatalogDocument {
 
     private static func sector(_ item: JSONView, path: String) throws(CatalogImportProblem) -> SectorEntry {
         guard item.kind == .object else {
-            throw CatalogImportProblem(path: path, reason: "expected a sector object, got \(excerpt(item.preview()))")
+            throw CatalogImportProblem(path: path, reason: "expected a sector object, got \(describe(item))")
         }
         return SectorEntry(id: try id(item, path: path, what: "sector"),
                            name: try text(item, "name", path: path, maximum: maximumText) ?? "",
@@ -91,7 +91,7 @@ struct CatalogDocument {
 
     private static func brochure(_ item: JSONView, sectorId: Int64, path: String) throws(CatalogImportProblem) -> Brochure {
         guard item.kind == .object else {
-            throw CatalogImportProblem(path: path, reason: "expected a brochure object, got \(excerpt(item.preview()))")
+            throw CatalogImportProblem(path: path, reason: "expected a brochure object, got \(describe(item))")
         }
         return Brochure(id: try id(item, path: path, what: "brochure"), sectorId: sectorId,
                         title: try text(item, "title", path: path, maximum: maximumText) ?? "",
@@ -106,7 +106,7 @@ struct CatalogDocument {
             throw CatalogImportProblem(path: path, reason: "missing: a \(what) needs a non-negative integer id")
         }
         guard let id = member.int64 else {
-            throw CatalogImportProblem(path: path, reason: "expected a non-negative integer id, got \(excerpt(member.preview()))")
+            throw CatalogImportProblem(path: path, reason: "expected a non-negative integer id, got \(describe(member))")
         }
         guard id >= 0 else {
             throw CatalogImportProblem(path: path, reason: "a negative id is invalid, got \(id)")
@@ -119,7 +119,7 @@ struct CatalogDocument {
         guard let member = item[name], !member.isNull else { return nil }
         let path = "\(path).\(name)"
         guard let text = member.string else {
-            throw CatalogImportProblem(path: path, reason: "expected a string, got \(excerpt(member.preview()))")
+            throw CatalogImportProblem(path: path, reason: "expected a string, got \(describe(member))")
         }
         // SQLite would cut the text at U+0000; refused, as in every method's params.
         guard !text.utf8.contains(0) else { throw CatalogImportProblem(path: path, reason: "a string without U+0000 (NUL) expected") }
@@ -129,6 +129,6 @@ struct CatalogDocument {
         return text
     }
 
-    /// A value as a reason quotes it: at most ``JSONFieldError/quoteLimit`` characters.
-    private static func excerpt(_ text: String) -> String { JSONFieldError.excerpt(text) }
+    /// A bad value as a reason names it: by its type, never its text (the document may be a file's).
+    private static func describe(_ value: JSONView) -> String { JSONImportFile.describe(value) }
 }

@@ -42,8 +42,15 @@ extension ResponseError {
         return ResponseError(code: .methodNotFound, message: "Method not found: \(name)", data: ["method": .string(name)])
     }
 
+    /// Params whose values no error quotes, however wrong: a password (`mail.login`) is not repeated
+    /// in an answer, which clients log and `--record` keeps.
+    public static let secretMembers: Set<String> = ["password"]
+
     public static func invalidParams(_ problem: JSONFieldError) -> ResponseError {
-        ResponseError(
+        var problem = problem
+        let member = problem.field.split(separator: ".").last.map(String.init) ?? ""
+        if secretMembers.contains(member) { problem.got = "a secret, not quoted" }
+        return ResponseError(
             code: .invalidParams,
             message: "Invalid params: \(problem)",
             data: ["field": .string(problem.field), "expected": .string(problem.expected), "got": .string(problem.got)]

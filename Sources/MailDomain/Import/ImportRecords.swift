@@ -26,32 +26,17 @@ final class ImportRecords {
     func record(at index: Int, now: Int64) -> Result<ImportRecord, ImportProblem> {
         // `root`, which owns the views, lives as long as `self`.
         guard let item = array[index], item.kind == .object else {
-            return .failure(ImportProblem(index: index, reason: "expected an object, got \(Self.excerpt(array[index]?.preview() ?? "nothing"))"))
+            return .failure(ImportProblem(index: index, reason: "expected an object, got \(JSONImportFile.describe(array[index]))"))
         }
         do {
             return .success(try Self.record(item, now: now))
         } catch {
-            // Quote at most a short excerpt of the bad value, whatever the check that refused it quoted.
+            // Name the bad member's type, never its text, whatever the check that refused it quoted:
+            // the records may be a file's.
             var problem = error
-            problem.got = Self.excerpt(problem.got)
+            problem.got = JSONImportFile.describe(item[problem.field])
             return .failure(ImportProblem(index: index, reason: problem.description))
         }
-    }
-
-    /// The most UTF-8 bytes of a bad value a reason quotes.
-    static let quoteLimit = 120
-
-    /// `text` cut to at most ``quoteLimit`` bytes (on a Unicode scalar boundary) and `…`.
-    static func excerpt(_ text: String) -> String {
-        guard text.utf8.count > quoteLimit else { return text }
-        var bytes = 0
-        var kept = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            bytes += scalar.utf8.count
-            guard bytes <= quoteLimit else { break }
-            kept.append(scalar)
-        }
-        return String(kept) + "…"
     }
 
     private static func record(_ item: JSONView, now: Int64) throws(JSONFieldError) -> ImportRecord {

@@ -11,11 +11,15 @@ extension PluginSession {
     func readOutput(into reader: MessageReader) {
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
         let fd = process.outputFD
+        var line = OpenLine(limit: settings.limits.maxMessageBytes)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { break }
             buffer.withUnsafeBytes { reader.receive(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            if line.grows(by: buffer[..<count]) {
+                breakProtocol("a message over \(settings.limits.maxMessageBytes) bytes without its end")
+            }
         }
         close(fd)
         // Its stdout is closed: it is ending, or will be made to.

@@ -27,6 +27,19 @@ public enum JSONImportFile {
         }
     }
 
+    /// What a reason says of a bad value in an imported document: its JSON type ("a string"), never
+    /// its text, so no error quotes what a file holds.
+    public static func describe(_ value: JSONView?) -> String {
+        guard let value else { return JSONFieldError.nothing }
+        switch value.kind {
+        case .object: return "an object"
+        case .array: return "an array"
+        case .integer: return "an integer"
+        case .null: return "null"
+        case .string, .real, .bool: return "a \(value.kind.description)"
+        }
+    }
+
     /// The `-32602` error naming `path`, quoting the path a request gave.
     public static func failure(path: String, expected: String) -> JSONFieldError {
         JSONFieldError.outOfRange(field: "path", expected: expected, got: path)

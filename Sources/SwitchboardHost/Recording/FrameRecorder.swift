@@ -10,7 +10,7 @@ import JSONRPC
 ///
 /// A frame that is not JSON is kept as `"text"` instead of `"frame"`. Frames are split from the byte
 /// streams as the connection's own framer splits them (NDJSON or LSP, detected), one line per message:
-/// a batch is one line holding an array.
+/// a batch is one line holding an array. Passwords are not kept (``SecretRedaction``).
 public final class FrameRecorder: @unchecked Sendable {
     private let fd: Int32
     private let started = monotonicNanoseconds()
@@ -48,9 +48,9 @@ public final class FrameRecorder: @unchecked Sendable {
         guard case .message(let body) = event else { return }
         var line: JSONObject = ["t": .integer(Int64((monotonicNanoseconds() - started) / 1_000_000)), "dir": .string(direction)]
         if let frame = try? JSONValue(parsing: body) {
-            line["frame"] = frame
+            line["frame"] = SecretRedaction.redact(frame)
         } else {
-            line["text"] = .string(String(decoding: body, as: UTF8.self))
+            line["text"] = .string(SecretRedaction.redact(text: String(decoding: body, as: UTF8.self)))
         }
         writeLine(.object(line))
     }

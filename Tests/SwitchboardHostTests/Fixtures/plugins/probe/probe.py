@@ -31,6 +31,9 @@ TOOLS = [
     tool("huge"),
     tool("stubborn"),
     tool("touch"),
+    tool("flood"),
+    tool("storm", {"count": {"type": "integer"}}),
+    tool("bloat"),
 ]
 COUNTER = "probe://counter"
 touches = 0
@@ -104,6 +107,25 @@ def run(name, arguments, meta):
         touches += 1
         send({"jsonrpc": "2.0", "method": "notifications/resources/updated", "params": {"uri": COUNTER}})
         return text({"touches": touches})
+    if name == "flood":
+        # Output without end: one line that never finishes, until the host stops the probe.
+        chunk = "x" * 65536
+        while True:
+            sys.stdout.write(chunk)
+            sys.stdout.flush()
+    if name == "bloat":
+        # An answer far over a small --max-message-bytes.
+        return text({"bloat": "x" * 100000})
+    if name == "storm":
+        # Many notifications, then the answer.
+        token = meta.get("progressToken")
+        count = arguments.get("count", 10000)
+        for step in range(count):
+            if token is not None:
+                send({"jsonrpc": "2.0", "method": "notifications/progress",
+                      "params": {"progressToken": token, "progress": step, "total": count}})
+            send({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "debug", "data": step}})
+        return text({"sent": count})
     if name == "fail":
         return {"content": [{"type": "text", "text": "probe failed on purpose"}], "isError": True}
     raise KeyError(name)

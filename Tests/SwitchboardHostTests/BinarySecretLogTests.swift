@@ -1,0 +1,56 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Jansson
+import Testing
+
+/// A password given to `mail.login` appears in no log: not on stderr at any level (trace included),
+/// not in a `--record` file, whether the login succeeds or is refused.
+@Suite("Secrets stay out of logs, against the binary")
+struct BinarySecretLogTests {
+    typealias H = BinaryHarness
+
+    static let password = "hunter2-PASSWORD-MARKER"
+
+    /// Logins that succeed and that fail on the email, on the password or on a member, all with the password.
+    static let logins: [String] = [
+        #"{"email":"ann@example.com","password":"\#(password)"}"#,
+        #"{"email":"not an address","password":"\#(password)"}"#,
+        #"{"email":"ann@example.com","password":"\#(password)\u0000"}"#,
+        #"{"email":"ann@example.com","password":"\#(password)\#(String(repeating: "x", count: 1_000))"}"#,
+        #"{"email":"ann@example.com","password":"\#(password)","remember":true}"#,
+        #"{"email":"ann@example.com","password":["\#(password)"]}"#,
+    ]
+
+    @Test("mail.login's password is on no stderr line at any level, nor in the --record file", arguments: ["trace", "debug", "info"])
+    func passwordNeverLogged(_ level: String) throws {
+        let folder = try ScratchFolder("secret-log")
+        let record = folder.path + "/session.jsonl"
+        let host = try SpawnedHost(arguments: ["serve", "--backend", "memory", "--log-level", level, "--record", record])
+        try host.send(Self.logins.enumerated().map { H.request($0.offset, "mail.login", $0.element) })
+        let answers = try host.answers(to: Self.logins.indices)
+        for offset in Self.logins.indices {
+            let answer = answers[offset] ?? .null
+            #expect(offset == 0 ? answer["result"] != nil : H.errorCode(answer) == -32602, "\(answer)")
+        }
+        // A batch and a login that is not even JSON go the same way.
+        try host.send("[" + H.request(10, "mail.login", Self.logins[0]) + "]")
+        _ = try host.nextMessage()
+        try host.write(#"{"jsonrpc":"2.0","id":11,"method":"mail.login","params":{"password":"\#(Self.password)""# + "\n")
+        #expect(H.errorCode(try host.nextMessage()) == -32700)
+        host.closeInput()
+        #expect(try host.waitForExit() == .exited(0))
+        #expect(!host.stderrText.contains(Self.password), "\(host.stderrText)")
+        let recorded = try #require(folder.read("session.jsonl"))
+        #expect(recorded.contains("mail.login"), "the recording holds the logins")
+        #expect(!recorded.contains(Self.password), "\(recorded)")
+    }
+
+    @Test("call mail.login at trace level prints the answer, and the password on no stderr line")
+    func passwordNeverLoggedByCall() throws {
+        let run = try H.run(["call", "mail.login", Self.logins[0], "--backend", "memory", "--log-level", "trace"], raw: true)
+        #expect(run.termination == .exited(0), "\(run.stderr)")
+        #expect(!run.stderr.contains(Self.password))
+        #expect(!run.stdout.contains(Self.password))
+    }
+}
