@@ -178,6 +178,11 @@ let package = Package(
             path: "Sources/BenchTools/SwitchboardLoad",
             swiftSettings: swiftSettings
         ),
+        .testTarget(
+            name: "SwitchboardLoadTests",
+            dependencies: ["switchboard-load", "Jansson", .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: swiftSettings
+        ),
 
         // Test support shared by the test targets: answers checked against the schemas from rpc.discover.
         .target(name: "SchemaTesting", dependencies: ["Jansson", "SchemaValidation"], path: "Tests/SchemaTesting", swiftSettings: swiftSettings),
