@@ -37,8 +37,8 @@ struct LoadFramingTests {
     func headers() throws {
         let wire = Array("content-length:  2\r\nContent-Type: x\r\n\r\n{}".utf8)
         let frame = try wire.withUnsafeBytes { try Framing.lsp.nextFrame(in: $0) }
-        #expect(frame?.body == 38..<40)
-        #expect(frame?.length == 40)
+        #expect(frame?.body == 39..<41)
+        #expect(frame?.length == 41)
     }
 
     @Test("a header without Content-Length, or with a bad one, is a framing error")

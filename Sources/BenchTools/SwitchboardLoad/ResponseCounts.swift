@@ -1,5 +1,3 @@
-import Glibc
-
 /// What came back in a phase of a run, by kind.
 struct ResponseCounts {
     var ok: UInt64 = 0
