@@ -170,6 +170,20 @@ let package = Package(
             linkerSettings: [.unsafeFlags(["-static-executable"], .when(platforms: [.linux], configuration: .release))]
         ),
 
+        // Benchmarks: a load driver for any stdio JSON-RPC server (scripts/bench, docs/benchmarks.md).
+        .target(name: "CBenchShims", path: "Sources/BenchTools/CBenchShims"),
+        .executableTarget(
+            name: "switchboard-load",
+            dependencies: ["CBenchShims", "CJansson", "CSystemShims", "Jansson", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Sources/BenchTools/SwitchboardLoad",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SwitchboardLoadTests",
+            dependencies: ["switchboard-load", "Jansson", .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: swiftSettings
+        ),
+
         // Test support shared by the test targets: answers checked against the schemas from rpc.discover.
         .target(name: "SchemaTesting", dependencies: ["Jansson", "SchemaValidation"], path: "Tests/SchemaTesting", swiftSettings: swiftSettings),
 
