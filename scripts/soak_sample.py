@@ -106,13 +106,26 @@ class Sampler:
             answered = self.connections[role].answered_count()
             self.rows.append((seconds, role, host_pid, rss, _fds(host_pid), threads, zombies, answered))
 
-    def plugin_pids_seen(self):
-        return {pid: name for pid, (name, _) in self.plugins.items()}
-
-    @staticmethod
-    def alive(pid):
-        stat = _stat(pid)
-        return stat is not None and stat[0] != "Z"
+    def left_running(self):
+        """Plugin processes still alive, and anything still in a plugin's process group (each plugin
+        leads one: its children, words.sh's jq say, go with it)."""
+        groups = set(self.plugins)
+        left = []
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            pid = int(entry)
+            text = _read(f"/proc/{pid}/stat")
+            if text is None:
+                continue
+            fields = text[text.rindex(b")") + 2:].split()
+            state, group, start = fields[0].decode(), int(fields[2]), int(fields[19])
+            if state == "Z":
+                continue
+            known = self.plugins.get(pid)
+            if (known and known[1] == start) or group in groups:
+                left.append(f"{pid} ({known[0] if known else _plugin_name(pid)}, group {group})")
+        return sorted(left)
 
     def zombie_report(self):
         lasted = [last - first for first, last, _ in self.zombies.values()]
