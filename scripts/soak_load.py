@@ -33,6 +33,8 @@ class Connection:
         self.pushes = Counter()
         self.problems = []
         self.listeners = {}             # notification method → callback(params)
+        self.ended = False              # the host's output ended
+        self.input_closed = False
         self.window = threading.Semaphore(window)
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
@@ -40,7 +42,11 @@ class Connection:
     # Sending
 
     def request(self, kind, method, params=None, allowed=(), on_answer=None, string_id=False):
-        self.window.acquire()
+        while not self.window.acquire(timeout=1):
+            if self.ended:
+                return None
+        if self.ended:
+            return None
         with self._lock:
             self._next += 1
             request_id = f"{self.name}-{self._next}" if string_id else self._next
@@ -82,6 +88,7 @@ class Connection:
                 self.problems.append(f"{self.name}: writing failed: {error}")
 
     def close_input(self):
+        self.input_closed = True
         with self._lock:
             self.process.stdin.close()
 
@@ -99,6 +106,12 @@ class Connection:
     def _read(self):
         for line in self.process.stdout:
             self._frame(line)
+        # The host closed its output: it exited. Before end of input, that is a crash.
+        self.ended = True
+        if not self.input_closed:
+            status = self.process.wait()
+            how = f"signal {signal.Signals(-status).name}" if status < 0 else f"status {status}"
+            self._problem(f"the host exited before its input ended ({how}); a core file, if any, is in the work folder")
 
     def _frame(self, line):
         try:
@@ -205,7 +218,7 @@ class Driver:
             now = time.monotonic()
             while self.later and self.later[0][0] <= now:
                 heapq.heappop(self.later)[2]()
-            if now >= self.deadline:
+            if now >= self.deadline or self.connection.ended:
                 break
             if now >= next_send:
                 self.random.choices(names, weights)[0]()
@@ -582,8 +595,8 @@ class Killer(Driver):
             if isinstance(result, dict):
                 self.last_list = result.get("items")
             self._listed.set()
-        self.connection.request("plugins.list", "plugins.list", on_answer=keep)
-        self._listed.wait(60)
+        if self.connection.request("plugins.list", "plugins.list", on_answer=keep) is not None:
+            self._listed.wait(60)
         return self.last_list or []
 
     def kill(self):
