@@ -22,16 +22,17 @@ def _stat(pid):
 
 
 def _status(pid):
+    """(VmRSS, RssAnon, Threads) from /proc/PID/status: RssAnon is the heap and stacks, the rest of
+    VmRSS mostly pages of the (static, 130 MB) binary touched so far."""
     text = _read(f"/proc/{pid}/status")
     if text is None:
-        return None, None
-    rss = threads = None
+        return None, None, None
+    figures = {}
     for line in text.decode(errors="replace").splitlines():
-        if line.startswith("VmRSS:"):
-            rss = int(line.split()[1])
-        elif line.startswith("Threads:"):
-            threads = int(line.split()[1])
-    return rss, threads
+        name, _, value = line.partition(":")
+        if name in ("VmRSS", "RssAnon", "Threads"):
+            figures[name] = int(value.split()[0])
+    return figures.get("VmRSS"), figures.get("RssAnon"), figures.get("Threads")
 
 
 def _fds(pid):
@@ -55,7 +56,7 @@ class Sampler:
 
     def __init__(self, hosts):
         self.hosts = hosts
-        self.rows = []          # (seconds, role, pid, rss_kb, fds, threads, zombies, answered)
+        self.rows = []          # (seconds, role, pid, rss_kb, fds, threads, zombies, answered, anon_kb)
         self.plugins = {}       # pid → (role, starttime): every plugin process seen
         self.zombies = {}       # (pid, starttime) → [first seconds, last seconds, parent role]
         self.load_ended_at = None
@@ -89,7 +90,7 @@ class Sampler:
                 if stat and stat[1] in children:
                     children[stat[1]].append((int(entry), stat))
         for host_pid, role in parents.items():
-            rss, threads = _status(host_pid)
+            rss, anon, threads = _status(host_pid)
             if rss is None:
                 continue
             zombies = 0
@@ -101,10 +102,10 @@ class Sampler:
                     continue
                 name = f"{_plugin_name(pid)}@{role}"
                 self.plugins.setdefault(pid, (name, start))
-                child_rss, child_threads = _status(pid)
-                self.rows.append((seconds, name, pid, child_rss, _fds(pid), child_threads, "", ""))
+                child_rss, child_anon, child_threads = _status(pid)
+                self.rows.append((seconds, name, pid, child_rss, _fds(pid), child_threads, "", "", child_anon))
             answered = self.connections[role].answered_count()
-            self.rows.append((seconds, role, host_pid, rss, _fds(host_pid), threads, zombies, answered))
+            self.rows.append((seconds, role, host_pid, rss, _fds(host_pid), threads, zombies, answered, anon))
 
     def left_running(self):
         """Plugin processes still alive, and anything still in a plugin's process group (each plugin
@@ -141,7 +142,7 @@ class Sampler:
     def write_csv(self, path):
         with open(path, "w", newline="") as file:
             writer = csv.writer(file)
-            writer.writerow(["seconds", "process", "pid", "rss_kb", "fds", "threads", "zombie_children", "answered"])
+            writer.writerow(["seconds", "process", "pid", "rss_kb", "fds", "threads", "zombie_children", "answered", "anon_kb"])
             writer.writerows(self.rows)
 
     def growth(self, warm_up):
@@ -149,12 +150,13 @@ class Sampler:
         and at the end of the load (median of the last ten seconds), and the maximum."""
         end = self.load_ended_at if self.load_ended_at is not None else max((r[0] for r in self.rows), default=0)
         series = {}
-        for seconds, role, _, rss, fds, *_ in self.rows:
-            if rss is None or fds is None or seconds > end:
+        for seconds, role, _, rss, fds, _, _, _, anon in self.rows:
+            if rss is None or fds is None or anon is None or seconds > end:
                 continue
-            point = series.setdefault(role, {}).setdefault(seconds, [0, 0])
+            point = series.setdefault(role, {}).setdefault(seconds, [0, 0, 0])
             point[0] += rss
             point[1] += fds
+            point[2] += anon
         figures = {}
         for role, points in series.items():
             times = sorted(points)
@@ -173,4 +175,6 @@ class Sampler:
                 "fds_end": median(end - 10, end, 1), "fds_max": max(p[1] for p in loaded),
             }
             figures[role]["fd_growth"] = figures[role]["fds_end"] - figures[role]["fds_after_warm_up"]
+            figures[role]["anon_after_warm_up_kb"] = median(warm_up, warm_up + 10, 2)
+            figures[role]["anon_end_kb"] = median(end - 10, end, 2)
         return figures
