@@ -118,16 +118,20 @@ final class Subscription: Sendable {
     }
 
     /// Sends queued events while the output takes them; the rest wait for its room handler.
+    ///
+    /// - Important: Each event is offered and dequeued under the lock ``finish()`` takes, so an
+    ///   unsubscribe waits for an offer under way: no event follows its answer, and the queue it
+    ///   empties is never the one being dequeued. (`offerNotification` only queues, never blocks.)
     private func deliverQueued() {
-        while let next = state.withLock({ $0.ended ? nil : $0.queue.first }) {
+        while state.withLock({ state -> Bool in
+            guard !state.ended, let next = state.queue.first else { return false }
             var params = next.params
             params["subscriptionId"] = .string(id)
-            guard connection.offerNotification(method: feed.method, params: .object(params)) else { return }
-            state.withLock { state in
-                state.queue.removeFirst()
-                state.deliveredPosition = next.position
-            }
-        }
+            guard connection.offerNotification(method: feed.method, params: .object(params)) else { return false }
+            state.queue.removeFirst()
+            state.deliveredPosition = next.position
+            return true
+        }) {}
         // Everything read went out: the position moves past records the feed skipped too.
         state.withLock { state in
             if state.queue.isEmpty { state.deliveredPosition = state.readPosition }

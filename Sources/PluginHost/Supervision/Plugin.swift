@@ -119,6 +119,11 @@ public final class Plugin: Sendable {
             } catch {
                 let failure = ResponseError(error)
                 recordCrash(generation: generation, error: failure)
+                // Stopped while it started (plugins.restart, exit): the calls waiting for it cancelled
+                // nothing, so they fail as calls to a stopped plugin, not -32800.
+                if Task.isCancelled {
+                    throw PluginError.unavailable(manifest.name, reason: "stopped", message: "the plugin was stopped while it started")
+                }
                 throw failure
             }
         }
