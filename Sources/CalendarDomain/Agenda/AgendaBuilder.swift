@@ -104,7 +104,8 @@ struct AgendaBuilder {
         AgendaEntry(id: event.id, recurrenceId: occurrence.recurrenceId, title: occurrence.title, description: occurrence.description,
                     showWithoutTime: event.showWithoutTime, start: occurrence.start, timeZone: event.timeZone,
                     duration: occurrence.duration, startsAt: startsAt, endsAt: endsAt, locations: occurrence.locations,
-                    participants: occurrence.participants, continuing: continuing, endsAfterDay: endsAfterDay)
+                    participants: occurrence.participants, continuing: continuing, endsAfterDay: endsAfterDay,
+                    hasEventDetails: !occurrence.changesDetails)
     }
 
     /// The longest duration any occurrence of `event` has (overrides may lengthen one).

@@ -31,4 +31,12 @@ public struct AgendaEntry: Sendable, Equatable, Encodable {
     public var continuing: Bool
     /// True when it goes on into the next day.
     public var endsAfterDay: Bool
+    /// True when title, description, duration, locations and participants are the event's own (no
+    /// override changes them), so the event's text can be written once and copied (``AgendaText``).
+    var hasEventDetails = false
+
+    enum CodingKeys: String, CodingKey {
+        case id, recurrenceId, title, description, showWithoutTime, start, timeZone, duration, startsAt, endsAt, locations,
+             participants, continuing, endsAfterDay
+    }
 }
