@@ -60,11 +60,11 @@ struct AgendaText {
         }
         text.nextKey("start")
         text.localDateTime(entry.start)
-        if let startsAt = entry.startsAt, let endsAt = entry.endsAt {
+        if let start = entry.startInstant, let end = entry.endInstant {
             text.nextKey("startsAt")
-            text.string(startsAt)
+            text.instant(start)
             text.nextKey("endsAt")
-            text.string(endsAt)
+            text.instant(end)
         }
         text.nextKey("continuing")
         text.bool(entry.continuing)

@@ -22,9 +22,9 @@ public struct AgendaEntry: Sendable, Equatable, Encodable {
     public var start: LocalDateTime
     public var timeZone: String?
     public var duration: EventDuration
-    /// The occurrence's start and end as UTC instants (RFC 3339); absent for all-day events, which are dates.
-    public var startsAt: String?
-    public var endsAt: String?
+    /// The occurrence's start and end instants, in seconds since the epoch; `nil` for all-day events, which are dates.
+    public var startInstant: Int64?
+    public var endInstant: Int64?
     public var locations: [String: Location]?
     public var participants: [String: Participant]?
     /// True when it began on an earlier day (it shows again here, continuing).
@@ -35,8 +35,31 @@ public struct AgendaEntry: Sendable, Equatable, Encodable {
     /// override changes them), so the event's text can be written once and copied (``AgendaText``).
     var hasEventDetails = false
 
+    /// The start as a UTC instant (RFC 3339), as the entry's JSON has it; absent for all-day events.
+    public var startsAt: String? { startInstant.map { Timestamp.format($0 * 1000) } }
+    /// The end as a UTC instant (RFC 3339); absent for all-day events.
+    public var endsAt: String? { endInstant.map { Timestamp.format($0 * 1000) } }
+
     enum CodingKeys: String, CodingKey {
         case id, recurrenceId, title, description, showWithoutTime, start, timeZone, duration, startsAt, endsAt, locations,
              participants, continuing, endsAfterDay
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encodeIfPresent(recurrenceId, forKey: .recurrenceId)
+        try container.encode(title, forKey: .title)
+        try container.encodeIfPresent(description, forKey: .description)
+        try container.encode(showWithoutTime, forKey: .showWithoutTime)
+        try container.encode(start, forKey: .start)
+        try container.encodeIfPresent(timeZone, forKey: .timeZone)
+        try container.encode(duration, forKey: .duration)
+        try container.encodeIfPresent(startsAt, forKey: .startsAt)
+        try container.encodeIfPresent(endsAt, forKey: .endsAt)
+        try container.encodeIfPresent(locations, forKey: .locations)
+        try container.encodeIfPresent(participants, forKey: .participants)
+        try container.encode(continuing, forKey: .continuing)
+        try container.encode(endsAfterDay, forKey: .endsAfterDay)
     }
 }
