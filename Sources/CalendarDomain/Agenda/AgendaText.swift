@@ -1,6 +1,6 @@
-/// Writes a `calendar.agenda` answer as JSON text, the members ``CalendarAgenda/Result``'s `Encodable`
-/// conformance has (their order differs): entries first with what is their own, then their event's
-/// details, copied from ``EventDetailsCache`` unless an override changes them.
+/// Writes a `calendar.agenda` answer as JSON text, what ``CalendarAgenda/Result``'s `Encodable`
+/// conformance writes: each entry first with what is its own, then its event's details, copied
+/// from ``EventDetailsCache`` unless an override changes them.
 struct AgendaText {
     private var text: JSONText
     private var known: [String: [UInt8]]

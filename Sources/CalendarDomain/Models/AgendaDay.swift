@@ -45,21 +45,22 @@ public struct AgendaEntry: Sendable, Equatable, Encodable {
              participants, continuing, endsAfterDay
     }
 
+    /// Members in the order ``AgendaText`` writes them: the occurrence's own, then its event's details.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
         try container.encodeIfPresent(recurrenceId, forKey: .recurrenceId)
+        try container.encode(start, forKey: .start)
+        try container.encodeIfPresent(startsAt, forKey: .startsAt)
+        try container.encodeIfPresent(endsAt, forKey: .endsAt)
+        try container.encode(continuing, forKey: .continuing)
+        try container.encode(endsAfterDay, forKey: .endsAfterDay)
         try container.encode(title, forKey: .title)
         try container.encodeIfPresent(description, forKey: .description)
         try container.encode(showWithoutTime, forKey: .showWithoutTime)
-        try container.encode(start, forKey: .start)
         try container.encodeIfPresent(timeZone, forKey: .timeZone)
         try container.encode(duration, forKey: .duration)
-        try container.encodeIfPresent(startsAt, forKey: .startsAt)
-        try container.encodeIfPresent(endsAt, forKey: .endsAt)
         try container.encodeIfPresent(locations, forKey: .locations)
         try container.encodeIfPresent(participants, forKey: .participants)
-        try container.encode(continuing, forKey: .continuing)
-        try container.encode(endsAfterDay, forKey: .endsAfterDay)
     }
 }
