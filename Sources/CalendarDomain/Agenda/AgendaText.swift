@@ -43,9 +43,9 @@ struct AgendaText {
         text.integer(day.lengthMinutes)
         text.nextKey("events")
         text.raw("[")
-        for (index, entry) in day.events.enumerated() {
+        for index in day.events.indices {
             if index > 0 { text.raw(",") }
-            write(entry)
+            write(day.events[index])
         }
         text.raw("]}")
     }
