@@ -82,7 +82,8 @@ struct AgendaBuilder {
         return made
     }
 
-    private func placeAllDay(_ occurrence: Occurrence, of event: CalendarEvent, details: EntryDetails, into entries: inout [[AgendaEntry]]) {
+    private func placeAllDay(_ occurrence: Occurrence, of event: CalendarEvent, details: EntryDetails,
+                             into entries: inout [[AgendaEntry]]) {
         let startDate = occurrence.start.date
         let lastDate = startDate.adding(days: max(occurrence.duration.days, 1) - 1)
         let firstShown = max(startDate, from), lastShown = min(lastDate, to)
@@ -94,8 +95,8 @@ struct AgendaBuilder {
     }
 
     /// Places the occurrence that begins at the instant `start`.
-    private func placeTimed(_ occurrence: Occurrence, at start: Int64, of event: CalendarEvent, details: EntryDetails, zone eventZone: ZoneRules,
-                            into entries: inout [[AgendaEntry]]) {
+    private func placeTimed(_ occurrence: Occurrence, at start: Int64, of event: CalendarEvent, details: EntryDetails,
+                            zone eventZone: ZoneRules, into entries: inout [[AgendaEntry]]) {
         let days = occurrence.duration.days
         let end = (days == 0 ? start : eventZone.instant(of: occurrence.start.adding(seconds: days * 86_400))) + occurrence.duration.seconds
         let windowStart = dayStarts[0], windowEnd = dayStarts[dayStarts.count - 1]
