@@ -81,7 +81,9 @@ let package = Package(
         .target(
             name: "CalendarDomain",
             dependencies: ["CLibical", "DomainMethods", "SwitchboardCore", "SwitchboardStorage", "JSONRPC", "Jansson", .product(name: "GRDB", package: "GRDB.swift")],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings,
+            // Foundation's ICU, for Windows zone names (WindowsZones); Foundation links it, but not by name for a direct call.
+            linkerSettings: [.linkedLibrary("_FoundationICU")]
         ),
         .target(
             name: "FeedDomain",

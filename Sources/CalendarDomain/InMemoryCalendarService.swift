@@ -1,15 +1,10 @@
 import Synchronization
 import SwitchboardCore
 
-/// The calendar held in memory: events by id with their spans, changes in an in-memory log.
+/// The calendar held in memory: events by id with their spans (``EventTable``), changes in an in-memory log.
 public final class InMemoryCalendarService: CalendarService {
-    private struct Stored {
-        var event: CalendarEvent
-        var span: EventSpan
-    }
-
     private struct State {
-        var events: [String: Stored] = [:]
+        var events = EventTable()
         var log: InMemoryChangeLog
     }
 
@@ -21,8 +16,8 @@ public final class InMemoryCalendarService: CalendarService {
     ///   - signal: posted after every write.
     public init(events: [CalendarEvent] = [], signal: ChangeSignal = ChangeSignal(),
                 retainedChanges: Int = ChangeTracking.retainedRecords) {
-        var stored: [String: Stored] = [:]
-        for event in events { stored[event.id] = Stored(event: event, span: EventSpan(event)) }
+        var stored = EventTable()
+        for event in events { stored.put(event) }
         state = Mutex(State(events: stored, log: InMemoryChangeLog(retained: retainedChanges,
                                                                    interval: min(ChangeTracking.pruneInterval, retainedChanges))))
         self.signal = signal
@@ -30,27 +25,26 @@ public final class InMemoryCalendarService: CalendarService {
 
     public func events(touching days: ClosedRange<CalendarDate>) async throws -> EventSnapshot {
         state.withLock { state in
-            EventSnapshot(events: state.events.values.filter { $0.span.touches(days) }.map(\.event).sorted { $0.id < $1.id },
-                          state: state.log.state(domain: calendarDomain))
+            EventSnapshot(events: state.events.events(touching: days) { _ in nil }, state: state.log.state(domain: calendarDomain))
         }
     }
 
     public func allEvents() async throws -> EventSnapshot {
         state.withLock { state in
-            EventSnapshot(events: state.events.values.map(\.event).sorted { $0.id < $1.id }, state: state.log.state(domain: calendarDomain))
+            EventSnapshot(events: state.events.all, state: state.log.state(domain: calendarDomain))
         }
     }
 
     public func event(id: String) async throws -> CalendarEvent? {
-        state.withLock { $0.events[id]?.event }
+        state.withLock { $0.events[id] }
     }
 
     public func put(_ events: [CalendarEvent], replacing: Bool) async throws -> Committed<[PutOutcome]> {
         let committed = state.withLock { state in
             let outcomes = events.map { event -> PutOutcome in
                 let existing = state.events[event.id]
-                if existing != nil, !replacing || existing?.event == event { return .unchanged }
-                state.events[event.id] = Stored(event: event, span: EventSpan(event))
+                if existing != nil, !replacing || existing == event { return .unchanged }
+                state.events.put(event)
                 state.log.record(itemID: event.id, kind: existing == nil ? .created : .updated)
                 return existing == nil ? .created : .updated
             }
@@ -63,16 +57,16 @@ public final class InMemoryCalendarService: CalendarService {
     public func edit(id: String, _ change: @escaping @Sendable (CalendarEvent) throws -> EventChange) async throws -> Committed<EventChange> {
         let committed = try state.withLock { state in
             guard let stored = state.events[id] else { throw ServiceError.notFound(kind: "event", id: id) }
-            let result = try change(stored.event)
+            let result = try change(stored)
             if let updated = result.updated {
-                state.events[id] = Stored(event: updated, span: EventSpan(updated))
+                state.events.put(updated)
                 state.log.record(itemID: id, kind: .updated)
             } else {
-                state.events[id] = nil
+                state.events.remove(id: id)
                 state.log.record(itemID: id, kind: .destroyed)
             }
             if let created = result.created {
-                state.events[created.id] = Stored(event: created, span: EventSpan(created))
+                state.events.put(created)
                 state.log.record(itemID: created.id, kind: .created)
             }
             return Committed(result, state: state.log.state(domain: calendarDomain))

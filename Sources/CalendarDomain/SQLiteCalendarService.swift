@@ -3,8 +3,10 @@ import SwitchboardCore
 import SwitchboardStorage
 
 /// The calendar in SQLite: one row per event, its JSCalendar JSON beside the span of days it can
-/// show on (``EventSpan``). Ranges are read from the decoded events of the current state
-/// (``DecodedEvents``): the first range read decodes the table, later ones only what changed.
+/// show on (``EventSpan``). Ranges are found by the spans of the current state and read from the
+/// events decoded so far (``DecodedEvents``): each event's JSON is decoded once, when a range first
+/// needs it, and again only when it changes. Reads run on the calling thread's own connection
+/// (``AppDatabase/read(_:)``).
 public struct SQLiteCalendarService: CalendarService {
     public let database: AppDatabase
     private let signal: ChangeSignal
@@ -19,20 +21,20 @@ public struct SQLiteCalendarService: CalendarService {
     }
 
     public func events(touching days: ClosedRange<CalendarDate>) async throws -> EventSnapshot {
-        try await database.writer.read { [decoded] db in
+        try database.read { [decoded] db in
             let state = try ChangeLog.state(db, domain: calendarDomain)
             return EventSnapshot(events: try decoded.events(db, touching: days, at: state), state: state)
         }
     }
 
     public func allEvents() async throws -> EventSnapshot {
-        try await database.writer.read { db in
+        try database.read { db in
             EventSnapshot(events: try EventRows.all(db), state: try ChangeLog.state(db, domain: calendarDomain))
         }
     }
 
     public func event(id: String) async throws -> CalendarEvent? {
-        try await database.writer.read { db in try EventRows.event(db, id: id) }
+        try database.read { db in try EventRows.event(db, id: id) }
     }
 
     public func put(_ events: [CalendarEvent], replacing: Bool) async throws -> Committed<[PutOutcome]> {
@@ -72,11 +74,11 @@ public struct SQLiteCalendarService: CalendarService {
     }
 
     public func state() async throws -> String {
-        try await database.writer.read { db in try ChangeLog.state(db, domain: calendarDomain) }
+        try database.read { db in try ChangeLog.state(db, domain: calendarDomain) }
     }
 
     public func changes(since sinceState: String, limit: Int) async throws -> ChangeSet {
-        try await database.writer.read { db in try ChangeLog.changes(db, domain: calendarDomain, since: sinceState, limit: limit) }
+        try database.read { db in try ChangeLog.changes(db, domain: calendarDomain, since: sinceState, limit: limit) }
     }
 
     /// Writes the demo events (not change-logged: they are the starting state).

@@ -8,7 +8,13 @@ extension JSONValue {
         case .bool: self = .bool(view.bool!)
         case .integer: self = .integer(view.int64!)
         case .real: self = .double(json_real_value(view.pointer))
-        case .string: self = .string(view.string!)
+        case .string:
+            // A raw value (a JSONTextEncodable's text, an exact id) stands for the JSON it holds.
+            if let raw = RawNumber.text(of: view), let parsed = try? JSONParser.parse(raw) {
+                self = JSONValue(parsed.view)
+            } else {
+                self = .string(view.string!)
+            }
         case .array:
             var elements: [JSONValue] = []
             elements.reserveCapacity(view.count)

@@ -108,10 +108,11 @@ public final class JSONWriter {
 /// jansson has no such value, so it is stored as a string that no parsed document can hold — its
 /// first byte, 0xFF, is not UTF-8 — and the writer writes its text without quotes. It is honoured where
 /// an id sits: as the `id` of a top-level object or of an object in a top-level array (a response or a
-/// batch of them).
+/// batch of them). The same holds any JSON text a ``JSONTextEncodable`` result wrote, honoured as such
+/// a response's `result` (and at the top).
 /// A document holding one is written part by part, like one whose reals need different precisions.
 public enum RawNumber {
-    private static let marker: UInt8 = 0xFF
+    static let marker: UInt8 = 0xFF
 
     /// A value written as `text`, which must be a JSON number.
     public static func make(_ text: some Collection<UInt8>) -> JanssonValue {
@@ -131,11 +132,13 @@ public enum RawNumber {
         return UnsafeRawBufferPointer(rebasing: bytes[1...])
     }
 
-    /// Whether `value` (an object), or one of its elements (an array), has a raw number as its `id`.
+    /// Whether `value` (an object), or one of its elements (an array), has a raw value as its `id` or `result`.
     static func isNear(_ value: JSONView) -> Bool {
         func inObject(_ object: JSONView) -> Bool {
-            guard sb_json_typeof(object.pointer) == JSON_OBJECT, let id = json_object_getn(object.pointer, "id", 2) else { return false }
-            return text(of: JSONView(id)) != nil
+            guard sb_json_typeof(object.pointer) == JSON_OBJECT else { return false }
+            if let id = json_object_getn(object.pointer, "id", 2), text(of: JSONView(id)) != nil { return true }
+            guard let result = json_object_getn(object.pointer, "result", 6) else { return false }
+            return text(of: JSONView(result)) != nil
         }
         switch sb_json_typeof(value.pointer) {
         case JSON_OBJECT: return inObject(value)

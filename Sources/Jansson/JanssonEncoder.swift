@@ -10,7 +10,8 @@ import CJansson
 /// - `UInt64`/`UInt` above `Int64.max` (jansson integers are signed 64-bit) and non-finite `Double`/`Float`
 ///   throw `EncodingError.invalidValue`, whose description names the member's path.
 /// - A value that encodes nothing becomes `{}`.
-/// - A ``JanssonEncodable`` value at the top builds its object itself (unless `userInfo` is set).
+/// - A ``JanssonEncodable`` value at the top builds its object itself, and a ``JSONTextEncodable`` one
+///   writes its text itself (unless `userInfo` is set).
 public struct JanssonEncoder: Sendable {
     /// Handed to `encode(to:)` as `encoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
@@ -27,6 +28,7 @@ public struct JanssonEncoder: Sendable {
         // One conformance look-up (cached by the runtime after the first of each type) saves the whole
         // `Encoder` round trip for the types that build themselves.
         if userInfo.isEmpty, let direct = value as? any JanssonEncodable { return try direct.makeJanssonObject() }
+        if userInfo.isEmpty, let text = value as? any JSONTextEncodable { return try text.makeRawPointer() }
         return try JanssonEncoderImpl(path: [], userInfo: userInfo).encodeRoot(value)
     }
 }

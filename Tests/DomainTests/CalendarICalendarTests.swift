@@ -165,6 +165,27 @@ struct CalendarICalendarTests {
         #expect(imported["errors"]?.arrayValue?.first?["reason"]?.stringValue?.hasPrefix("duration:") == true)
     }
 
+    @Test("Outlook's Windows zone names become IANA zones: the event keeps its wall time and zone", arguments: CalendarBackend.allCases)
+    func windowsZoneNames(backend: CalendarBackend) async throws {
+        let harness = try CalendarHarness(backend)
+        let zone = "BEGIN:VTIMEZONE\r\nTZID:W. Europe Standard Time\r\nBEGIN:STANDARD\r\nDTSTART:16010101T030000\r\n"
+            + "TZOFFSETFROM:+0200\r\nTZOFFSETTO:+0100\r\nRRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10\r\nEND:STANDARD\r\n"
+            + "BEGIN:DAYLIGHT\r\nDTSTART:16010101T020000\r\nTZOFFSETFROM:+0100\r\nTZOFFSETTO:+0200\r\n"
+            + "RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3\r\nEND:DAYLIGHT\r\nEND:VTIMEZONE\r\n"
+        let ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:Microsoft Exchange Server 2010\r\n" + zone
+            + "BEGIN:VEVENT\r\nUID:outlook\r\nDTSTAMP:20261101T120000Z\r\nDTSTART;TZID=W. Europe Standard Time:20261124T093000\r\n"
+            + "DTEND;TZID=W. Europe Standard Time:20261124T103000\r\nSUMMARY:Weekly sync\r\n"
+            + "RRULE:FREQ=WEEKLY;COUNT=30\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        let imported = try #require(await harness.result("calendar.import", ["ics": .string(ics)]))
+        #expect(imported["created"] == 1)
+        let event = try #require(await harness.result("calendar.get", ["id": "outlook"])?["event"])
+        #expect(event["timeZone"] == "Europe/Berlin")
+        #expect(event["start"] == "2026-11-24T09:30:00")
+        // 09:30 in Berlin on both sides of the change to summer time: 08:30 UTC in November, 07:30 UTC in April.
+        let day = try #require(await harness.result("calendar.day", ["date": "2027-04-06", "timeZone": "UTC"]))
+        #expect(day["events"]?.arrayValue?.first?["startsAt"] == "2027-04-06T07:30:00Z")
+    }
+
     @Test("a path outside the allowed folders is refused naming path; inside, the file loads")
     func confinedPath() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("calendar-import-\(UUID().uuidString)")

@@ -28,15 +28,21 @@ struct AgendaBuilder {
         for event in events { place(event, into: &entries) }
         return entries.indices.map { index in
             AgendaDay(date: from.adding(days: Int64(index)), lengthMinutes: (dayStarts[index + 1] - dayStarts[index]) / 60,
-                      events: entries[index].sorted(by: Self.agendaOrder))
+                      events: Self.ordered(entries[index]))
         }
+    }
+
+    /// `entries` in agenda order, sorted by index: each entry is moved once, not at every swap.
+    static func ordered(_ entries: [AgendaEntry]) -> [AgendaEntry] {
+        guard entries.count > 1 else { return entries }
+        return entries.indices.sorted { agendaOrder(entries[$0], entries[$1]) }.map { entries[$0] }
     }
 
     /// All-day first (by start, then title), then by start instant, then title, id and occurrence.
     static func agendaOrder(_ a: AgendaEntry, _ b: AgendaEntry) -> Bool {
         if a.showWithoutTime != b.showWithoutTime { return a.showWithoutTime }
         if a.showWithoutTime, a.start != b.start { return a.start < b.start }
-        if let startA = a.startsAt, let startB = b.startsAt, startA != startB { return startA < startB }
+        if let startA = a.startInstant, let startB = b.startInstant, startA != startB { return startA < startB }
         if a.title != b.title { return a.title < b.title }
         if a.id != b.id { return a.id < b.id }
         return (a.recurrenceId?.seconds ?? 0) < (b.recurrenceId?.seconds ?? 0)
@@ -44,9 +50,12 @@ struct AgendaBuilder {
 
     private func place(_ event: CalendarEvent, into entries: inout [[AgendaEntry]]) {
         let longest = Self.longestDuration(event)
+        var shared: EntryDetails?
         if event.showWithoutTime {
             let window = from.adding(days: -max(longest.days, 1)).midnight...to.midnight
-            for occurrence in Occurrence.all(of: event, in: window) { placeAllDay(occurrence, of: event, into: &entries) }
+            for occurrence in Occurrence.all(of: event, in: window) {
+                placeAllDay(occurrence, of: event, details: details(occurrence, of: event, shared: &shared), into: &entries)
+            }
             return
         }
         let eventZone = event.timeZone.flatMap(ZoneRules.named) ?? zone
@@ -55,36 +64,49 @@ struct AgendaBuilder {
         let last = eventZone.local(at: dayStarts[dayStarts.count - 1]).adding(seconds: slack)
         // Two wall times can be one instant (both sides of a skipped day): one occurrence, not two.
         var seen = Set<Int64>()
-        for occurrence in Occurrence.all(of: event, in: first...last).sorted(by: { $0.start < $1.start })
-        where seen.insert(eventZone.instant(of: occurrence.start)).inserted {
-            placeTimed(occurrence, of: event, zone: eventZone, into: &entries)
+        for occurrence in Occurrence.all(of: event, in: first...last).sorted(by: { $0.start < $1.start }) {
+            let start = eventZone.instant(of: occurrence.start)
+            if seen.insert(start).inserted {
+                placeTimed(occurrence, at: start, of: event, details: details(occurrence, of: event, shared: &shared), zone: eventZone,
+                           into: &entries)
+            }
         }
     }
 
-    private func placeAllDay(_ occurrence: Occurrence, of event: CalendarEvent, into entries: inout [[AgendaEntry]]) {
+    /// The details of `occurrence`: the event's own, made once per event, unless an override changes them.
+    private func details(_ occurrence: Occurrence, of event: CalendarEvent, shared: inout EntryDetails?) -> EntryDetails {
+        if occurrence.changesDetails { return EntryDetails(occurrence, of: event) }
+        if let shared { return shared }
+        let made = EntryDetails(occurrence, of: event)
+        shared = made
+        return made
+    }
+
+    private func placeAllDay(_ occurrence: Occurrence, of event: CalendarEvent, details: EntryDetails,
+                             into entries: inout [[AgendaEntry]]) {
         let startDate = occurrence.start.date
         let lastDate = startDate.adding(days: max(occurrence.duration.days, 1) - 1)
         let firstShown = max(startDate, from), lastShown = min(lastDate, to)
         guard firstShown <= lastShown else { return }
         for day in firstShown.dayNumber...lastShown.dayNumber {
-            entries[Int(day - from.dayNumber)].append(entry(occurrence, of: event, startsAt: nil, endsAt: nil,
+            entries[Int(day - from.dayNumber)].append(entry(occurrence, of: event, details: details, start: nil, end: nil,
                                                             continuing: day > startDate.dayNumber, endsAfterDay: day < lastDate.dayNumber))
         }
     }
 
-    private func placeTimed(_ occurrence: Occurrence, of event: CalendarEvent, zone eventZone: ZoneRules,
-                            into entries: inout [[AgendaEntry]]) {
-        let start = eventZone.instant(of: occurrence.start)
-        let end = eventZone.instant(of: occurrence.start.adding(seconds: occurrence.duration.days * 86_400)) + occurrence.duration.seconds
+    /// Places the occurrence that begins at the instant `start`.
+    private func placeTimed(_ occurrence: Occurrence, at start: Int64, of event: CalendarEvent, details: EntryDetails,
+                            zone eventZone: ZoneRules, into entries: inout [[AgendaEntry]]) {
+        let days = occurrence.duration.days
+        let end = (days == 0 ? start : eventZone.instant(of: occurrence.start.adding(seconds: days * 86_400))) + occurrence.duration.seconds
         let windowStart = dayStarts[0], windowEnd = dayStarts[dayStarts.count - 1]
         // An instant event (no duration) belongs to the day it is at; others to the days they overlap.
         guard start < windowEnd, end > windowStart || (end <= start && start >= windowStart) else { return }
         let firstDay = max(dayIndex(containing: start), 0)
         let lastDay = min(end > start ? dayIndex(containing: end - 1) : firstDay, dayStarts.count - 2)
         guard firstDay <= lastDay else { return }
-        let startsAt = Timestamp.format(start * 1000), endsAt = Timestamp.format(max(end, start) * 1000)
         for day in firstDay...lastDay {
-            entries[day].append(entry(occurrence, of: event, startsAt: startsAt, endsAt: endsAt,
+            entries[day].append(entry(occurrence, of: event, details: details, start: start, end: max(end, start),
                                       continuing: start < dayStarts[day], endsAfterDay: end > dayStarts[day + 1]))
         }
     }
@@ -99,12 +121,11 @@ struct AgendaBuilder {
         return low - 1
     }
 
-    private func entry(_ occurrence: Occurrence, of event: CalendarEvent, startsAt: String?, endsAt: String?,
+    private func entry(_ occurrence: Occurrence, of event: CalendarEvent, details: EntryDetails, start: Int64?, end: Int64?,
                        continuing: Bool, endsAfterDay: Bool) -> AgendaEntry {
-        AgendaEntry(id: event.id, recurrenceId: occurrence.recurrenceId, title: occurrence.title, description: occurrence.description,
-                    showWithoutTime: event.showWithoutTime, start: occurrence.start, timeZone: event.timeZone,
-                    duration: occurrence.duration, startsAt: startsAt, endsAt: endsAt, locations: occurrence.locations,
-                    participants: occurrence.participants, continuing: continuing, endsAfterDay: endsAfterDay)
+        AgendaEntry(id: event.id, recurrenceId: occurrence.recurrenceId, showWithoutTime: event.showWithoutTime, start: occurrence.start,
+                    duration: occurrence.duration, startInstant: start, endInstant: end, continuing: continuing, endsAfterDay: endsAfterDay,
+                    details: details, hasEventDetails: !occurrence.changesDetails)
     }
 
     /// The longest duration any occurrence of `event` has (overrides may lengthen one).

@@ -28,6 +28,12 @@ public struct EventSpan: Sendable, Equatable {
         lastDay = last.map { $0.date.dayNumber + longest.days + longest.seconds / 86_400 + 1 + Self.zoneSlack }
     }
 
+    /// The span stored beside an event (``EventRows``).
+    init(firstDay: Int64, lastDay: Int64?) {
+        self.firstDay = firstDay
+        self.lastDay = lastDay
+    }
+
     /// True when the event may show on a day of `days`.
     public func touches(_ days: ClosedRange<CalendarDate>) -> Bool {
         firstDay <= days.upperBound.dayNumber && (lastDay ?? .max) >= days.lowerBound.dayNumber

@@ -8,6 +8,8 @@ struct Occurrence: Sendable {
     var description: String?
     var locations: [String: Location]?
     var participants: [String: Participant]?
+    /// True when an override replaces the title, description, duration, locations or participants.
+    var changesDetails: Bool
 
     /// The occurrence starting at `key` of `event`, with `patch` applied.
     init(of event: CalendarEvent, at key: LocalDateTime, patch: EventOverride?) {
@@ -18,6 +20,8 @@ struct Occurrence: Sendable {
         description = patch?.description ?? event.description
         locations = patch?.locations ?? event.locations
         participants = patch?.participants ?? event.participants
+        changesDetails = patch.map { $0.title != nil || $0.description != nil || $0.duration != nil || $0.locations != nil
+            || $0.participants != nil } ?? false
     }
 
     /// The occurrences of `event` whose original start lies in `window` (wall time of the event's

@@ -6,8 +6,9 @@ import Jansson
 ///
 /// Each VEVENT with a UID becomes an event; a VEVENT with a RECURRENCE-ID becomes an override of
 /// its master. DTSTART's TZID names the zone (IANA names, also behind a prefix such as
-/// `/mozilla.org/20050126_1/Europe/Berlin`); a TZID that is no IANA name is converted to UTC through
-/// the file's VTIMEZONE. EXDATE become excluded overrides, RDATE added ones; ATTENDEE and ORGANIZER
+/// `/mozilla.org/20050126_1/Europe/Berlin`, or a Windows name as Outlook writes them, such as
+/// `W. Europe Standard Time`: ``WindowsZones``); any other TZID is converted to UTC through the
+/// file's VTIMEZONE. EXDATE become excluded overrides, RDATE added ones; ATTENDEE and ORGANIZER
 /// participants (ORGANIZER as owner); LOCATION a location. A VEVENT that cannot be taken is
 /// reported by its position and the rest kept.
 enum ICalendarReader {

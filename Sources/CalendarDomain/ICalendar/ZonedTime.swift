@@ -32,7 +32,7 @@ struct ZonedTime {
             zone = iana
             return
         }
-        // No IANA name (Outlook's "W. Europe Standard Time"): the file's VTIMEZONE gives the instant, kept in UTC.
+        // No IANA or Windows name: the file's VTIMEZONE gives the instant, kept in UTC.
         let resolved = icalproperty_get_datetime_with_component(property, nil)
         guard let icalZone = resolved.zone else {
             // The TZID is not quoted: an error never quotes what a file holds.
@@ -43,14 +43,14 @@ struct ZonedTime {
     }
 
     /// The IANA zone a TZID names, also behind a path prefix (`/mozilla.org/20050126_1/Europe/Berlin`,
-    /// `/freeassociation.sourceforge.net/Tzfile/Europe/Berlin`).
+    /// `/freeassociation.sourceforge.net/Tzfile/Europe/Berlin`), or by its Windows name (``WindowsZones``).
     static func ianaZone(_ tzid: String) -> ZoneRules? {
         if let zone = ZoneRules.named(tzid) { return zone }
         let parts = tzid.split(separator: "/")
         for count in [3, 2, 1] where parts.count > count {
             if let zone = ZoneRules.named(parts.suffix(count).joined(separator: "/")) { return zone }
         }
-        return nil
+        return WindowsZones.ianaName(tzid).flatMap(ZoneRules.named)
     }
 
     /// The instant; a floating time is read in `reference`'s zone (on the UTC wall clock when that floats too).

@@ -15,12 +15,27 @@ public enum CalendarAgenda: RPCMethod {
         public var timeZone: String?
     }
 
-    public struct Result: Encodable, Sendable {
+    /// Written as text by ``AgendaText`` (a 2001-day agenda holds 15,000 entries).
+    public struct Result: JSONTextEncodable, Sendable {
         public var timeZone: String
         public var from: CalendarDate
         public var to: CalendarDate
         public var days: [AgendaDay]
         public var state: String
+        /// The calendar's details text kept between answers.
+        let details: EventDetailsCache
+
+        enum CodingKeys: String, CodingKey {
+            case timeZone, from, to, days, state
+        }
+
+        public func writeJSON(into text: inout [UInt8]) throws {
+            var writer = AgendaText(into: text, known: details.details(at: state))
+            text = []
+            writer.write(self)
+            text = writer.bytes
+            details.keep(writer.written, at: state)
+        }
     }
 
     static func run(_ params: Params, context: CalendarContext) async throws -> Result {
@@ -32,7 +47,8 @@ public enum CalendarAgenda: RPCMethod {
         }
         let snapshot = try await context.calendar.events(touching: params.from...params.to)
         let days = AgendaBuilder(zone: zone, from: params.from, to: params.to).days(snapshot.events)
-        return Result(timeZone: zone.identifier, from: params.from, to: params.to, days: days, state: snapshot.state)
+        return Result(timeZone: zone.identifier, from: params.from, to: params.to, days: days, state: snapshot.state,
+                      details: context.details)
     }
 }
 

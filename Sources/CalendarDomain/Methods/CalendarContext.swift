@@ -9,6 +9,8 @@ public struct CalendarContext: Sendable {
     /// `--time-zone`, or `nil` for the host's zone.
     public var defaultZone: String?
     public var readRoots: ReadRoots
+    /// The agenda's text of each event, kept between answers.
+    let details = EventDetailsCache()
 
     public init(calendar: any CalendarService, clock: any WallClock = SystemClock(), defaultZone: String? = nil,
                 readRoots: ReadRoots = .empty) {

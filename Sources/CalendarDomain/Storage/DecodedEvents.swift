@@ -3,37 +3,45 @@ import Synchronization
 import SwitchboardCore
 import SwitchboardStorage
 
-/// Every event of the table, decoded, with its span, as of one change-log state: what an agenda
-/// reads instead of decoding each event's JSON again (a fifth of a 31-day agenda's time). When the
-/// state has moved (a write by this process or another), the events the change log names are read
-/// again; when the log cannot say (pruned), the whole table is.
+/// The table's events as of one change-log state, for the ranges an agenda reads: every event's span
+/// (read from its row's columns, no JSON decoded), and the events decoded so far (``EventTable``).
+/// A range decodes only the events it touches that no earlier range did, so the first 31-day agenda
+/// of a fresh process decodes a few hundred events, not the table. When the state has moved (a write
+/// by this process or another), the events the change log names are read again; when the log cannot
+/// say (pruned), the whole table's spans are.
+///
+/// - Important: The table is used under its lock, inside the caller's read transaction: concurrent
+///   ranges wait for each other rather than decode the same events twice.
 final class DecodedEvents: Sendable {
     private struct Snapshot {
         var state: String
-        var events: [String: (event: CalendarEvent, span: EventSpan)]
+        var table: EventTable
     }
 
     private let snapshot = Mutex<Snapshot?>(nil)
 
     /// The events touching `days` as of `state`, in id order, read in `db`'s transaction.
     func events(_ db: Database, touching days: ClosedRange<CalendarDate>, at state: String) throws -> [CalendarEvent] {
-        let kept = snapshot.withLock { $0 }
-        var current: Snapshot
-        if let kept, kept.state == state {
-            current = kept
-        } else if let kept, let changes = try? ChangeLog.changes(db, domain: calendarDomain, since: kept.state, limit: ChangeTracking.maxChanges),
-                  !changes.hasMoreChanges, changes.newState == state {
-            current = kept
-            current.state = state
-            for id in changes.created + changes.updated + changes.destroyed {
-                current.events[id] = try EventRows.event(db, id: id).map { ($0, EventSpan($0)) }
-            }
-        } else {
-            current = Snapshot(state: state, events: [:])
-            for event in try EventRows.all(db) { current.events[event.id] = (event, EventSpan(event)) }
+        try snapshot.withLock { kept in
+            var current = try Self.current(kept.take(), db: db, state: state)
+            defer { kept = current }
+            return try current.table.events(touching: days) { id in try EventRows.event(db, id: id) }
         }
-        let fresh = current
-        snapshot.withLock { $0 = fresh }
-        return fresh.events.values.lazy.filter { $0.span.touches(days) }.map(\.event).sorted { $0.id < $1.id }
+    }
+
+    /// `kept` brought to `state`.
+    private static func current(_ kept: Snapshot?, db: Database, state: String) throws -> Snapshot {
+        if let kept, kept.state == state { return kept }
+        if var kept, let changes = try? ChangeLog.changes(db, domain: calendarDomain, since: kept.state, limit: ChangeTracking.maxChanges),
+           !changes.hasMoreChanges, changes.newState == state {
+            kept.state = state
+            for id in changes.created + changes.updated + changes.destroyed {
+                if let span = try EventRows.span(db, id: id) { kept.table.put(id: id, span: span) } else { kept.table.remove(id: id) }
+            }
+            return kept
+        }
+        var table = EventTable()
+        try EventRows.allSpans(db) { id, span in table.put(id: id, span: span) }
+        return Snapshot(state: state, table: table)
     }
 }

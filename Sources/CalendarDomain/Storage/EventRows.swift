@@ -32,6 +32,20 @@ enum EventRows {
         try String.fetchAll(db.cachedStatement(sql: "SELECT body FROM calendar_event ORDER BY id")).map(decode)
     }
 
+    /// Calls `visit` with each event's id and stored span.
+    static func allSpans(_ db: Database, _ visit: (String, EventSpan) -> Void) throws {
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT id, first_day, last_day FROM calendar_event"))
+        while let row = try rows.next() {
+            visit(row[0], EventSpan(firstDay: row[1], lastDay: row[2]))
+        }
+    }
+
+    /// The stored span of the event `id`, or `nil` when there is no such event.
+    static func span(_ db: Database, id: String) throws -> EventSpan? {
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT first_day, last_day FROM calendar_event WHERE id = ?"), arguments: [id])
+            .map { EventSpan(firstDay: $0[0], lastDay: $0[1]) }
+    }
+
     static func event(_ db: Database, id: String) throws -> CalendarEvent? {
         try String.fetchOne(db.cachedStatement(sql: "SELECT body FROM calendar_event WHERE id = ?"), arguments: [id]).map(decode)
     }

@@ -79,6 +79,8 @@ public struct ZoneRules: Sendable {
         let before = offset(at: local.seconds - 172_800)
         let after = offset(at: local.seconds + 172_800)
         let early = local.seconds - before
+        // No change within two days either side (the common case): the offset is the same at `early`.
+        if before == after { return early }
         if offset(at: early) == before { return early }  // exists (the first of two, in a fold)
         let late = local.seconds - after
         if offset(at: late) == after { return late }

@@ -1,0 +1,66 @@
+/// Events by id with the span of days each can show on (``EventSpan``), kept so that a range is
+/// found by comparing spans alone: only the events that touch it are copied out. An event may be
+/// held by its span only, and read when a range first needs it (the SQLite service decodes each
+/// event's JSON on first use, not the whole table).
+struct EventTable {
+    private var position: [String: Int] = [:]
+    private var ids: [String] = []
+    private var spans: [EventSpan] = []
+    private var events: [CalendarEvent?] = []
+
+    var isEmpty: Bool { ids.isEmpty }
+
+    /// Adds or replaces `event`.
+    mutating func put(_ event: CalendarEvent) {
+        put(id: event.id, span: EventSpan(event), event: event)
+    }
+
+    /// Adds or replaces the event `id`, known by its span until it is read.
+    mutating func put(id: String, span: EventSpan, event: CalendarEvent? = nil) {
+        if let index = position[id] {
+            spans[index] = span
+            events[index] = event
+            return
+        }
+        position[id] = ids.count
+        ids.append(id)
+        spans.append(span)
+        events.append(event)
+    }
+
+    mutating func remove(id: String) {
+        guard let index = position.removeValue(forKey: id) else { return }
+        let last = ids.count - 1
+        if index != last {
+            ids.swapAt(index, last)
+            spans.swapAt(index, last)
+            events.swapAt(index, last)
+            position[ids[index]] = index
+        }
+        ids.removeLast()
+        spans.removeLast()
+        events.removeLast()
+    }
+
+    subscript(id: String) -> CalendarEvent? {
+        position[id].flatMap { events[$0] }
+    }
+
+    /// The events that may show on a day of `days`, in id order; `read` supplies those held by their
+    /// span only (and they are kept); one it cannot find is left out.
+    mutating func events(touching days: ClosedRange<CalendarDate>, read: (String) throws -> CalendarEvent?) rethrows -> [CalendarEvent] {
+        var found: [CalendarEvent] = []
+        for index in spans.indices where spans[index].touches(days) {
+            if let event = events[index] {
+                found.append(event)
+            } else if let event = try read(ids[index]) {
+                events[index] = event
+                found.append(event)
+            }
+        }
+        return found.sorted { $0.id < $1.id }
+    }
+
+    /// Every event read, in id order.
+    var all: [CalendarEvent] { events.compactMap { $0 }.sorted { $0.id < $1.id } }
+}
