@@ -42,6 +42,12 @@ extension MessageReader {
             } catch {
                 answerFailure(error, id: idView, method: method, target: target)
             }
+        case .deferred(let prepare):
+            do {
+                startDeferred(try prepare(params), context: context, target: idView == nil ? .none : target)
+            } catch {
+                answerFailure(error, id: idView, method: method, target: target)
+            }
         }
     }
 
@@ -91,7 +97,7 @@ extension MessageReader {
                 }
                 connection.gate.release()
             }
-            request?.attach(task)
+            request?.attach { task.cancel() }
         }
         connection.gate.submit(start, beforeWaiting: { flushReplies() })
     }

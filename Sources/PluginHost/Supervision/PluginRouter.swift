@@ -13,17 +13,37 @@ public struct PluginRouter: MethodRouter {
             guard let tool = session.tools[toolName] else { return nil }
             return Self.entry(name: name, tool: tool, plugin: plugin)
         }
-        // Not running: the call starts it, then finds the tool.
+        // Not running: the call starts it (in a task), then finds the tool.
         return .dynamic(name: name, summary: "A tool of plugin \(plugin.name).") { params, context in
             let session = try await plugin.session()
             guard let tool = session.tools[toolName] else { throw ResponseError.methodNotFound(name) }
-            return try await session.callTool(tool, arguments: params, context: context)
+            let arguments = try ToolArguments(params, tool: tool)
+            return try await DeferredAnswer.value { session.relay(tool, arguments: arguments, context: context, answer: $0) }
         }
     }
 
+    /// A tool of a running plugin: its arguments are checked on the input thread and the call relayed
+    /// with no task (``PluginSession/relay(_:arguments:context:answer:)``); if the plugin stopped
+    /// meanwhile, a task starts it again first.
     private static func entry(name: String, tool: PluginTool, plugin: Plugin) -> MethodEntry {
-        .dynamic(name: name, summary: tool.summary) { params, context in
-            try await plugin.session().callTool(tool, arguments: params, context: context)
+        .deferred(name: name, summary: tool.summary) { params in
+            let arguments = try ToolArguments(params, tool: tool)
+            return { context, answer in
+                if let session = plugin.runningSession {
+                    return session.relay(tool, arguments: arguments, context: context, answer: answer)
+                }
+                let task = Task {
+                    do {
+                        try await plugin.session().relay(tool, arguments: arguments, context: context, answer: answer)
+                    } catch {
+                        answer.fail(error)
+                    }
+                }
+                answer.onCancel {
+                    task.cancel()
+                    answer.fail(ResponseError.cancelled)
+                }
+            }
         }
     }
 
