@@ -21,7 +21,7 @@ extension MessageReader {
             request?.attach { answer.cancel() }
             work(context, answer)
         }
-        connection.gate.submit(start, beforeWaiting: { flushReplies() })
+        admit(start, request: request, context: context, target: target)
     }
 }
 

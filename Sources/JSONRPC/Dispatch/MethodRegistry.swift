@@ -110,6 +110,13 @@ public struct Dispatcher: Sendable {
         return (own + routed.filter { table[$0.name] == nil }).sorted { $0.name < $1.name }
     }
 
+    /// Every method once the router has settled (plugins started, a bounded wait): for listings, which
+    /// run as tasks so the connection keeps answering meanwhile.
+    public func settledEntries() async -> [MethodEntry] {
+        await router?.settle()
+        return entries
+    }
+
     /// The namespaces of the methods named `namespace.verb`, and the router's, sorted (`initialize`,
     /// `exit` and other undotted lifecycle names belong to none).
     public var namespaces: [String] {

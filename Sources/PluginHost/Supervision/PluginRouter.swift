@@ -2,7 +2,8 @@ import Jansson
 import JSONRPC
 
 /// The plugins' tools as host methods: `ns.T` is tool `T` of the plugin of namespace `ns`. A plugin
-/// not started yet is started by the call; listings wait (bounded) for plugins to start.
+/// not started yet is started by the call; listings settle first (``settle()``), waiting a bounded time
+/// for plugins to start, in a task: the connection keeps answering meanwhile.
 public struct PluginRouter: MethodRouter {
     let supervisor: PluginSupervisor
 
@@ -48,14 +49,16 @@ public struct PluginRouter: MethodRouter {
     }
 
     public var entries: [MethodEntry] {
-        supervisor.settleForListing()
-        return supervisor.plugins.flatMap { plugin -> [MethodEntry] in
+        supervisor.plugins.flatMap { plugin -> [MethodEntry] in
             guard let session = plugin.runningSession else { return [] }
             return session.tools.values.map { Self.entry(name: plugin.namespace + "." + $0.name, tool: $0, plugin: plugin) }
         }
     }
 
     public var namespaces: [String] { supervisor.namespaces }
+
+    /// Starts the plugins not started yet and suspends until each runs or failed, at most the listing wait.
+    public func settle() async { await supervisor.settleForListing() }
 
     public func methodDescription(named name: String) -> JSONValue? {
         guard let dot = name.firstIndex(of: "."), let plugin = supervisor.plugin(namespace: String(name[..<dot])),

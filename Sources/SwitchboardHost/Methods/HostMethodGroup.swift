@@ -19,11 +19,13 @@ extension MethodRegistry {
         var registry = MethodRegistry()
         registry.registerImmediate(HostPing.self) { _, _ in "pong" }
         registry.registerImmediate(HostEcho.self) { params, _ in params }
-        registry.registerImmediate(HostMethods.self) { _, context in HostMethods.list(context.connection.dispatcher) }
+        // Listings run as tasks: they may wait for plugins to start while the connection answers others.
+        registry.register(HostMethods.self) { _, context in HostMethods.list(await context.connection.dispatcher.settledEntries()) }
         registry.registerImmediate(HostStatus.self) { _, context in HostStatus.status(of: context.connection) }
         registry.register(HostSleep.self) { params, context in try await HostSleep.run(params, context: context) }
-        registry.registerImmediate(RPCDiscover.self) { _, context in
-            RPCDiscover.document(for: context.connection.dispatcher, catalog: catalog ?? .embedded)
+        registry.register(RPCDiscover.self) { _, context in
+            let dispatcher = context.connection.dispatcher
+            return RPCDiscover.document(for: dispatcher, entries: await dispatcher.settledEntries(), catalog: catalog ?? .embedded)
         }
         registry.registerImmediate(Initialize.self) { params, context in
             if let pid = params.processId, pid > 0, pid <= Int(Int32.max) { environment.watchClientProcess(Int32(pid)) }
