@@ -129,6 +129,7 @@ extension MessageReader {
         for request in requests where request.answeredBeforeStart {
             connection.inFlight.remove(request)
             if let answer = connection.answer(.failure(.cancelled), for: request.context, target: request.target) {
+                flushReplies()
                 connection.sendBlocking(answer)
             }
         }

@@ -38,6 +38,33 @@ public struct MethodRegistry: Sendable {
         }))
     }
 
+    /// Registers a listing of the method table (`host.methods`, `rpc.discover`): answered on the input
+    /// thread when the router has nothing to settle, else from a task once it has (a bounded wait for
+    /// plugins to start) while the connection keeps answering other requests.
+    public mutating func registerListing<M: RPCMethod>(
+        _ method: M.Type,
+        _ handler: @escaping @Sendable (_ params: M.Params, _ context: RequestContext, _ entries: [MethodEntry]) throws -> M.Result
+    ) {
+        add(.deferred(name: M.name, summary: M.summary) { params in
+            let decoded = try ParamsDecoding.decode(M.Params.self, from: params)
+            return { context, answer in
+                let dispatcher = context.connection.dispatcher
+                let respond: @Sendable () -> Void = {
+                    do {
+                        answer.succeed(try ResultEncoding.encode(try handler(decoded, context, dispatcher.entries)))
+                    } catch {
+                        answer.fail(error)
+                    }
+                }
+                guard let router = dispatcher.router, !router.isSettled else { return respond() }
+                Task {
+                    await router.settle()
+                    respond()
+                }
+            }
+        })
+    }
+
     /// Registers a notification handler; it runs on the input thread, so it must be quick.
     public mutating func registerNotification<N: RPCNotification>(
         _ notification: N.Type,
@@ -108,13 +135,6 @@ public struct Dispatcher: Sendable {
         let own = order.sorted().compactMap { table[$0] }
         guard let routed = router?.entries, !routed.isEmpty else { return own }
         return (own + routed.filter { table[$0.name] == nil }).sorted { $0.name < $1.name }
-    }
-
-    /// Every method once the router has settled (plugins started, a bounded wait): for listings, which
-    /// run as tasks so the connection keeps answering meanwhile.
-    public func settledEntries() async -> [MethodEntry] {
-        await router?.settle()
-        return entries
     }
 
     /// The namespaces of the methods named `namespace.verb`, and the router's, sorted (`initialize`,

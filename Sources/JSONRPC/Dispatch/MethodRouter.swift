@@ -14,10 +14,13 @@ public protocol MethodRouter: Sendable {
     var namespaces: [String] { get }
     /// The OpenRPC method object for `name` (its params and result schemas), when it has one.
     func methodDescription(named name: String) -> JSONValue?
+    /// True when ``entries`` shows what a listing should; else ``settle()`` first.
+    var isSettled: Bool { get }
     /// Suspends (a bounded time) until ``entries`` shows what a listing should: plugins started.
     func settle() async
 }
 
 extension MethodRouter {
+    public var isSettled: Bool { true }
     public func settle() async {}
 }

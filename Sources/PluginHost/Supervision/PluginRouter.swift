@@ -57,6 +57,9 @@ public struct PluginRouter: MethodRouter {
 
     public var namespaces: [String] { supervisor.namespaces }
 
+    /// False while a plugin has not started yet (nor failed).
+    public var isSettled: Bool { !supervisor.plugins.contains(where: \.isPending) }
+
     /// Starts the plugins not started yet and suspends until each runs or failed, at most the listing wait.
     public func settle() async { await supervisor.settleForListing() }
 
