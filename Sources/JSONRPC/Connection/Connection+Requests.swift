@@ -27,23 +27,23 @@ extension Connection {
 
     /// Hands a response from the peer to the request waiting for it.
     func receiveResponse(id: RequestID, result: JSONView?, error: JSONView?) {
-        let failure: ResponseError? = result != nil ? nil : {
-            let code = error?["code"]?.int64.map { ErrorCode(rawValue: Int($0)) } ?? .internalError
-            let message = error?["message"]?.string ?? "error without a message"
-            return ResponseError(code: code, message: message, data: error?["data"].map(JSONValue.init))
-        }()
         if case .integer(let number) = id, let handler = takeHandler(number) {
             // Passed on as it was parsed, with no conversion.
-            if let failure { handler(.failure(failure)) } else if let result { handler(.success(result)) }
+            handler(result.map { .success($0) } ?? .failure(Self.responseError(error)))
             return
         }
-        let outcome: Result<JSONValue, ResponseError> = if let result { .success(JSONValue(result)) } else {
-            .failure(failure ?? .internalError("error without a message"))
-        }
+        let outcome: Result<JSONValue, ResponseError> = result.map { .success(JSONValue($0)) } ?? .failure(Self.responseError(error))
         guard case .integer(let number) = id, settle(number, with: outcome) else {
             logger.debug("dropped a response to no request of ours", metadata: ["id": "\(id)"])
             return
         }
+    }
+
+    /// The error a response's `error` member describes.
+    private static func responseError(_ error: JSONView?) -> ResponseError {
+        let code = error?["code"]?.int64.map { ErrorCode(rawValue: Int($0)) } ?? .internalError
+        let message = error?["message"]?.string ?? "error without a message"
+        return ResponseError(code: code, message: message, data: error?["data"].map(JSONValue.init))
     }
 
     /// Fails every request still waiting for the peer with `failure` (a plugin's crash, say); later

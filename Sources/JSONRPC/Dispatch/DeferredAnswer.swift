@@ -44,16 +44,17 @@ public final class DeferredAnswer: Sendable {
 
     /// The client cancelled: the cancel handler runs, or, with none set yet, the request fails now.
     func cancel() {
-        let handler: (@Sendable () -> Void)?? = state.withLock { state in
-            guard !state.cancelled else { return .some(nil) }
+        enum Step { case run(@Sendable () -> Void), failNow, nothing }
+        let step: Step = state.withLock { state in
+            guard !state.cancelled else { return .nothing }
             state.cancelled = true
             defer { state.onCancel = nil }
-            return state.onCancel.map { .some($0) } ?? nil
+            return state.onCancel.map { .run($0) } ?? .failNow
         }
-        switch handler {
-        case .some(.some(let run)): run()
-        case .none: fail(ResponseError.cancelled)
-        case .some(.none): break
+        switch step {
+        case .run(let handler): handler()
+        case .failNow: fail(ResponseError.cancelled)
+        case .nothing: break
         }
     }
 
