@@ -16,8 +16,9 @@ extension Connection {
         return id
     }
 
-    /// Sends a request to the peer from any thread without waiting: written now when the output has
-    /// room, else queued by a task. `onAnswer` runs once, on the thread the answer arrives on (the
+    /// Sends a request to the peer from any thread without waiting: gathered with the thread's other
+    /// frames of this input chunk (``WriteCoalescing``), written when the output has room, else queued
+    /// by a task. `onAnswer` runs once, on the thread the answer arrives on (the
     /// reader's), or with the error of ``abandonRequest(_:with:)`` or ``closeOutgoing(failing:)``; a
     /// result it is given is valid only during the call. Returns the id; nil when the connection is closed.
     public func startRequest(method: String, params: JanssonValue?,
@@ -31,10 +32,7 @@ extension Connection {
         guard let id else { return nil }
         let message = OutgoingMessage.request(id: id, method: method, params: params)
         if holdUntilFramed(message) { return id }
-        let bytes = framed(message)
-        if !sink.writeIfRoom(bytes) {
-            Task { await sink.enqueue(bytes) }
-        }
+        WriteCoalescing.send(framed(message), to: sink)
         return id
     }
 

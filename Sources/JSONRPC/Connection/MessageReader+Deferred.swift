@@ -26,8 +26,9 @@ extension MessageReader {
 }
 
 extension Connection {
-    /// Answers a deferred request from the thread its outcome arrived on: written now when the output
-    /// has room, else queued by a task that waits for room; `queued` runs once it is out of the way.
+    /// Answers a deferred request from the thread its outcome arrived on: gathered with the thread's
+    /// other frames of this input chunk (``WriteCoalescing``), written when the output has room, else
+    /// queued by a task that waits for room; `queued` runs once it is out of the way.
     func sendAnswer(_ outcome: Result<JanssonValue, ResponseError>, for context: RequestContext, target: ReplyTarget,
                     queued: @escaping @Sendable () -> Void) {
         let bytes: [UInt8]
@@ -45,13 +46,8 @@ extension Connection {
                 await collector.runHeldActions()
                 queued()
             }
-        } else if sink.writeIfRoom(bytes) {
-            queued()
         } else {
-            Task {
-                await sink.enqueue(bytes)
-                queued()
-            }
+            WriteCoalescing.send(bytes, to: sink, queued: queued)
         }
     }
 

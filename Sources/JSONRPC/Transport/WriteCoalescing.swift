@@ -4,13 +4,14 @@ import Glibc
 import Darwin
 #endif
 
-/// Frames a thread writes with ``FileDescriptorSink/writeIfRoom(_:)`` while it handles one chunk of
-/// input, gathered to go out in one write per sink when the chunk is done: pipelined calls relayed to
-/// a plugin, and the plugin's answers to them, cost one write (and one wake-up of the reader at the
-/// other end) per chunk instead of one per message.
+/// Frames a thread sends without waiting (requests relayed to a plugin, a plugin's answers relayed to
+/// the client) while it handles one chunk of input, gathered to go out in one write per output when
+/// the chunk is done: pipelined calls cost one write (and one wake-up of the reader at the other end)
+/// per chunk instead of one per message.
 ///
 /// - Important: whatever was gathered is written before the thread can wait for anything
-///   (``MessageReader`` flushes it with its own replies), so a peer never waits for frames held here.
+///   (``MessageReader`` flushes it with its own replies), so a peer never waits for frames held here;
+///   and what was to run once a frame is queued (releasing a request's slot) runs only then.
 final class WriteCoalescing {
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
@@ -18,9 +19,15 @@ final class WriteCoalescing {
         return key
     }()
 
-    private var gathered: [(sink: FileDescriptorSink, bytes: [UInt8])] = []
+    private struct Output {
+        let sink: any FrameSink
+        var bytes: [UInt8]
+        var queued: [@Sendable () -> Void]
+    }
 
-    /// Runs `body` with this thread's `writeIfRoom` frames gathered, then writes them.
+    private var gathered: [Output] = []
+
+    /// Runs `body` with this thread's frames gathered (``send(_:to:queued:)``), then writes them.
     static func gathering(_ body: () -> Void) {
         guard pthread_getspecific(key) == nil else { return body() }
         let batch = WriteCoalescing()
@@ -30,15 +37,16 @@ final class WriteCoalescing {
         batch.flush()
     }
 
-    /// Keeps `bytes` for `sink` when this thread gathers; false when it does not.
-    static func gather(_ bytes: [UInt8], for sink: FileDescriptorSink) -> Bool {
-        guard let batch = current else { return false }
+    /// Sends `bytes` to `sink` without waiting: gathered while this thread gathers, else written now if
+    /// the output has room, else queued by a task; `queued` runs once they are out of the way.
+    static func send(_ bytes: [UInt8], to sink: any FrameSink, queued: (@Sendable () -> Void)? = nil) {
+        guard let batch = current else { return write(bytes, to: sink, queued: queued.map { [$0] } ?? []) }
         if let index = batch.gathered.firstIndex(where: { $0.sink === sink }) {
             batch.gathered[index].bytes.append(contentsOf: bytes)
+            if let queued { batch.gathered[index].queued.append(queued) }
         } else {
-            batch.gathered.append((sink, bytes))
+            batch.gathered.append(Output(sink: sink, bytes: bytes, queued: queued.map { [$0] } ?? []))
         }
-        return true
     }
 
     /// Writes what this thread gathered so far (before it waits for anything).
@@ -48,11 +56,20 @@ final class WriteCoalescing {
         pthread_getspecific(key).map { Unmanaged<WriteCoalescing>.fromOpaque($0).takeUnretainedValue() }
     }
 
-    private func flush() {
-        let frames = gathered
-        gathered = []
-        for (sink, bytes) in frames where !sink.writeNowIfRoom(bytes) {
-            Task { await sink.enqueue(bytes) }
+    private static func write(_ bytes: [UInt8], to sink: any FrameSink, queued: [@Sendable () -> Void]) {
+        if sink.writeIfRoom(bytes) {
+            queued.forEach { $0() }
+        } else {
+            Task {
+                await sink.enqueue(bytes)
+                queued.forEach { $0() }
+            }
         }
+    }
+
+    private func flush() {
+        let outputs = gathered
+        gathered = []
+        for output in outputs { Self.write(output.bytes, to: output.sink, queued: output.queued) }
     }
 }
