@@ -158,7 +158,10 @@ final class Subscription: Sendable {
             state.queue = []
             return state.deliveredPosition
         }
-        if position != nil { onEnd(self) }
+        if position != nil {
+            onEnd(self)
+            feed.end()
+        }
         return position
     }
 

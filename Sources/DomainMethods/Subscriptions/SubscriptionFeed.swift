@@ -13,6 +13,13 @@ public protocol SubscriptionFeed: Sendable {
     func start() async throws -> String
     /// At most `limit` events after `position`, oldest first.
     func events(after position: String, limit: Int) async throws -> SubscriptionStep
+    /// Called once when the subscription ends (unsubscribed, dropped, its connection closed, or never
+    /// started): to let go of what ``start()`` took, like a plugin's own subscription.
+    func end()
+}
+
+extension SubscriptionFeed {
+    public func end() {}
 }
 
 /// One notification a subscription sends.

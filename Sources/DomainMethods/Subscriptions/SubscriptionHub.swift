@@ -41,19 +41,32 @@ public final class SubscriptionHub: Sendable {
     /// events after that position are delivered once the answer is out.
     public func subscribe(namespace: String, feed: any SubscriptionFeed, context: RequestContext) async throws -> SubscribeResult {
         let connection = context.connection
-        let position = try await feed.start()
-        let subscription: Subscription = try table.withLock { table in
+        let position: String
+        do {
+            position = try await feed.start()
+        } catch {
+            feed.end()
+            throw error
+        }
+        let made: Result<Subscription, ResponseError> = table.withLock { table in
             let held = table.subscriptions.values.lazy.filter { $0.connection === connection }.count
             guard held < Self.maxPerConnection else {
-                throw ResponseError(code: .invalidRequest, message: "This connection holds \(held) subscriptions, the most allowed: unsubscribe first",
-                                    data: ["limit": .integer(Int64(Self.maxPerConnection))])
+                return .failure(ResponseError(code: .invalidRequest, message: "This connection holds \(held) subscriptions, the most allowed: unsubscribe first",
+                                              data: ["limit": .integer(Int64(Self.maxPerConnection))]))
             }
             table.nextID += 1
             let subscription = Subscription(
                 id: "\(namespace)-sub-\(table.nextID)", namespace: namespace, connection: connection, feed: feed,
                 position: position, maxQueued: maxQueuedEvents, onEnd: { [weak self] in self?.remove($0) })
             table.subscriptions[subscription.id] = subscription
-            return subscription
+            return .success(subscription)
+        }
+        let subscription: Subscription
+        switch made {
+        case .success(let started): subscription = started
+        case .failure(let error):
+            feed.end()
+            throw error
         }
         watch(connection)
         context.afterAnswer { subscription.begin() }

@@ -46,6 +46,26 @@ final class AdmissionGate: @unchecked Sendable {
         }
     }
 
+    /// Runs `start` now if a slot is free, else queues it; false (and nothing done) when the queue is
+    /// full too. Never blocks: for connections that refuse instead (``AdmissionPolicy/refuse(_:)``).
+    func trySubmit(_ start: @escaping @Sendable () -> Void) -> Bool {
+        enum Decision { case run, queued, full }
+        let decision: Decision = lock.withLock {
+            if running < maxRunning {
+                running += 1
+                return .run
+            }
+            guard waiting.count - waitingHead < maxWaiting else { return .full }
+            waiting.append(start)
+            return .queued
+        }
+        if decision == .run { start() }
+        return decision != .full
+    }
+
+    /// How many requests may run and wait at once.
+    var capacity: Int { maxRunning + maxWaiting }
+
     /// Frees the slot of finished work, starting the next queued one in it.
     func release() {
         let next: (@Sendable () -> Void)? = lock.withLock {

@@ -16,6 +16,26 @@ extension Connection {
         return id
     }
 
+    /// Sends a request to the peer from any thread without waiting: gathered with the thread's other
+    /// frames of this input chunk (``WriteCoalescing``), written when the output has room, else queued
+    /// by a task. `onAnswer` runs once, on the thread the answer arrives on (the
+    /// reader's), or with the error of ``abandonRequest(_:with:)`` or ``closeOutgoing(failing:)``; a
+    /// result it is given is valid only during the call. Returns the id; nil when the connection is closed.
+    public func startRequest(method: String, params: JanssonValue?,
+                             onAnswer: @escaping @Sendable (Result<JSONView, ResponseError>) -> Void) -> Int64? {
+        let id: Int64? = outgoing.withLock { state in
+            guard !state.closed else { return nil }
+            defer { state.nextID += 1 }
+            state.slots[state.nextID] = .handler(onAnswer)
+            return state.nextID
+        }
+        guard let id else { return nil }
+        let message = OutgoingMessage.request(id: id, method: method, params: params)
+        if holdUntilFramed(message) { return id }
+        WriteCoalescing.send(framed(message), to: sink)
+        return id
+    }
+
     /// Waits for the answer to request `id` (from ``startRequest(method:params:)``); throws the peer's
     /// ``ResponseError``, or the one given to ``abandonRequest(_:with:)``.
     public func response(to id: Int64) async throws -> JSONValue {
@@ -28,7 +48,7 @@ extension Connection {
                 case .sent:
                     state.slots[id] = .waiting(continuation)
                     return .some(nil)
-                case .waiting, nil:
+                case .waiting, .handler, nil:
                     return nil
                 }
             }

@@ -9,6 +9,8 @@ struct OutgoingRequests {
         case sent
         case waiting(CheckedContinuation<JSONValue, any Error>)
         case answered(Result<JSONValue, ResponseError>)
+        /// Answered by a call on the thread the answer arrives on (``Connection/startRequest(method:params:onAnswer:)``).
+        case handler(@Sendable (Result<JSONView, ResponseError>) -> Void)
     }
 
     var nextID: Int64 = 1
@@ -25,18 +27,23 @@ extension Connection {
 
     /// Hands a response from the peer to the request waiting for it.
     func receiveResponse(id: RequestID, result: JSONView?, error: JSONView?) {
-        let outcome: Result<JSONValue, ResponseError>
-        if let result {
-            outcome = .success(JSONValue(result))
-        } else {
-            let code = error?["code"]?.int64.map { ErrorCode(rawValue: Int($0)) } ?? .internalError
-            let message = error?["message"]?.string ?? "error without a message"
-            outcome = .failure(ResponseError(code: code, message: message, data: error?["data"].map(JSONValue.init)))
+        if case .integer(let number) = id, let handler = takeHandler(number) {
+            // Passed on as it was parsed, with no conversion.
+            handler(result.map { .success($0) } ?? .failure(Self.responseError(error)))
+            return
         }
+        let outcome: Result<JSONValue, ResponseError> = result.map { .success(JSONValue($0)) } ?? .failure(Self.responseError(error))
         guard case .integer(let number) = id, settle(number, with: outcome) else {
             logger.debug("dropped a response to no request of ours", metadata: ["id": "\(id)"])
             return
         }
+    }
+
+    /// The error a response's `error` member describes.
+    private static func responseError(_ error: JSONView?) -> ResponseError {
+        let code = error?["code"]?.int64.map { ErrorCode(rawValue: Int($0)) } ?? .internalError
+        let message = error?["message"]?.string ?? "error without a message"
+        return ResponseError(code: code, message: message, data: error?["data"].map(JSONValue.init))
     }
 
     /// Fails every request still waiting for the peer with `failure` (a plugin's crash, say); later
@@ -52,6 +59,7 @@ extension Connection {
     /// Resumes the caller of request `id`, or keeps the outcome until it waits; false if no such request.
     @discardableResult
     func settle(_ id: Int64, with outcome: Result<JSONValue, ResponseError>) -> Bool {
+        var handlerToCall: (@Sendable (Result<JSONView, ResponseError>) -> Void)?
         let waiter: CheckedContinuation<JSONValue, any Error>?? = outgoing.withLock { state in
             switch state.slots[id] {
             case nil:
@@ -64,10 +72,29 @@ extension Connection {
                 return .some(continuation)
             case .answered:
                 return .some(nil)
+            case .handler(let handler):
+                state.slots[id] = nil
+                handlerToCall = handler
+                return .some(nil)
             }
         }
         guard let waiter else { return false }
         waiter?.resume(with: outcome.mapError { $0 as any Error })
+        if let handlerToCall {
+            switch outcome {
+            case .success(let value): withExtendedLifetime(value.makeJansson()) { handlerToCall(.success($0.view)) }
+            case .failure(let error): handlerToCall(.failure(error))
+            }
+        }
         return true
+    }
+
+    /// Takes the handler of request `id`, if it has one.
+    private func takeHandler(_ id: Int64) -> (@Sendable (Result<JSONView, ResponseError>) -> Void)? {
+        outgoing.withLock { state in
+            guard case .handler(let handler) = state.slots[id] else { return nil }
+            state.slots[id] = nil
+            return handler
+        }
     }
 }

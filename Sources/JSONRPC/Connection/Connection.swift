@@ -18,6 +18,8 @@ public final class Connection: Sendable {
     let inFlight = InFlightTable()
     let writers = WriterPool()
     let gate: AdmissionGate
+    /// What a request finds when the gate is full.
+    let admission: AdmissionPolicy
     private let framingCode: Atomic<UInt8>
     /// Read for every message, so atomics rather than a lock.
     private let shutdownRequested = Atomic<Bool>(false)
@@ -34,8 +36,9 @@ public final class Connection: Sendable {
     let dialect = Mutex<NotificationDialect?>(nil)
 
     public init(dispatcher: Dispatcher, limits: ConnectionLimits = ConnectionLimits(), framing: Framing? = nil,
-                sink: any FrameSink, logger: Logger) {
+                sink: any FrameSink, logger: Logger, admission: AdmissionPolicy = .wait) {
         self.dispatcher = dispatcher
+        self.admission = admission
         self.limits = limits
         self.sink = sink
         self.logger = logger

@@ -1,9 +1,10 @@
 import Synchronization
 
-/// A request that runs (or waits to run) as a task: what `$/cancelRequest` reaches.
+/// A request that runs (or waits to run) as a task or a deferred answer: what `$/cancelRequest` reaches.
 final class InFlightRequest: Sendable {
     private struct State {
-        var task: Task<Void, Never>?
+        /// Cancels the running request: its task, or its deferred answer.
+        var cancelRunning: (@Sendable () -> Void)?
         var cancelled = false
         /// The request got its slot and its task is (about to be) running.
         var started = false
@@ -23,12 +24,13 @@ final class InFlightRequest: Sendable {
         self.target = target
     }
 
-    /// Records the task running the request; cancels it at once if the client already asked to.
-    func attach(_ task: Task<Void, Never>) {
-        state.withLock { state in
-            state.task = task
-            if state.cancelled { task.cancel() }
+    /// Records how to cancel the running request; cancels it at once if the client already asked to.
+    func attach(cancel: @escaping @Sendable () -> Void) {
+        let now = state.withLock { state in
+            state.cancelRunning = cancel
+            return state.cancelled
         }
+        if now { cancel() }
     }
 
     /// Called when the request gets its slot; false if it was cancelled (and answered) while waiting.
@@ -43,11 +45,12 @@ final class InFlightRequest: Sendable {
     /// Cancels the request: its task if it runs, or the whole request if it still waits for a slot
     /// (``answeredBeforeStart`` then tells the caller to answer it).
     func cancel() {
-        state.withLock { state in
+        let running = state.withLock { state in
             state.cancelled = true
             if !state.started { state.answeredEarly = true }
-            state.task?.cancel()
+            return state.cancelRunning
         }
+        running?()
     }
 
     var answeredBeforeStart: Bool { state.withLock { $0.answeredEarly } }

@@ -42,6 +42,12 @@ extension MessageReader {
             } catch {
                 answerFailure(error, id: idView, method: method, target: target)
             }
+        case .deferred(let prepare):
+            do {
+                startDeferred(try prepare(params), context: context, target: idView == nil ? .none : target)
+            } catch {
+                answerFailure(error, id: idView, method: method, target: target)
+            }
         }
     }
 
@@ -91,9 +97,22 @@ extension MessageReader {
                 }
                 connection.gate.release()
             }
-            request?.attach(task)
+            request?.attach { task.cancel() }
         }
-        connection.gate.submit(start, beforeWaiting: { flushReplies() })
+        admit(start, request: request, context: context, target: target)
+    }
+
+    /// Hands `start` to the admission gate: waits for room (the input thread stops reading), or, on a
+    /// connection that refuses, answers the request with the policy's error at once.
+    func admit(_ start: @escaping @Sendable () -> Void, request: InFlightRequest?, context: RequestContext, target: ReplyTarget) {
+        guard case .refuse(let refusal) = connection.admission else {
+            return connection.gate.submit(start, beforeWaiting: { flushReplies() })
+        }
+        guard !connection.gate.trySubmit(start) else { return }
+        if let request { connection.inFlight.remove(request) }
+        if let answer = connection.answer(.failure(refusal(context.method, connection.gate.capacity)), for: context, target: target) {
+            reply(answer, target: .single)
+        }
     }
 
     /// `$/cancelRequest {"id": X}` (LSP) or `notifications/cancelled {"requestId": X}` (MCP).
@@ -110,6 +129,7 @@ extension MessageReader {
         for request in requests where request.answeredBeforeStart {
             connection.inFlight.remove(request)
             if let answer = connection.answer(.failure(.cancelled), for: request.context, target: request.target) {
+                flushReplies()
                 connection.sendBlocking(answer)
             }
         }

@@ -29,8 +29,10 @@ public final class MessageReader {
     /// Processes bytes from the peer.
     public func receive(_ chunk: UnsafeRawBufferPointer) {
         detectFraming { $0.consume(chunk) { _ in } }
-        framer.consume(chunk) { handle($0) }
-        flushReplies()
+        WriteCoalescing.gathering {
+            framer.consume(chunk) { handle($0) }
+            flushReplies()
+        }
     }
 
     /// Processes the end of input: a last message without its newline, a truncated one. Requests
@@ -61,8 +63,10 @@ public final class MessageReader {
         if let framing = probe.framing { connection.recordFraming(framing) }
     }
 
-    /// Writes the replies gathered so far (also before the input thread waits for a slot).
+    /// Writes the replies gathered so far, and the frames this thread gathered for other outputs (also
+    /// before the input thread waits for a slot or for room).
     func flushReplies() {
+        WriteCoalescing.flushGathered()
         guard !replies.isEmpty else { return }
         connection.sink.writeFromInput(replies)
         replies.removeAll(keepingCapacity: true)

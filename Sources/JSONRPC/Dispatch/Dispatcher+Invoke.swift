@@ -20,6 +20,9 @@ extension Dispatcher {
         case .task(let prepare):
             let work = try prepare(document?.view)
             result = try await work(inner)
+        case .deferred(let prepare):
+            let work = try prepare(document?.view)
+            return try await DeferredAnswer.value { work(inner, $0) }
         }
         return JSONValue(result.view)
     }

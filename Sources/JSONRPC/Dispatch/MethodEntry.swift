@@ -15,10 +15,17 @@ public struct MethodEntry: Sendable {
         case immediate(@Sendable (_ params: JSONView?, _ context: RequestContext) throws -> JanssonValue)
         /// Decodes params on the input thread, then runs `work` as a task of its own.
         case task(@Sendable (_ params: JSONView?) throws -> PendingWork)
+        /// Checks params on the input thread, then starts `work` there, which answers later through a
+        /// ``DeferredAnswer`` from whichever thread its outcome arrives on; no task.
+        case deferred(@Sendable (_ params: JSONView?) throws -> DeferredWork)
     }
 
     /// The part of a task-run method that runs in its task: it returns the encoded result.
     typealias PendingWork = @Sendable (_ context: RequestContext) async throws -> JanssonValue
+
+    /// The part of a deferred method that runs once the request has its slot: it starts what will
+    /// answer and returns at once, never blocking.
+    public typealias DeferredWork = @Sendable (_ context: RequestContext, _ answer: DeferredAnswer) -> Void
 
     public let name: String
     public let summary: String
@@ -32,7 +39,9 @@ public struct MethodEntry: Sendable {
     }
 
     /// True when the handler runs as a task of its own.
-    var runsAsTask: Bool { !isImmediate }
+    var runsAsTask: Bool {
+        if case .task = body { true } else { false }
+    }
 
     /// True when the method runs on the input thread without a task.
     public var isImmediate: Bool {
@@ -50,5 +59,16 @@ extension MethodEntry {
             let value = params.map(JSONValue.init)
             return { context in try await handler(value, context).makeJansson() }
         })
+    }
+}
+
+extension MethodEntry {
+    /// A method that answers later, from any thread, with no task: `prepare` checks the params on the
+    /// input thread and returns the work, which starts what will answer (a request to a plugin) and
+    /// never blocks. The request holds its in-flight slot until answered.
+    public static func deferred(
+        name: String, summary: String, prepare: @escaping @Sendable (_ params: JSONView?) throws -> DeferredWork
+    ) -> MethodEntry {
+        MethodEntry(name: name, summary: summary, kind: .request, body: .deferred(prepare))
     }
 }

@@ -38,6 +38,33 @@ public struct MethodRegistry: Sendable {
         }))
     }
 
+    /// Registers a listing of the method table (`host.methods`, `rpc.discover`): answered on the input
+    /// thread when the router has nothing to settle, else from a task once it has (a bounded wait for
+    /// plugins to start) while the connection keeps answering other requests.
+    public mutating func registerListing<M: RPCMethod>(
+        _ method: M.Type,
+        _ handler: @escaping @Sendable (_ params: M.Params, _ context: RequestContext, _ entries: [MethodEntry]) throws -> M.Result
+    ) {
+        add(.deferred(name: M.name, summary: M.summary) { params in
+            let decoded = try ParamsDecoding.decode(M.Params.self, from: params)
+            return { context, answer in
+                let dispatcher = context.connection.dispatcher
+                let respond: @Sendable () -> Void = {
+                    do {
+                        answer.succeed(try ResultEncoding.encode(try handler(decoded, context, dispatcher.entries)))
+                    } catch {
+                        answer.fail(error)
+                    }
+                }
+                guard let router = dispatcher.router, !router.isSettled else { return respond() }
+                Task {
+                    await router.settle()
+                    respond()
+                }
+            }
+        })
+    }
+
     /// Registers a notification handler; it runs on the input thread, so it must be quick.
     public mutating func registerNotification<N: RPCNotification>(
         _ notification: N.Type,

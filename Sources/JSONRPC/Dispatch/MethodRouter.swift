@@ -8,10 +8,19 @@ import Jansson
 public protocol MethodRouter: Sendable {
     /// The method called `name`, or nil (`-32601`).
     func entry(named name: String) -> MethodEntry?
-    /// Every method it serves now.
+    /// Every method it serves now; never waits (see ``settle()``).
     var entries: [MethodEntry] { get }
     /// The namespaces it owns, known without starting anything.
     var namespaces: [String] { get }
     /// The OpenRPC method object for `name` (its params and result schemas), when it has one.
     func methodDescription(named name: String) -> JSONValue?
+    /// True when ``entries`` shows what a listing should; else ``settle()`` first.
+    var isSettled: Bool { get }
+    /// Suspends (a bounded time) until ``entries`` shows what a listing should: plugins started.
+    func settle() async
+}
+
+extension MethodRouter {
+    public var isSettled: Bool { true }
+    public func settle() async {}
 }

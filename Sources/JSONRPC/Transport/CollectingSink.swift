@@ -16,6 +16,10 @@ public final class CollectingSink: FrameSink, Sendable {
         record(bytes)
         return true
     }
+    public func writeIfRoom(_ bytes: [UInt8]) -> Bool {
+        record(bytes)
+        return true
+    }
     public func setRoomHandler(_ handler: @escaping @Sendable () -> Void) {}
     public func flush(deadline: UInt64?) -> Bool { true }
 

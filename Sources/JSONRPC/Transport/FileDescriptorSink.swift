@@ -9,7 +9,8 @@ import Darwin
 ///
 /// The input thread writes its replies itself when nothing else is being written, and so does a task
 /// when the pipe has room for its whole frame (the write cannot block), which saves a thread hop per
-/// request; other frames are queued and written by a writer thread. Only one of
+/// request; other frames are queued and written by a writer thread. ``writeIfRoom(_:)`` does the same for a
+/// plain thread that must not wait (a plugin's reader answering a client). Only one of
 /// them writes at a time, so frames never interleave. Threads are woken only when there is work for
 /// them: an idle writer costs nothing per request. When the reader of the descriptor goes away
 /// (`EPIPE`), the sink drops further output and calls `onClosed` once.
@@ -109,6 +110,21 @@ public final class FileDescriptorSink: FrameSink, @unchecked Sendable {
             }
             if admitted { continuation.resume() }
         }
+    }
+
+    public func writeIfRoom(_ bytes: [UInt8]) -> Bool {
+        guard !bytes.isEmpty else { return true }
+        enum Decision { case direct, queued, full }
+        let decision: Decision = lock.withLock {
+            if !closed, !writing, pending.isEmpty, parked.isEmpty, takesAtOnce(bytes.count) {
+                writing = true
+                inWrite = bytes.count
+                return .direct
+            }
+            return admitLocked(bytes) ? .queued : .full
+        }
+        if decision == .direct { finishWrite(writeAll(bytes)) }
+        return decision != .full
     }
 
     public func offer(_ bytes: [UInt8]) -> Bool {

@@ -15,6 +15,10 @@ public protocol FrameSink: AnyObject, Sendable {
     func enqueue(_ bytes: [UInt8]) async
     /// Queues frames unless the output is full; false when they were refused (dropped).
     func offer(_ bytes: [UInt8]) -> Bool
+    /// Writes or queues an answer at once if the output has room, never waiting; false when it is full
+    /// and nothing was taken (the caller then waits with ``enqueue(_:)``). For answers completed on a
+    /// thread that must not block, like a plugin's reader.
+    func writeIfRoom(_ bytes: [UInt8]) -> Bool
     /// `handler` runs (on the writing thread, outside the sink's lock) each time the output has room again
     /// after ``offer(_:)`` refused frames.
     func setRoomHandler(_ handler: @escaping @Sendable () -> Void)
@@ -27,4 +31,7 @@ public protocol FrameSink: AnyObject, Sendable {
 extension FrameSink {
     /// Blocks until every queued frame is written (or the output is gone).
     public func flush() { flush(deadline: nil) }
+
+    /// Takes nothing: the caller waits with ``enqueue(_:)``.
+    public func writeIfRoom(_ bytes: [UInt8]) -> Bool { false }
 }

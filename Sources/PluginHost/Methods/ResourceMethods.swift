@@ -1,14 +1,31 @@
 import DomainMethods
 import Jansson
 import JSONRPC
+import SwitchboardCore
 
-/// `resources.list {cursor?}` → the resources of the core domains and the plugins, in one page.
+/// `resources.list {cursor?, limit?}` → the resources of the core domains and the plugins, by URI, a
+/// page at a time. A cursor is the URI the page ended with, so paging stays on course while plugins
+/// start and stop.
 public enum ResourcesList: RPCMethod {
     public static let name = "resources.list"
-    public static let summary = "Lists the resources of the domains and plugins (URI, name, owner)."
+    public static let summary = "Lists the resources of the domains and plugins (URI, name, owner), a page at a time."
 
-    public struct Params: Decodable, Sendable {
-        public var cursor: String?
+    public typealias Params = PageRequest
+
+    static let list = "resources"
+
+    /// The page of `items` (sorted here by URI) that `request` asks for.
+    static func page(of items: [JSONValue], _ request: PageRequest) throws -> Result {
+        let sorted = items.sorted { ($0["uri"]?.stringValue ?? "") < ($1["uri"]?.stringValue ?? "") }
+        var start = 0
+        if let text = request.cursor {
+            let after = try Cursor.decode(text, list: list).id
+            start = sorted.firstIndex { ($0["uri"]?.stringValue ?? "") > after } ?? sorted.count
+        }
+        let page = Array(sorted[start..<min(start + request.limit, sorted.count)])
+        let hasMore = start + page.count < sorted.count
+        let next = hasMore ? page.last?["uri"]?.stringValue.map { Cursor(list: list, sortKey: "", id: $0).encoded } : nil
+        return Result(items: page, nextCursor: next, hasMore: hasMore)
     }
 
     public struct Result: Encodable, Sendable {
@@ -56,13 +73,8 @@ extension MethodRegistry {
     public static func resourceMethods(_ catalog: ResourceCatalog, subscriptions: SubscriptionHub? = nil) -> MethodRegistry {
         var registry = MethodRegistry()
         registry.register(ResourcesList.self) { params, context in
-            if let cursor = params.cursor {
-                // Everything fits one page: no cursor was ever handed out.
-                throw ResponseError.invalidParams(JSONFieldError(field: "cursor", expected: "a cursor from resources.list (it has one page)",
-                                                                 got: JSONFieldError.excerpt(cursor)))
-            }
             catalog.plugins?.addClient(context.connection)
-            return ResourcesList.Result(items: await catalog.list(), nextCursor: nil, hasMore: false)
+            return try ResourcesList.page(of: await catalog.list(), params)
         }
         registry.register(ResourcesTemplates.self) { _, _ in ResourcesTemplates.Result(items: await catalog.templates()) }
         registry.register(ResourcesRead.self) { params, context in try await catalog.read(params.uri, context: context) }

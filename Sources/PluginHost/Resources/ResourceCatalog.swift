@@ -62,7 +62,8 @@ public struct ResourceCatalog: Sendable {
     }
 
     /// What `resources.subscribe {uri}` follows. A plugin's resource is subscribed at the plugin
-    /// (MCP `resources/subscribe`), which must offer the `resources.subscribe` capability.
+    /// (MCP `resources/subscribe`), which must offer the `resources.subscribe` capability, and
+    /// unsubscribed there when its last subscription ends.
     func updates(of uri: String, context: RequestContext) async throws -> any SubscriptionFeed {
         for resource in core where resource.template.match(uri).flatMap(resource.params) != nil {
             guard let updates = resource.updates else { throw Self.refused(uri, "a resource that can change") }
@@ -72,8 +73,8 @@ public struct ResourceCatalog: Sendable {
             guard session.capabilities["resources"]?["subscribe"] == true, let plugins else {
                 throw Self.refused(uri, "a resource whose plugin reports updates (MCP capability resources.subscribe)")
             }
-            _ = try await session.request("resources/subscribe", params: ["uri": .string(uri)])
-            return PluginResourceFeed(uri: uri, updates: plugins.resourceUpdates)
+            try await session.subscribe(to: uri)
+            return PluginResourceFeed(uri: uri, updates: plugins.resourceUpdates) { session.unsubscribe(from: uri) }
         }
         throw Self.refused(uri, "a URI a domain or a plugin serves (see resources.list and resources.templates)")
     }

@@ -25,10 +25,14 @@ public enum ResourcesUnsubscribe: RPCMethod {
     public typealias Result = UnsubscribeResult
 }
 
-/// A plugin resource's `resources.updated` hints, from ``ResourceUpdates``.
+/// A plugin resource's `resources.updated` hints, from ``ResourceUpdates``; `onEnd` lets go of the
+/// plugin's subscription.
 struct PluginResourceFeed: SubscriptionFeed {
     let uri: String
     let updates: ResourceUpdates
+    let onEnd: @Sendable () -> Void
+
+    func end() { onEnd() }
 
     var method: String { "resources.updated" }
     var coalesces: Bool { true }

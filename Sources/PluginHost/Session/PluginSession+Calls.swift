@@ -34,31 +34,6 @@ extension PluginSession {
         }
     }
 
-    /// Calls tool `tool` for a client's request: checks the arguments, passes the progress token on,
-    /// and turns the MCP result into the method's result.
-    func callTool(_ tool: PluginTool, arguments: JSONValue?, context: RequestContext) async throws -> JSONValue {
-        let arguments = arguments ?? [:]
-        guard arguments.objectValue != nil else {
-            throw ResponseError.invalidParams(JSONFieldError(field: "", expected: "object (named params)", got: JSONFieldError.excerpt(arguments.jsonText())))
-        }
-        try tool.validate(arguments.withoutMeta)
-        var params: JSONObject = ["name": .string(tool.name), "arguments": arguments.withoutMeta]
-        var token: String?
-        if context.progressToken != nil {
-            let issued = "p\(nextToken.wrappingAdd(1, ordering: .relaxed).oldValue)"
-            token = issued
-            state.withLock { $0.progress[issued] = context }
-            params["_meta"] = ["progressToken": .string(issued)]
-        }
-        defer { if let token { _ = state.withLock { $0.progress.removeValue(forKey: token) } } }
-        let result = try await request("tools/call", params: .object(params))
-        if result["isError"]?.boolValue == true {
-            throw PluginError.toolError(name, tool: tool.name, content: result["content"] ?? [])
-        }
-        if let structured = result["structuredContent"] { return structured }
-        return ["content": result["content"] ?? []]
-    }
-
     /// `notifications/progress` from the plugin: reaches the client as `$/progress` with its own token.
     func forwardProgress(_ params: JSONValue?) {
         guard let token = params?["progressToken"].map(Self.tokenText), let context = state.withLock({ $0.progress[token] }) else { return }

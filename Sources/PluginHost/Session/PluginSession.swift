@@ -31,6 +31,8 @@ final class PluginSession: Sendable {
         var capabilities: JSONValue = [:]
         /// Progress tokens given to the plugin → the client's request.
         var progress: [String: RequestContext] = [:]
+        /// Client subscriptions per resource URI subscribed at the plugin.
+        var subscribers: [String: Int] = [:]
         var stopping = false
         var violation: String?
         /// Why the run ended, once it has: what later requests to it fail with.
@@ -79,7 +81,11 @@ final class PluginSession: Sendable {
         let stderr = StderrRelay(fd: process.errorFD, plugin: manifest.name, logger: settings.logger)
         let fdSink = FileDescriptorSink(fd: process.inputFD, limit: settings.limits.maxOutputBytes)
         let sink = ProtocolWatchSink(base: fdSink) { detail in callbacks.link.session?.breakProtocol(detail) }
-        let connection = Connection(dispatcher: callbacks.dispatcher, limits: settings.limits, framing: .ndjson, sink: sink, logger: logger)
+        // The plugin's answers must always be read, also while its own calls into the host wait: past
+        // the connection's slots and queue, its calls are refused, never left to stop the reader.
+        let plugin = manifest.name
+        let connection = Connection(dispatcher: callbacks.dispatcher, limits: settings.limits, framing: .ndjson, sink: sink, logger: logger,
+                                    admission: .refuse { method, limit in PluginError.busy(plugin, method: method, limit: limit) })
         let session = PluginSession(manifest: manifest, process: process, connection: connection, sink: fdSink, stderr: stderr,
                                     settings: settings, onChange: onChange, onEnd: onEnd)
         callbacks.link.session = session

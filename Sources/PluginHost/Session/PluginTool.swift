@@ -8,6 +8,11 @@ struct PluginTool: Sendable {
     var description: String
     var inputSchema: JSONValue
     var outputSchema: JSONValue?
+    /// The first line of the description, for `host.methods` (made once: the router asks on every call).
+    let summary: String
+    /// False when the input schema accepts every object (`{"type": "object"}`), so arguments that are an
+    /// object need no check.
+    let checksMembers: Bool
 
     /// Reads a `tools/list` entry; nil when it has no usable name.
     init?(_ value: JSONValue) {
@@ -16,12 +21,11 @@ struct PluginTool: Sendable {
         description = value["description"]?.stringValue ?? value["title"]?.stringValue ?? ""
         inputSchema = value["inputSchema"]?.objectValue.map(JSONValue.object) ?? ["type": "object"]
         outputSchema = value["outputSchema"]?.objectValue.map(JSONValue.object)
-    }
-
-    /// The first line of the description, for `host.methods`.
-    var summary: String {
         let line = description.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
-        return line.isEmpty ? "Tool \(name) of a plugin." : line
+        summary = line.isEmpty ? "Tool \(name) of a plugin." : line
+        let annotations: Set<String> = ["$schema", "$comment", "title", "description", "default", "examples"]
+        let keywords = Set(inputSchema.objectValue?.keys.map { $0 } ?? []).subtracting(annotations)
+        checksMembers = keywords != ["type"] || inputSchema["type"] != "object"
     }
 
     /// Checks `arguments` against the input schema: the first problem as `-32602` naming the field.

@@ -26,6 +26,7 @@ final class ProtocolWatchSink: FrameSink {
 
     func enqueue(_ bytes: [UInt8]) async { await base.enqueue(bytes) }
     func offer(_ bytes: [UInt8]) -> Bool { base.offer(bytes) }
+    func writeIfRoom(_ bytes: [UInt8]) -> Bool { base.writeIfRoom(bytes) }
     func setRoomHandler(_ handler: @escaping @Sendable () -> Void) { base.setRoomHandler(handler) }
     func flush(deadline: UInt64?) -> Bool { base.flush(deadline: deadline) }
 

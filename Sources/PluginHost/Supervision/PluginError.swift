@@ -11,6 +11,9 @@ extension ErrorCode {
     /// A plugin called a host method its manifest's `calls` does not allow: `data` is
     /// `{plugin, reason: "forbidden", method, allowed}`.
     public static let callForbidden = ErrorCode(rawValue: -32072)
+    /// A plugin has as many calls into the host running and queued as its connection holds: `data` is
+    /// `{plugin, reason: "busy", method, limit}`. Its answers are still read; it may call again later.
+    public static let callbacksBusy = ErrorCode(rawValue: -32073)
 }
 
 /// The errors plugin calls answer, built in one place so `data` always names the plugin.
@@ -57,5 +60,12 @@ enum PluginError {
                       message: "Plugin \(plugin) may not call \(JSONFieldError.excerpt(method)) (its manifest's calls do not allow it)",
                       data: ["plugin": .string(plugin), "reason": "forbidden", "method": .string(JSONFieldError.excerpt(method)),
                              "allowed": .array(allowed.map(JSONValue.string))])
+    }
+
+    static func busy(_ plugin: String, method: String, limit: Int) -> ResponseError {
+        ResponseError(code: .callbacksBusy,
+                      message: "Plugin \(plugin) has \(limit) calls into the host running and queued, the most allowed; \(JSONFieldError.excerpt(method)) was refused",
+                      data: ["plugin": .string(plugin), "reason": "busy", "method": .string(JSONFieldError.excerpt(method)),
+                             "limit": .integer(Int64(limit))])
     }
 }

@@ -2,7 +2,8 @@ import Jansson
 import JSONRPC
 
 /// The plugins' tools as host methods: `ns.T` is tool `T` of the plugin of namespace `ns`. A plugin
-/// not started yet is started by the call; listings wait (bounded) for plugins to start.
+/// not started yet is started by the call; listings settle first (``settle()``), waiting a bounded time
+/// for plugins to start, in a task: the connection keeps answering meanwhile.
 public struct PluginRouter: MethodRouter {
     let supervisor: PluginSupervisor
 
@@ -13,29 +14,54 @@ public struct PluginRouter: MethodRouter {
             guard let tool = session.tools[toolName] else { return nil }
             return Self.entry(name: name, tool: tool, plugin: plugin)
         }
-        // Not running: the call starts it, then finds the tool.
+        // Not running: the call starts it (in a task), then finds the tool.
         return .dynamic(name: name, summary: "A tool of plugin \(plugin.name).") { params, context in
             let session = try await plugin.session()
             guard let tool = session.tools[toolName] else { throw ResponseError.methodNotFound(name) }
-            return try await session.callTool(tool, arguments: params, context: context)
+            let arguments = try ToolArguments(params, tool: tool)
+            return try await DeferredAnswer.value { session.relay(tool, arguments: arguments, context: context, answer: $0) }
         }
     }
 
+    /// A tool of a running plugin: its arguments are checked on the input thread and the call relayed
+    /// with no task (``PluginSession/relay(_:arguments:context:answer:)``); if the plugin stopped
+    /// meanwhile, a task starts it again first.
     private static func entry(name: String, tool: PluginTool, plugin: Plugin) -> MethodEntry {
-        .dynamic(name: name, summary: tool.summary) { params, context in
-            try await plugin.session().callTool(tool, arguments: params, context: context)
+        .deferred(name: name, summary: tool.summary) { params in
+            let arguments = try ToolArguments(params, tool: tool)
+            return { context, answer in
+                if let session = plugin.runningSession {
+                    return session.relay(tool, arguments: arguments, context: context, answer: answer)
+                }
+                let task = Task {
+                    do {
+                        try await plugin.session().relay(tool, arguments: arguments, context: context, answer: answer)
+                    } catch {
+                        answer.fail(error)
+                    }
+                }
+                answer.onCancel {
+                    task.cancel()
+                    answer.fail(ResponseError.cancelled)
+                }
+            }
         }
     }
 
     public var entries: [MethodEntry] {
-        supervisor.settleForListing()
-        return supervisor.plugins.flatMap { plugin -> [MethodEntry] in
+        supervisor.plugins.flatMap { plugin -> [MethodEntry] in
             guard let session = plugin.runningSession else { return [] }
             return session.tools.values.map { Self.entry(name: plugin.namespace + "." + $0.name, tool: $0, plugin: plugin) }
         }
     }
 
     public var namespaces: [String] { supervisor.namespaces }
+
+    /// False while a plugin has not started yet (nor failed).
+    public var isSettled: Bool { !supervisor.plugins.contains(where: \.isPending) }
+
+    /// Starts the plugins not started yet and suspends until each runs or failed, at most the listing wait.
+    public func settle() async { await supervisor.settleForListing() }
 
     public func methodDescription(named name: String) -> JSONValue? {
         guard let dot = name.firstIndex(of: "."), let plugin = supervisor.plugin(namespace: String(name[..<dot])),

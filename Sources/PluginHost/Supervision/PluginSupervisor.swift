@@ -21,8 +21,6 @@ public final class PluginSupervisor: Sendable {
     /// The resource updates the plugins reported, for `resources.subscribe`.
     public let resourceUpdates = ResourceUpdates()
     private let clients = Mutex<[WeakConnection]>([])
-    /// Woken on every plugin phase change, for listings that wait.
-    private let phases = ConditionLock()
     private let observers = Mutex<(next: Int, byKey: [Int: @Sendable () -> Void])>((0, [:]))
     /// Set by ``shutdown()``: plugins stopping then push nothing.
     private let exiting = Atomic(false)
@@ -30,13 +28,11 @@ public final class PluginSupervisor: Sendable {
     public init(configuration: PluginConfiguration, settings: PluginSettings) {
         self.settings = settings
         let host = self.host
-        let phases = self.phases
         let pushes = PushRelay()
         plugins = configuration.entries.map { entry in
             switch entry {
             case .valid(let manifest):
                 Plugin(manifest: manifest, settings: settings, host: host) { plugin, event in
-                    phases.withLock { phases.broadcast() }
                     pushes.deliver(plugin, event)
                 }
             case .invalid(let name, let namespace, let version, let reason):
@@ -112,19 +108,8 @@ public final class PluginSupervisor: Sendable {
         }
     }
 
-    /// Starts the plugins not started yet and blocks the calling thread until each is running or has
-    /// failed, at most the listing wait: for listings that must show plugins' methods.
-    func settleForListing() {
-        let pending = plugins.filter(\.isPending)
-        guard !pending.isEmpty else { return }
-        for plugin in pending { Task { _ = try? await plugin.session() } }
-        let deadline = monotonicNanoseconds() + UInt64(settings.listingWaitMilliseconds) * 1_000_000
-        phases.withLock {
-            while plugins.contains(where: \.isPending), monotonicNanoseconds() < deadline { _ = phases.wait(until: deadline) }
-        }
-    }
-
-    /// The same for a task: suspends, never blocks.
+    /// Starts the plugins not started yet and suspends until each is running or has failed, at most
+    /// the listing wait: for listings that must show plugins' methods. Never blocks a thread.
     func settleForListing() async {
         let pending = plugins.filter(\.isPending)
         guard !pending.isEmpty else { return }

@@ -11,10 +11,10 @@ public enum RPCDiscover: RPCMethod {
     public static let summary = "Describes every method as an OpenRPC 1.3 document."
     public typealias Result = JSONValue
 
-    /// Builds the document. A method with no schema file still appears, with its summary and an open
+    /// Builds the document of `entries` (by default the dispatcher's, as they are now). A method with no schema file still appears, with its summary and an open
     /// schema, so a plugin's methods are never hidden.
-    public static func document(for dispatcher: Dispatcher, catalog: SchemaCatalog) -> JSONValue {
-        let methods: [JSONValue] = dispatcher.entries.map { entry in
+    public static func document(for dispatcher: Dispatcher, entries: [MethodEntry]? = nil, catalog: SchemaCatalog) -> JSONValue {
+        let methods: [JSONValue] = (entries ?? dispatcher.entries).map { entry in
             if var method = catalog.methods[entry.name]?.objectValue {
                 if method["summary"] == nil { method["summary"] = .string(entry.summary) }
                 return .object(method)

@@ -15,6 +15,7 @@ extension MethodRegistry {
         registry.registerImmediate(ServerDiscover.self) { _, context in ServerDiscover.result(on: context.connection) }
         registry.register(SubscriptionsListen.self) { params, context in try await SubscriptionsListen.run(params, context: context) }
         registry.register(ToolsList.self) { params, context in
+            await context.connection.dispatcher.router?.settle()
             let tools = MCPToolCatalog(dispatcher: context.connection.dispatcher, catalog: catalog ?? .embedded)
             let page = try tools.page(after: params.cursor)
             var answer: JSONObject = ["tools": .array(page.tools)]

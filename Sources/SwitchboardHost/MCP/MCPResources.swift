@@ -6,24 +6,27 @@ import JSONRPC
 /// with no resource catalog) the lists are empty.
 enum MCPResources {
     static func list(_ method: String, member: String, cursor: String?, context: RequestContext) async throws -> JSONValue {
-        if let cursor {
+        // `resources.list` pages by cursor; `resources.templates` has one page.
+        if let cursor, method != "resources.list" {
             throw ResponseError.invalidParams(JSONFieldError(field: "cursor", expected: "no cursor (the list has one page)",
                                                              got: JSONFieldError.excerpt(cursor)))
         }
-        let items: [JSONValue]
+        let page: JSONValue
         do {
-            items = try await call(method, [:], context)["items"]?.arrayValue ?? []
+            page = try await call(method, cursor.map { ["cursor": .string($0)] } ?? [:], context)
         } catch let error as ResponseError where error.code == .methodNotFound {
-            items = []
+            page = [:]
         }
         // `owner` is the host's own member; MCP keeps such things under `_meta`.
-        let resources: [JSONValue] = items.map { item in
+        let resources: [JSONValue] = (page["items"]?.arrayValue ?? []).map { item in
             guard case .object(var object) = item, let owner = object["owner"] else { return item }
             object["owner"] = nil
             object["_meta"] = ["switchboard/owner": owner]
             return .object(object)
         }
-        return [member: .array(resources)]
+        var answer: JSONObject = [member: .array(resources)]
+        if let next = page["nextCursor"], next.stringValue != nil { answer["nextCursor"] = next }
+        return .object(answer)
     }
 
     static func read(_ uri: String, context: RequestContext) async throws -> JSONValue {

@@ -19,11 +19,12 @@ extension MethodRegistry {
         var registry = MethodRegistry()
         registry.registerImmediate(HostPing.self) { _, _ in "pong" }
         registry.registerImmediate(HostEcho.self) { params, _ in params }
-        registry.registerImmediate(HostMethods.self) { _, context in HostMethods.list(context.connection.dispatcher) }
+        // Listings may wait for plugins to start, while the connection answers others.
+        registry.registerListing(HostMethods.self) { _, _, entries in HostMethods.list(entries) }
         registry.registerImmediate(HostStatus.self) { _, context in HostStatus.status(of: context.connection) }
         registry.register(HostSleep.self) { params, context in try await HostSleep.run(params, context: context) }
-        registry.registerImmediate(RPCDiscover.self) { _, context in
-            RPCDiscover.document(for: context.connection.dispatcher, catalog: catalog ?? .embedded)
+        registry.registerListing(RPCDiscover.self) { _, context, entries in
+            RPCDiscover.document(for: context.connection.dispatcher, entries: entries, catalog: catalog ?? .embedded)
         }
         registry.registerImmediate(Initialize.self) { params, context in
             if let pid = params.processId, pid > 0, pid <= Int(Int32.max) { environment.watchClientProcess(Int32(pid)) }

@@ -14,7 +14,7 @@ public enum HostMethods: RPCMethod {
 
     public typealias Result = [Method]
 
-    static func list(_ dispatcher: Dispatcher) -> [Method] {
-        dispatcher.entries.map { Method(name: $0.name, summary: $0.summary, kind: $0.kind.rawValue) }
+    static func list(_ entries: [MethodEntry]) -> [Method] {
+        entries.map { Method(name: $0.name, summary: $0.summary, kind: $0.kind.rawValue) }
     }
 }

@@ -26,6 +26,12 @@ public final class RecordingSink: FrameSink, Sendable {
         return true
     }
 
+    public func writeIfRoom(_ bytes: [UInt8]) -> Bool {
+        guard output.writeIfRoom(bytes) else { return false }
+        recorder.sent(bytes)
+        return true
+    }
+
     public func setRoomHandler(_ handler: @escaping @Sendable () -> Void) { output.setRoomHandler(handler) }
 
     @discardableResult

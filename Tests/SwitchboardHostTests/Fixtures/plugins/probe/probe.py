@@ -34,11 +34,17 @@ TOOLS = [
     tool("flood"),
     tool("storm", {"count": {"type": "integer"}}),
     tool("bloat"),
+    tool("fan", {"count": {"type": "integer"}, "method": {"type": "string"}}, ["count", "method"]),
+    tool("subscriptions"),
 ]
 COUNTER = "probe://counter"
+# Resources beyond the counter, listed over several pages (resources/list follows nextCursor).
+ITEMS = [f"probe://item/{number:02d}" for number in range(60)]
+PAGE = 25
 touches = 0
 calls = 0
 stubborn = False
+subscribed = set()
 
 
 def text(value):
@@ -57,6 +63,31 @@ def callback(method, params):
         message = json.loads(sys.stdin.readline())
         if message.get("id") == ident and "method" not in message:
             return message
+
+
+def fan(count, method):
+    """Sends `count` calls into the host at once, then answers the host's tool calls while it waits for
+    theirs: the host must keep reading this plugin's answers however many of its calls wait."""
+    global calls
+    idents = list(range(1000 + calls + 1, 1000 + calls + 1 + count))
+    calls += count
+    sys.stdout.write("".join(json.dumps({"jsonrpc": "2.0", "id": ident, "method": method, "params": {"text": "fan"}}) + "\n"
+                             for ident in idents))
+    sys.stdout.flush()
+    pending, results, errors = set(idents), 0, {}
+    while pending:
+        message = json.loads(sys.stdin.readline())
+        if message.get("method") == "tools/call" and message.get("id") is not None:
+            arguments = message["params"].get("arguments") or {}
+            send({"jsonrpc": "2.0", "id": message["id"], "result": text({"text": arguments.get("text")})})
+        elif "method" not in message and message.get("id") in pending:
+            pending.discard(message["id"])
+            if "result" in message:
+                results += 1
+            else:
+                code = str(message["error"]["code"])
+                errors[code] = errors.get(code, 0) + 1
+    return text({"results": results, "errors": errors})
 
 
 def run(name, arguments, meta):
@@ -126,6 +157,10 @@ def run(name, arguments, meta):
                       "params": {"progressToken": token, "progress": step, "total": count}})
             send({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "debug", "data": step}})
         return text({"sent": count})
+    if name == "fan":
+        return fan(arguments["count"], arguments["method"])
+    if name == "subscriptions":
+        return text({"uris": sorted(subscribed)})
     if name == "fail":
         return {"content": [{"type": "text", "text": "probe failed on purpose"}], "isError": True}
     raise KeyError(name)
@@ -140,12 +175,20 @@ for line in sys.stdin:
         result = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}, "resources": {"subscribe": True}},
                   "serverInfo": {"name": "probe", "version": "0.1.0"}}
     elif method == "resources/list":
-        result = {"resources": [{"uri": COUNTER, "name": "counter", "mimeType": "application/json"}]}
+        start = int(params.get("cursor") or 0)
+        every = [{"uri": COUNTER, "name": "counter", "mimeType": "application/json"}] + [{"uri": uri, "name": uri} for uri in ITEMS]
+        result = {"resources": every[start:start + PAGE]}
+        if start + PAGE < len(every):
+            result["nextCursor"] = str(start + PAGE)
     elif method == "resources/templates/list":
         result = {"resourceTemplates": []}
     elif method == "resources/read":
         result = {"contents": [{"uri": COUNTER, "mimeType": "application/json", "text": json.dumps({"touches": touches})}]}
     elif method == "resources/subscribe":
+        subscribed.add(params["uri"])
+        result = {}
+    elif method == "resources/unsubscribe":
+        subscribed.discard(params["uri"])
         result = {}
     elif method == "tools/list":
         result = {"tools": TOOLS}

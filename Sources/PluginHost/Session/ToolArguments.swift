@@ -1,0 +1,48 @@
+import Jansson
+import JSONRPC
+
+/// A client's arguments for a tool: checked against the tool's `inputSchema` on the input thread, and
+/// kept as the jansson value they were parsed into, to be passed on to the plugin unchanged.
+///
+/// - Important: the value is never changed once made, and jansson counts references atomically, so it
+///   may be passed on and released on another thread (the one the request gets its slot on).
+struct ToolArguments: @unchecked Sendable {
+    private let value: JanssonValue
+
+    /// The params of a request for `tool`: an object (none is `{}`), without MCP's `_meta`, that
+    /// passes the tool's `inputSchema`; else `-32602` naming the field.
+    init(_ params: JSONView?, tool: PluginTool) throws {
+        guard let params else {
+            value = JanssonValue.object()
+            try tool.validate([:])
+            return
+        }
+        guard params.kind == .object else {
+            throw ResponseError.invalidParams(JSONFieldError(field: "", expected: "object (named params)",
+                                                             got: JSONFieldError.excerpt(JSONValue(params).jsonText())))
+        }
+        if params["_meta"] != nil {
+            // Rare: a copy without it.
+            let stripped = JSONValue(params).withoutMeta
+            try tool.validate(stripped)
+            value = stripped.makeJansson()
+        } else {
+            if tool.checksMembers { try tool.validate(JSONValue(params)) }
+            value = JanssonValue(retaining: params.pointer)
+        }
+    }
+
+    /// The same from a Swift value (a call that had to wait for the plugin to start).
+    init(_ arguments: JSONValue?, tool: PluginTool) throws {
+        let arguments = arguments ?? [:]
+        guard arguments.objectValue != nil else {
+            throw ResponseError.invalidParams(JSONFieldError(field: "", expected: "object (named params)",
+                                                             got: JSONFieldError.excerpt(arguments.jsonText())))
+        }
+        try tool.validate(arguments.withoutMeta)
+        value = arguments.withoutMeta.makeJansson()
+    }
+
+    /// Sets them as member `key` of `object`.
+    func set(as key: String, of object: JanssonValue) { object.set(key, value) }
+}
