@@ -123,10 +123,14 @@ final class Subscription: Sendable {
             var params = next.params
             params["subscriptionId"] = .string(id)
             guard connection.offerNotification(method: feed.method, params: .object(params)) else { return }
-            state.withLock { state in
+            // Ending it (an unsubscribe, the connection closing) may have emptied the queue meanwhile.
+            let ended = state.withLock { state -> Bool in
+                guard !state.ended, !state.queue.isEmpty else { return true }
                 state.queue.removeFirst()
                 state.deliveredPosition = next.position
+                return false
             }
+            if ended { return }
         }
         // Everything read went out: the position moves past records the feed skipped too.
         state.withLock { state in
