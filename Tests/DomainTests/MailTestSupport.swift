@@ -56,7 +56,7 @@ private let temporaryDatabaseCount = Atomic<Int>(0)
 final class MailRPCClient: Sendable {
     struct TimedOut: Error, CustomStringConvertible {
         let method: String
-        var description: String { "no response to \(method) within 30 s" }
+        var description: String { "no response to \(method) within \(hangGuardSeconds) s" }
     }
 
     let connection: Connection
@@ -89,7 +89,7 @@ final class MailRPCClient: Sendable {
         let inbox = self.inbox
         let timer = Task {
             // A hang guard only, generous for a loaded machine.
-            guard (try? await Task.sleep(for: .seconds(30))) != nil else { return }
+            guard (try? await Task.sleep(for: .seconds(hangGuardSeconds))) != nil else { return }
             inbox.expire(id, TimedOut(method: method))
         }
         defer { timer.cancel() }

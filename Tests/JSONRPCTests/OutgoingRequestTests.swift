@@ -13,11 +13,14 @@ struct OutgoingRequestTests {
         let connection: Connection
         private let firstWrite = Mutex<(written: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
 
+        /// The sink reaches its peer weakly: the peer owns the connection, which owns the sink.
+        private struct WeakPeer: Sendable { weak var peer: Peer? }
+
         init() throws {
-            let box = Mutex<Peer?>(nil)
-            let sink = CollectingSink { _ in box.withLock { $0 }?.wrote() }
+            let box = Mutex(WeakPeer())
+            let sink = CollectingSink { _ in box.withLock { $0.peer }?.wrote() }
             connection = Connection(dispatcher: try MethodRegistry().freeze(), framing: .ndjson, sink: sink, logger: Logger(label: "test"))
-            box.withLock { $0 = self }
+            box.withLock { $0.peer = self }
         }
 
         private func wrote() {

@@ -1,7 +1,11 @@
 import CJanssonAlloc
 import Dispatch
 import Jansson
+import Synchronization
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// jansson's allocator (CJanssonAlloc): small blocks kept per thread for reuse.
 @Suite("jansson's per-thread block lists")
@@ -37,4 +41,31 @@ struct JanssonBlockListTests {
         }
         #expect(results.allSatisfy { $0 })
     }
+
+    @Test("a block a thread frees while it exits, after its list went back to malloc, is not kept (it would leak)")
+    func blockFreedAfterReleaseGoesBackToMalloc() throws {
+        pthread_key_create(&lateFreeKey) { value in
+            // First pass of the thread's destructors: ask for a second one, after the list's own has run.
+            if Int(bitPattern: value) == 1 {
+                pthread_setspecific(lateFreeKey, UnsafeRawPointer(bitPattern: 2))
+                return
+            }
+            sb_jansson_free(sb_jansson_malloc(40))
+            bytesKeptAfterRelease.store(sb_jansson_cached_bytes(), ordering: .sequentiallyConsistent)
+        }
+        defer { pthread_key_delete(lateFreeKey) }
+        var thread = pthread_t()
+        let created = pthread_create(&thread, nil, { _ in
+            sb_jansson_free(sb_jansson_malloc(40))
+            pthread_setspecific(lateFreeKey, UnsafeRawPointer(bitPattern: 1))
+            return nil
+        }, nil)
+        try #require(created == 0)
+        pthread_join(thread, nil)
+        #expect(bytesKeptAfterRelease.load(ordering: .sequentiallyConsistent) == 0)
+    }
 }
+
+/// The key whose destructor frees a block late in a thread's exit, and what the thread kept then.
+nonisolated(unsafe) private var lateFreeKey = pthread_key_t()
+private let bytesKeptAfterRelease = Atomic<Int>(-1)

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Jansson
 import JSONRPC
 import Logging
@@ -14,7 +17,11 @@ import Testing
 
 /// How long any single await in a test may take before the test fails. Generous: nothing should
 /// come close to it, even on a loaded 2-core machine; it only turns a hang into a failure.
-let harnessTimeout: Duration = .seconds(30)
+let harnessTimeout: Duration = .seconds(30 * harnessTimeScale)
+
+/// How many times longer the harness waits before failing a test: `SWITCHBOARD_TEST_TIME_SCALE` when set
+/// (scripts/sanitize sets it: under a sanitizer everything runs several times slower), else 1.
+let harnessTimeScale = getenv("SWITCHBOARD_TEST_TIME_SCALE").flatMap { Int(String(cString: $0)) }.map { max(1, $0) } ?? 1
 
 // MARK: - Output frames
 
@@ -539,7 +546,7 @@ final class Harness: @unchecked Sendable {
         let ok = Mutex(false)
         let connection = self.connection
         OSThread.detach(name: "test-idle") {
-            let idle = connection.waitUntilIdle(deadline: monotonicNanoseconds() + 30_000_000_000)
+            let idle = connection.waitUntilIdle(deadline: monotonicNanoseconds() + UInt64(harnessTimeScale) * 30_000_000_000)
             ok.withLock { $0 = idle }
             result.open()
         }

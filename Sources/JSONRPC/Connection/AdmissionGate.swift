@@ -8,7 +8,9 @@ final class AdmissionGate: @unchecked Sendable {
     private let maxRunning: Int
     private let maxWaiting: Int
     private var running = 0
-    private var waiting: [@Sendable () -> Void] = []
+    /// Queued work from `waitingHead` on; a started one's slot is emptied at once, since its closure
+    /// holds the connection, which holds this gate (kept, it would keep the connection alive for ever).
+    private var waiting: [(@Sendable () -> Void)?] = []
     private var waitingHead = 0
 
     init(maxRunning: Int, maxWaiting: Int) {
@@ -75,8 +77,12 @@ final class AdmissionGate: @unchecked Sendable {
                 return nil
             }
             let next = waiting[waitingHead]
+            waiting[waitingHead] = nil
             waitingHead += 1
-            if waitingHead > 64, waitingHead * 2 > waiting.count {
+            if waitingHead == waiting.count {
+                waiting.removeAll(keepingCapacity: true)
+                waitingHead = 0
+            } else if waitingHead > 64, waitingHead * 2 > waiting.count {
                 waiting.removeFirst(waitingHead)
                 waitingHead = 0
             }
