@@ -27,28 +27,40 @@ enum EnvelopeFuzz: FuzzTarget {
         checkAnswers(output, stream: stream, framing: session.connection.framing)
     }
 
-    /// Requests found by framing the input again: each with an integer id not used twice must have
-    /// exactly one answer (unless `exit` came first, after which nothing is read).
+    /// Messages found by framing the input again: each single (not batched) message with an integer
+    /// id that is not a response, and not nested too deep, must have exactly one answer if no other
+    /// message used that id (invalid ones are answered too, with their id); unless `exit` came first,
+    /// after which nothing is read.
     static func checkAnswers(_ output: OutputCheck, stream: [UInt8], framing: Framing?) {
-        var framer = Framer(framing: framing, maxMessageBytes: ConnectionLimits().maxMessageBytes)
+        let limits = ConnectionLimits()
+        var framer = Framer(framing: framing, maxMessageBytes: limits.maxMessageBytes)
         var ids: [Int64: Int] = [:]
         var stopped = false
         stream.withUnsafeBytes { bytes in
             framer.consume(bytes) { event in
                 guard case .message(let body) = event, !stopped, let message = try? JSONValue(parsing: Array(body)) else { return }
-                for element in message.arrayValue ?? [message] {
-                    if element["method"] == "exit" { stopped = true }
-                    guard element["jsonrpc"] == "2.0", element["method"]?.stringValue != nil, let id = element["id"]?.int64Value,
-                          element["result"] == nil, element["error"] == nil
-                    else { continue }
-                    ids[id, default: 0] += 1
-                }
+                if message["method"] == "exit" { stopped = true }
+                guard let id = message["id"]?.int64Value, !isResponse(message), depth(message) < limits.maxNestingDepth else { return }
+                ids[id, default: 0] += 1
             }
         }
         guard !stopped else { return }
         for (id, count) in ids where count == 1 {
             let answers = output.responses.filter { $0["id"]?.int64Value == id }.count
             require(answers == 1, "request id \(id) was answered \(answers) times")
+        }
+    }
+
+    /// A well-formed response (which is never answered).
+    static func isResponse(_ message: JSONValue) -> Bool {
+        message["jsonrpc"] == "2.0" && message["method"] == nil && (message["result"] == nil) != (message["error"] == nil)
+    }
+
+    static func depth(_ value: JSONValue) -> Int {
+        switch value {
+        case .array(let elements): 1 + (elements.map(depth).max() ?? 0)
+        case .object(let object): 1 + (object.map { depth($0.1) }.max() ?? 0)
+        default: 0
         }
     }
 }

@@ -10,9 +10,10 @@ import MailDomain
 import SwitchboardCore
 import SwitchboardHost
 
-/// The host's methods on fresh in-memory services with a little demo data, wired as the executable's
-/// HostRegistry wires them (without plugins, resources and the MCP server, which live in the
-/// executable): built anew for every input, so that a finding does not depend on earlier inputs.
+/// The host's methods on fresh in-memory services with a little demo data (none for the catalog:
+/// indexing its demo is slow), wired as the executable's HostRegistry wires them (without plugins,
+/// resources and the MCP server, which live in the executable): built anew for every input, so that
+/// a finding does not depend on earlier inputs.
 enum HostWorld {
     /// A fixed "now" (2026-01-15T09:00:00Z), so that runs repeat.
     static let clock = FixedClock(milliseconds: 1_768_467_600_000)
@@ -24,13 +25,13 @@ enum HostWorld {
         let signal = ChangeSignal()
         let subscriptions = SubscriptionHub(signal: signal)
         var registry = hostMethods
-        registry.add(.mailMethods(InMemoryMailService(clock: clock, demoMessages: 12, signal: signal),
+        registry.add(.mailMethods(InMemoryMailService(clock: clock, demoMessages: 4, signal: signal),
                                   defaultAccount: DemoAccount.email, clock: clock, subscriptions: subscriptions))
-        registry.add(.feedMethods(InMemoryFeedService(demoCount: 40, signal: signal)))
+        registry.add(.feedMethods(InMemoryFeedService(demoCount: 10, signal: signal)))
         registry.add(.calendarMethods(CalendarContext(calendar: InMemoryCalendarService(signal: signal), clock: clock, defaultZone: "UTC"),
                                       subscriptions: subscriptions))
         registry.add(.chatMethods(InMemoryChatService(clock: clock, signal: signal, peerReplies: false), subscriptions: subscriptions))
-        registry.add(.catalogMethods(InMemoryCatalogService(signal: signal), subscriptions: subscriptions))
+        registry.add(.catalogMethods(InMemoryCatalogService(demo: false, signal: signal), subscriptions: subscriptions))
         do { return try registry.freeze() } catch { fatalError("the host's methods: \(error)") }
     }
 
