@@ -62,7 +62,8 @@ enum HostWorld {
             let line = requestLine(id: index + 1, method: call.method, params: call.params)
             output = session.run([line[...]], endInput: index == calls.count - 1)
             let answers = output?.responses.filter { $0["id"]?.int64Value == Int64(index + 1) } ?? []
-            let request = try? JSONValue(parsing: line.dropLast())
+            // A newline in the params splits the line: that is two broken messages, not a request.
+            let request = call.params.contains(0x0A) ? nil : try? JSONValue(parsing: line.dropLast())
             if let params = request?["params"], params.objectValue != nil || params.arrayValue != nil {
                 require(answers.count == 1, "\(call.method) was answered \(answers.count) times")
             }
