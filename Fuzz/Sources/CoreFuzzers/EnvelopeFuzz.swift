@@ -36,14 +36,14 @@ enum EnvelopeFuzz: FuzzTarget {
         var framer = Framer(framing: framing, maxMessageBytes: limits.maxMessageBytes)
         var ids: [Int64: Int] = [:]
         var stopped = false
-        stream.withUnsafeBytes { bytes in
-            framer.consume(bytes) { event in
-                guard case .message(let body) = event, !stopped, let message = try? JSONValue(parsing: Array(body)) else { return }
-                if message["method"] == "exit" { stopped = true }
-                guard let id = message["id"]?.int64Value, !isResponse(message), depth(message) < limits.maxNestingDepth else { return }
-                ids[id, default: 0] += 1
-            }
+        let count = { (event: FramerEvent) in
+            guard case .message(let body) = event, !stopped, let message = try? JSONValue(parsing: Array(body)) else { return }
+            if message["method"] == "exit" { stopped = true }
+            guard let id = message["id"]?.int64Value, !isResponse(message), depth(message) < limits.maxNestingDepth else { return }
+            ids[id, default: 0] += 1
         }
+        stream.withUnsafeBytes { framer.consume($0, count) }
+        framer.finish(count)
         guard !stopped else { return }
         for (id, count) in ids where count == 1 {
             let answers = output.responses.filter { $0["id"]?.int64Value == id }.count
