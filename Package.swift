@@ -12,7 +12,7 @@ let package = Package(
     products: [
         .executable(name: "switchboard", targets: ["switchboard"]),
         .library(name: "SwitchboardHost", targets: ["SwitchboardHost"]),
-        // For the fuzzers in Fuzz/ (a package of its own, built with -sanitize=fuzzer by scripts/fuzz).
+        // For the fuzzers in Fuzz/ (a package of its own, built with the sanitizers by scripts/fuzz).
         .library(name: "SwitchboardJSONRPC", targets: ["Jansson", "JSONRPC", "SwitchboardCore"]),
         .library(name: "SwitchboardDomains", targets: ["DomainMethods", "CalendarDomain", "CatalogDomain", "ChatDomain", "FeedDomain", "MailDomain"]),
     ],
