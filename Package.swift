@@ -12,6 +12,9 @@ let package = Package(
     products: [
         .executable(name: "switchboard", targets: ["switchboard"]),
         .library(name: "SwitchboardHost", targets: ["SwitchboardHost"]),
+        // For the fuzzers in Fuzz/ (a package of its own, built with the sanitizers by scripts/fuzz).
+        .library(name: "SwitchboardJSONRPC", targets: ["Jansson", "JSONRPC", "SwitchboardCore"]),
+        .library(name: "SwitchboardDomains", targets: ["DomainMethods", "CalendarDomain", "CatalogDomain", "ChatDomain", "FeedDomain", "MailDomain"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
