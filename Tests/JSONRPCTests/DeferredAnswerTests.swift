@@ -41,6 +41,14 @@ struct DeferredAnswerTests {
 
         var pending: [DeferredAnswer] { answers.list.withLock { $0 } }
 
+        /// The answers given out so far, no longer kept by the peer.
+        func takePending() -> [DeferredAnswer] {
+            answers.list.withLock { list in
+                defer { list = [] }
+                return list
+            }
+        }
+
         /// Every message written so far.
         var written: [JSONValue] {
             sink.bytes.split(separator: 0x0A).compactMap { try? JSONValue(parsing: Array($0)) }
@@ -57,6 +65,20 @@ struct DeferredAnswerTests {
         answer.fail(ResponseError.internalError("too late"))
         #expect(peer.written == [["jsonrpc": "2.0", "id": 7, "result": "done"]])
         #expect(peer.connection.inFlightCount == 0)
+    }
+
+    @Test("an answered deferred request is let go: neither its cancel hook nor its own handler keeps it")
+    func answeredIsReleased() throws {
+        let peer = try Peer(onCancel: true)
+        peer.receive([#"{"jsonrpc":"2.0","id":1,"method":"test.later"}"#])
+        weak var released: DeferredAnswer?
+        do {
+            let answer = try #require(peer.takePending().first)
+            released = answer
+            answer.succeed(JanssonValue.null)
+        }
+        #expect(peer.written == [["jsonrpc": "2.0", "id": 1, "result": nil]])
+        #expect(released == nil, "the answer (with its request and context) outlived its answer: a leak per call")
     }
 
     @Test("$/cancelRequest reaches a deferred method's cancel handler, which answers -32800")

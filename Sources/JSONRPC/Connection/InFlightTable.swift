@@ -33,6 +33,12 @@ final class InFlightRequest: Sendable {
         if now { cancel() }
     }
 
+    /// Forgets how to cancel the request once it is answered: a deferred answer's hook holds the
+    /// answer, whose delivery holds this request (kept, the pair would never be freed).
+    func detach() {
+        state.withLock { $0.cancelRunning = nil }
+    }
+
     /// Called when the request gets its slot; false if it was cancelled (and answered) while waiting.
     func markStarted() -> Bool {
         state.withLock { state in

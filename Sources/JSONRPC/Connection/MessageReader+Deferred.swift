@@ -15,7 +15,10 @@ extension MessageReader {
                 return
             }
             let answer = DeferredAnswer { outcome in
-                if let request { connection.inFlight.remove(request) }
+                if let request {
+                    request.detach()
+                    connection.inFlight.remove(request)
+                }
                 connection.sendAnswer(outcome, for: context, target: target) { connection.gate.release() }
             }
             request?.attach { answer.cancel() }

@@ -33,7 +33,7 @@ public final class DeferredAnswer: Sendable {
     /// make the request fail with `ResponseError.cancelled` (`-32800`).
     public func onCancel(_ handler: @escaping @Sendable () -> Void) {
         let now = state.withLock { state in
-            if !state.cancelled { state.onCancel = handler }
+            if !state.cancelled, !state.answered { state.onCancel = handler }
             return state.cancelled
         }
         if now { handler() }
@@ -58,9 +58,13 @@ public final class DeferredAnswer: Sendable {
         }
     }
 
+    /// True for the first answer; the cancel handler goes with it (it may hold this answer).
     private func claim() -> Bool {
         state.withLock { state in
-            defer { state.answered = true }
+            defer {
+                state.answered = true
+                state.onCancel = nil
+            }
             return !state.answered
         }
     }
