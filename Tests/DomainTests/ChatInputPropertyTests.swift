@@ -9,7 +9,7 @@ import Testing
 
 /// Chat's parsers of client input on any text: history cursors, message ids, `chat.send`'s members.
 /// Each either reads the value or answers the documented error naming the member; nothing traps.
-@Suite("Chat input, any text", .timeLimit(.minutes(2)))
+@Suite("Chat input, any text", .timeLimit(.minutes(10)))
 struct ChatInputPropertyTests {
     static let pieces = ["msg-", "msg-0", "msg-1", "1", "9", "0", "-", "dm-u0-u1", "grp-team", "u0", " ", "\u{0}", "é", "😀",
                          "\u{1F}", "A", "Q", "_", "=", "9223372036854775807", "99999999999999999999"]

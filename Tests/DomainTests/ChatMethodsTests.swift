@@ -11,7 +11,7 @@ import Testing
 
 /// The chat methods through the JSON-RPC layer, in process; every answer is checked against its
 /// schema, and every `chat.messageState` against the `ChatMessageState` component.
-@Suite("Chat methods", .timeLimit(.minutes(2)))
+@Suite("Chat methods", .timeLimit(.minutes(10)))
 struct ChatMethodsTests {
     let chat: InMemoryChatService
     let dispatcher: Dispatcher

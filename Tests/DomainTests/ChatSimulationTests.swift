@@ -3,7 +3,7 @@ import SwitchboardCore
 import Testing
 
 /// `--simulate` at the service: each mode's failure, the same every run under a fixed clock.
-@Suite("Chat's simulated failures", .timeLimit(.minutes(1)))
+@Suite("Chat's simulated failures", .timeLimit(.minutes(10)))
 struct ChatSimulationTests {
     static func simulated(_ mode: ChatSimulation) -> SimulatedChatService {
         SimulatedChatService(InMemoryChatService(clock: ChatServiceTests.clock, peerReplies: false), mode: mode, clock: ChatServiceTests.clock)

@@ -6,7 +6,7 @@ import Testing
 
 /// Deferred methods: answered later from any thread with no task, reached by `$/cancelRequest`, and
 /// refused at once past the slots of a connection that refuses instead of waiting.
-@Suite("Deferred answers", .timeLimit(.minutes(1)))
+@Suite("Deferred answers", .timeLimit(.minutes(10)))
 struct DeferredAnswerTests {
     /// A connection whose one method, `test.later`, keeps every answer for the test to give; used by
     /// one test at a time, on its own thread.

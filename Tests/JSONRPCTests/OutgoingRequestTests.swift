@@ -6,7 +6,7 @@ import Testing
 
 /// Requests the host sends to its peer (as it will to plugins): answered by the peer's response,
 /// failed at once when the peer's input ends.
-@Suite("Requests to the peer", .timeLimit(.minutes(1)))
+@Suite("Requests to the peer", .timeLimit(.minutes(10)))
 struct OutgoingRequestTests {
     /// A connection whose output is watched: `sent` resumes once the first frame is written.
     final class Peer: Sendable {

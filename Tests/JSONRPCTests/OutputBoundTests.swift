@@ -10,7 +10,7 @@ import Testing
 /// The output of a connection is bounded: a client that stops reading holds the host's answers back
 /// (nothing dropped) and loses only the notifications the host pushes on its own, which it is told of.
 /// Every test writes into a real pipe that nobody reads until the test says so.
-@Suite("Bounded output", .timeLimit(.minutes(1)))
+@Suite("Bounded output", .timeLimit(.minutes(10)))
 struct OutputBoundTests {
     /// A pipe: the sink writes into `write`, the test reads `read` when it chooses to.
     final class Pipe: Sendable {

@@ -6,7 +6,7 @@ import Testing
 /// Requests whose id the caller knows (``Connection/startRequest(method:params:)``), so a time-out or a
 /// cancellation can fail them at once and name them to the peer; and a close that fails what waits with
 /// a given reason (a plugin's crash).
-@Suite("Requests to the peer, by id", .timeLimit(.minutes(1)))
+@Suite("Requests to the peer, by id", .timeLimit(.minutes(10)))
 struct PeerRequestTests {
     static func connection() throws -> (Connection, MessageReader) {
         let connection = Connection(dispatcher: try MethodRegistry().freeze(), framing: .ndjson, sink: CollectingSink(), logger: Logger(label: "test"))

@@ -15,9 +15,14 @@ import Testing
 // one by one or by predicate, with a time-out that fails the test rather than hanging it. Every answer
 // is checked against the schema of the method it answers, from `rpc.discover` (DiscoveredSchemas.swift).
 
-/// How long any single await in a test may take before the test fails. Generous: nothing should
-/// come close to it, even on a loaded 2-core machine; it only turns a hang into a failure.
-let harnessTimeout: Duration = .seconds(30 * harnessTimeScale)
+/// How long any single await in a test may take before the test fails: five minutes, only to turn a
+/// hang into a failure. Short guards (30 s) failed on a loaded 2-core machine: the binary suites'
+/// synchronous tests can hold both threads of Swift's cooperative pool for tens of seconds, and the
+/// in-process host's tasks (a `host.sleep` reply) wait for a thread meanwhile.
+let harnessTimeout: Duration = .seconds(harnessGuardSeconds)
+
+/// ``harnessTimeout`` in seconds.
+let harnessGuardSeconds = 300 * harnessTimeScale
 
 /// How many times longer the harness waits before failing a test: `SWITCHBOARD_TEST_TIME_SCALE` when set
 /// (scripts/sanitize sets it: under a sanitizer everything runs several times slower), else 1.
@@ -546,7 +551,7 @@ final class Harness: @unchecked Sendable {
         let ok = Mutex(false)
         let connection = self.connection
         OSThread.detach(name: "test-idle") {
-            let idle = connection.waitUntilIdle(deadline: monotonicNanoseconds() + UInt64(harnessTimeScale) * 30_000_000_000)
+            let idle = connection.waitUntilIdle(deadline: monotonicNanoseconds() + UInt64(harnessGuardSeconds) * 1_000_000_000)
             ok.withLock { $0 = idle }
             result.open()
         }
