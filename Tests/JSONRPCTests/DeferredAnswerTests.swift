@@ -35,6 +35,12 @@ struct DeferredAnswerTests {
             reader = MessageReader(connection: connection)
         }
 
+        /// Answers what the test left pending: an unanswered request holds its connection (as a plugin's
+        /// call does until the plugin answers, fails or times out), which would outlive the test.
+        deinit {
+            for answer in takePending() { answer.fail(ResponseError.cancelled) }
+        }
+
         func receive(_ lines: [String]) {
             Array(lines.map { $0 + "\n" }.joined().utf8).withUnsafeBytes { reader.receive($0) }
         }
