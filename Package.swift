@@ -151,7 +151,7 @@ let package = Package(
         // The interactive prompt a person gets at a terminal, and `key=value` params.
         .target(
             name: "SwitchboardTerminal",
-            dependencies: ["CEditLine", "SwitchboardHost", "JSONRPC", "Jansson", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CEditLine", "CSystemShims", "SwitchboardHost", "JSONRPC", "Jansson", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
 

@@ -7,6 +7,10 @@
 /// safely): the prompt owns them, on one thread.
 static inline void sb_rl_configure(const char *name, rl_completion_func_t *complete) {
     rl_readline_name = name;
+    // libedit's own handlers would restore the default action and re-raise the signal to the whole
+    // process group: the prompt takes SIGINT, SIGTERM, SIGHUP and SIGWINCH itself.
+    rl_catch_signals = 0;
+    rl_catch_sigwinch = 0;
     rl_attempted_completion_function = complete;
 }
 static inline void sb_rl_completion_settings(int over, int append_character) {

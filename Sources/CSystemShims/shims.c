@@ -32,6 +32,26 @@ int sb_block_host_signals(void) {
     return pthread_sigmask(SIG_BLOCK, &set, NULL);
 }
 
+static volatile sig_atomic_t forwarded_signal_fd = -1;
+
+static void forward_signal(int signo) {
+    int saved = errno;
+    unsigned char byte = (unsigned char)signo;
+    if (forwarded_signal_fd >= 0) (void)!write(forwarded_signal_fd, &byte, 1);
+    errno = saved;
+}
+
+int sb_forward_signals_to_pipe(int write_fd) {
+    forwarded_signal_fd = write_fd;
+    struct sigaction action = {0};
+    action.sa_handler = forward_signal;
+    sigemptyset(&action.sa_mask);
+    const int forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGWINCH};
+    for (size_t i = 0; i < sizeof forwarded / sizeof forwarded[0]; i++)
+        if (sigaction(forwarded[i], &action, NULL) != 0) return -1;
+    return 0;
+}
+
 int sb_wait_host_signal(void) {
     sigset_t set;
     host_signal_set(&set);

@@ -51,6 +51,11 @@ final class LineEditor {
         rl_callback_read_char()
     }
 
+    /// Takes the terminal's new size (on SIGWINCH).
+    func resize() {
+        rl_resize_terminal()
+    }
+
     func takeLines() -> [String?] {
         defer { lines.removeAll() }
         return lines

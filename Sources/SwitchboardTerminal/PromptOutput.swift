@@ -10,6 +10,8 @@ import Glibc
 /// waits or is dropped: a person reads at their own pace, the terminal scrolls.
 final class PromptOutput: FrameSink, Sendable {
     private let queue = Mutex<[String]>([])
+    /// Ids of the prompt's requests not answered yet (what Ctrl-C cancels).
+    private let unanswered = Mutex<Set<Int64>>([])
     private let highlighter: JSONHighlighter
     /// The prompt polls `wakeRead`; every queued text writes one byte to `wakeWrite`.
     let wakeRead: Int32
@@ -51,6 +53,16 @@ final class PromptOutput: FrameSink, Sendable {
         }
     }
 
+    /// Notes that the request `id` was sent; its answer, when it comes, takes it off again.
+    func sent(_ id: Int64) {
+        _ = unanswered.withLock { $0.insert(id) }
+    }
+
+    /// The ids of requests sent and not answered yet, oldest first.
+    func pending() -> [Int64] {
+        unanswered.withLock { $0.sorted() }
+    }
+
     func show(_ text: String) {
         queue.withLock { $0.append(text) }
         var byte: UInt8 = 1
@@ -60,6 +72,9 @@ final class PromptOutput: FrameSink, Sendable {
     private func receive(_ bytes: [UInt8]) {
         for line in bytes.split(separator: 0x0A) {
             guard let message = try? JSONValue(parsing: line) else { continue }
+            if message["method"] == nil, case .integer(let id)? = message["id"] {
+                _ = unanswered.withLock { $0.remove(id) }
+            }
             show(text(for: message))
         }
     }

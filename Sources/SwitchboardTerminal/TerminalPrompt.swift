@@ -28,8 +28,9 @@ public final class TerminalPrompt {
         self.recorder = recorder
     }
 
-    /// Runs until `quit`, Ctrl-D or the terminal closes; returns the exit code. `onConnection` sees the
-    /// prompt's connection before the first request (plugins push to it).
+    /// Runs until `quit`, Ctrl-D, SIGTERM/SIGHUP (which cancel what runs) or the terminal closes; returns
+    /// the exit code. Ctrl-C cancels what runs or drops the line being typed.
+    /// `onConnection` sees the prompt's connection before the first request (plugins push to it).
     public func run(onConnection: (Connection) -> Void = { _ in }) throws -> Int32 {
         let highlighter = JSONHighlighter(colour: style.colour)
         let output = try PromptOutput(highlighter: highlighter)
@@ -41,6 +42,8 @@ public final class TerminalPrompt {
         writeAll("switchboard: type a method and its params (help lists them, Tab completes, quit leaves)\n")
         // \u{1} brackets what libedit must not count as printed (the colour codes).
         let promptText = style.colour ? "\u{1}\u{1B}[1m\u{1}switchboard>\u{1}\u{1B}[0m\u{1} " : "switchboard> "
+        let signals = try PromptSignals()
+        var interrupted = false  // Ctrl-C was the last key
         let editor = LineEditor(prompt: promptText, historyPath: style.historyPath) { before, word in
             Completion(before: before, word: word, catalog: catalog)
         }
@@ -51,22 +54,39 @@ public final class TerminalPrompt {
         }
         while true {
             var pollers = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: output.wakeRead, events: Int16(POLLIN), revents: 0)]
-            if poll(&pollers, 2, -1) < 0 {
+                           pollfd(fd: output.wakeRead, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: signals.readEnd, events: Int16(POLLIN), revents: 0)]
+            if poll(&pollers, 3, -1) < 0 {
                 if errno == EINTR { continue }
                 return 1
             }
             for text in output.take() { editor.printAbove(text) }
+            for number in signals.take() {
+                switch number {
+                case SIGINT:
+                    interrupt(editor: editor, reader: reader, output: output, again: interrupted)
+                    interrupted = true
+                case SIGWINCH: editor.resize()
+                default:
+                    connection.cancelAll()
+                    writeAll("\n")
+                    return 0
+                }
+            }
             let events = pollers[0].revents
             guard events != 0 else { continue }
-            if events & Int16(POLLIN) != 0 { editor.readAvailable() }
+            if events & Int16(POLLIN) != 0 {
+                interrupted = false
+                editor.readAvailable()
+            }
             let lines = editor.takeLines()
             // The terminal hung up: nothing more will be typed.
             if lines.isEmpty, events & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return 0 }
             guard !lines.isEmpty else { continue }
             editor.suspend()
             for line in lines {
-                guard let line, handle(line, editor: editor, reader: reader, catalog: catalog, highlighter: highlighter) else { return 0 }
+                guard let line, handle(line, editor: editor, reader: reader, output: output, catalog: catalog,
+                                       highlighter: highlighter) else { return 0 }
             }
             // Answers made at once (host.ping, a -32601) show before the next prompt.
             for text in output.take() { writeAll(text + "\n") }
@@ -74,9 +94,27 @@ public final class TerminalPrompt {
         }
     }
 
+    /// Ctrl-C, as in a shell or psql: cancels the requests still running (their `-32800` answers show as
+    /// they come) or, with none, drops the line being typed; it never leaves (quit and Ctrl-D do), and
+    /// says so when pressed `again` with nothing typed in between.
+    private func interrupt(editor: LineEditor, reader: MessageReader, output: PromptOutput, again: Bool) {
+        let pending = output.pending()
+        guard pending.isEmpty else {
+            for id in pending {
+                let cancel: JSONObject = ["jsonrpc": "2.0", "method": "$/cancelRequest", "params": .object(["id": .integer(id)])]
+                send(cancel, to: reader)
+            }
+            editor.printAbove("^C cancelling \(pending.count == 1 ? "the request" : "\(pending.count) requests") still running")
+            return
+        }
+        editor.suspend()
+        writeAll(again ? "^C (quit or Ctrl-D leaves)\n" : "^C\n")
+        editor.resume()
+    }
+
     /// Acts on one typed line; false to leave.
-    private func handle(_ line: String, editor: LineEditor, reader: MessageReader, catalog: MethodCatalog,
-                        highlighter: JSONHighlighter) -> Bool {
+    private func handle(_ line: String, editor: LineEditor, reader: MessageReader, output: PromptOutput,
+                        catalog: MethodCatalog, highlighter: JSONHighlighter) -> Bool {
         let command = PromptCommand(line: line)
         if command != .empty { editor.remember(line) }
         switch command {
@@ -91,14 +129,20 @@ public final class TerminalPrompt {
         case .call(let method, let params):
             var request: JSONObject = ["jsonrpc": "2.0", "id": .integer(nextID), "method": .string(method)]
             if let params { request["params"] = params }
+            output.sent(nextID)
             nextID += 1
-            let frame = Array(JSONValue.object(request).jsonText().utf8) + [0x0A]
-            frame.withUnsafeBytes { bytes in
-                recorder?.received(bytes)
-                reader.receive(bytes)
-            }
+            send(request, to: reader)
         }
         return true
+    }
+
+    /// Hands `message` to the connection as if it had been typed as JSON-RPC (and records it).
+    private func send(_ message: JSONObject, to reader: MessageReader) {
+        let frame = Array(JSONValue.object(message).jsonText().utf8) + [0x0A]
+        frame.withUnsafeBytes { bytes in
+            recorder?.received(bytes)
+            reader.receive(bytes)
+        }
     }
 }
 

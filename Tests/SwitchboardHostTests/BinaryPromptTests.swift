@@ -86,4 +86,42 @@ struct BinaryPromptTests {
         pane.type("", then: "C-d")
         try pane.waitForExit()
     }
+
+    @Test("Ctrl-C cancels the request still running, then drops the line being typed, and never leaves; SIGTERM leaves")
+    func interrupt() throws {
+        let state = try ScratchFolder("prompt-interrupt")
+        let pane = try TmuxPane(arguments: Self.fixed, environment: ["XDG_STATE_HOME": state.path])
+        try pane.waitFor(text: Self.banner)
+
+        pane.type("host.sleep ms=600000", then: "Enter")
+        // The prompt comes back once the request is sent; it runs until cancelled.
+        try pane.waitFor("the prompt after the request") { screen in
+            let lines = screen.split(separator: "\n").map { $0.trimmingSuffix(while: \.isWhitespace) }.filter { !$0.isEmpty }
+            return lines.suffix(2) == ["switchboard> host.sleep ms=600000", "switchboard>"]
+        }
+        pane.type("", then: "C-c")
+        try pane.waitFor(text: "error -32800")
+
+        // Ctrl-C flushes the terminal's input queue: it goes once the line shows as typed.
+        pane.type("host.echo dropped=1")
+        try pane.waitFor(text: "switchboard> host.echo dropped=1")
+        pane.type("", then: "C-c")
+        try pane.waitFor(text: "switchboard> host.echo dropped=1^C")
+        pane.type("", then: "C-c")
+        try pane.waitFor(text: "^C (quit or Ctrl-D leaves)")
+        pane.type("host.echo kept=2", then: "Enter")
+        let screen = try pane.waitFor("the kept line's answer") { $0.contains(#""kept": 2"#) }
+        #expect(!screen.contains(#""dropped""#), "the dropped line was never sent: \(screen)")
+
+        try pane.signalProgram(SIGTERM)
+        try pane.waitForExit()
+    }
+}
+
+private extension Substring {
+    func trimmingSuffix(while drop: (Character) -> Bool) -> Substring {
+        var end = endIndex
+        while end > startIndex, drop(self[index(before: end)]) { end = index(before: end) }
+        return self[startIndex..<end]
+    }
 }

@@ -14,7 +14,11 @@ final class ScratchFolder {
     deinit { _ = system("rm -rf \(shellQuoted(path))") }
 
     func read(_ name: String) -> String? {
-        guard let file = fopen(path + "/" + name, "rb") else { return nil }
+        Self.contents(of: path + "/" + name)
+    }
+
+    static func contents(of path: String) -> String? {
+        guard let file = fopen(path, "rb") else { return nil }
         defer { fclose(file) }
         return readAll(file)
     }
@@ -82,6 +86,22 @@ final class TmuxPane {
             if BinaryHarness.nowMilliseconds() > deadline { throw BinaryHarness.Failure("the prompt did not exit:\n\(capture())") }
             usleep(20_000)
         }
+    }
+
+    /// Sends `signal` to the program running in the pane.
+    func signalProgram(_ signal: Int32) throws {
+        guard let pipe = popen("tmux -L \(socket) display -p -t sb '#{pane_pid}' 2>/dev/null", "r") else {
+            throw BinaryHarness.Failure("tmux could not say the pane's process")
+        }
+        let shown = readAll(pipe)
+        pclose(pipe)
+        guard let pane = shown.split(whereSeparator: \.isWhitespace).first.flatMap({ pid_t($0) }) else {
+            throw BinaryHarness.Failure("tmux said the pane's process is \(shown)")
+        }
+        // The pane runs `sh -c 'env … switchboard …'`; env execs the program, and the shell may exec it too.
+        let children = ScratchFolder.contents(of: "/proc/\(pane)/task/\(pane)/children") ?? ""
+        let pid = children.split(separator: " ").first.flatMap { pid_t($0) } ?? pane
+        guard kill(pid, signal) == 0 else { throw BinaryHarness.Failure("kill(\(pid)) failed: errno \(errno)") }
     }
 
     private func tmux(_ arguments: String, quiet: Bool = false) -> Int32 {

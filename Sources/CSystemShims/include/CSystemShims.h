@@ -13,6 +13,11 @@ int sb_block_host_signals(void);
 /// Waits for SIGTERM, SIGINT or SIGHUP; returns the signal number, or -1.
 int sb_wait_host_signal(void);
 
+/// For the interactive prompt: SIGINT, SIGTERM, SIGHUP and SIGWINCH each write their number, as one byte, to
+/// `write_fd` (non-blocking; a full pipe drops the byte), so the prompt's poll loop sees them as input.
+/// Returns 0, or -1 with errno set.
+int sb_forward_signals_to_pipe(int write_fd);
+
 /// Opens `relative` (a canonical path: no "..", no "." and no empty components) beneath the
 /// directory `rootfd`, following no symbolic link on the way: openat2 with RESOLVE_BENEATH,
 /// RESOLVE_NO_SYMLINKS and RESOLVE_NO_MAGICLINKS where the kernel has it, else a walk that opens one
