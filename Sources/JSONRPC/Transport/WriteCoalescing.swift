@@ -9,11 +9,6 @@ import Darwin
 /// the chunk is done: pipelined calls cost one write (and one wake-up of the reader at the other end)
 /// per chunk instead of one per message.
 ///
-/// Once ``eagerBytes`` are gathered for one output they go out at once, mid-chunk: the peer (a plugin,
-/// the client) starts on the first frames of a pipelined chunk while this thread handles the rest, so
-/// the processes of a relay work side by side instead of each waiting for the whole chunk of the one
-/// before it.
-///
 /// - Important: whatever was gathered is written before the thread can wait for anything
 ///   (``MessageReader`` flushes it with its own replies), so a peer never waits for frames held here;
 ///   and what was to run once a frame is queued (releasing a request's slot) runs only then.
@@ -32,11 +27,6 @@ final class WriteCoalescing {
 
     private var gathered: [Output] = []
 
-    /// How many bytes gathered for one output are written without waiting for the end of the chunk:
-    /// about 20 relayed calls, a few writes per pipelined chunk of 64 (one wake-up of the peer, the
-    /// later writes find it awake).
-    static let eagerBytes = getenv("SB_EAGER_BYTES").flatMap { Int(String(cString: $0)) } ?? 2048 // EXPERIMENT: remove
-
     /// Runs `body` with this thread's frames gathered (``send(_:to:queued:)``), then writes them.
     static func gathering(_ body: () -> Void) {
         guard pthread_getspecific(key) == nil else { return body() }
@@ -51,18 +41,11 @@ final class WriteCoalescing {
     /// the output has room, else queued by a task; `queued` runs once they are out of the way.
     static func send(_ bytes: [UInt8], to sink: any FrameSink, queued: (@Sendable () -> Void)? = nil) {
         guard let batch = current else { return write(bytes, to: sink, queued: queued.map { [$0] } ?? []) }
-        let index: Int
-        if let found = batch.gathered.firstIndex(where: { $0.sink === sink }) {
-            index = found
+        if let index = batch.gathered.firstIndex(where: { $0.sink === sink }) {
             batch.gathered[index].bytes.append(contentsOf: bytes)
             if let queued { batch.gathered[index].queued.append(queued) }
         } else {
-            index = batch.gathered.count
             batch.gathered.append(Output(sink: sink, bytes: bytes, queued: queued.map { [$0] } ?? []))
-        }
-        if batch.gathered[index].bytes.count >= eagerBytes {
-            let output = batch.gathered.remove(at: index)
-            write(output.bytes, to: output.sink, queued: output.queued)
         }
     }
 
