@@ -30,6 +30,17 @@ extension Connection {
             return state.nextID
         }
         guard let id else { return nil }
+        if let framing {
+            // The usual case, written from its parts (``RequestText``).
+            var output: [UInt8] = []
+            writers.withWriter { writer in
+                var body: [UInt8] = []
+                RequestText.append(id: id, method: method, params: params?.view, writer: writer, to: &body)
+                body.withUnsafeBytes { framing.appendFrame(body: $0, to: &output) }
+            }
+            WriteCoalescing.send(output, to: sink)
+            return id
+        }
         let message = OutgoingMessage.request(id: id, method: method, params: params)
         if holdUntilFramed(message) { return id }
         WriteCoalescing.send(framed(message), to: sink)

@@ -63,33 +63,63 @@ final class InFlightRequest: Sendable {
 }
 
 /// The requests of one connection that are running or waiting for a slot, by id.
+///
+/// One request per id is the rule (a client may reuse an id, rarely): it is kept alone, with no array
+/// made and freed per request; later ones with the same id wait in `more`.
 final class InFlightTable: Sendable {
-    private let table = Mutex<[RequestID: [InFlightRequest]]>([:])
+    private struct Requests {
+        var first: [RequestID: InFlightRequest] = [:]
+        var more: [RequestID: [InFlightRequest]] = [:]
+
+        func all(_ id: RequestID) -> [InFlightRequest] {
+            guard let request = first[id] else { return [] }
+            return [request] + (more[id] ?? [])
+        }
+    }
+
+    private let table = Mutex(Requests())
 
     func insert(_ request: InFlightRequest) {
-        table.withLock { $0[request.id, default: []].append(request) }
+        table.withLock { table in
+            if table.first[request.id] == nil {
+                table.first[request.id] = request
+            } else {
+                table.more[request.id, default: []].append(request)
+            }
+        }
     }
 
     func remove(_ request: InFlightRequest) {
         table.withLock { table in
-            table[request.id]?.removeAll { $0 === request }
-            if table[request.id]?.isEmpty == true { table[request.id] = nil }
+            let id = request.id
+            if table.first[id] === request {
+                // The next one with this id, if any, takes its place.
+                guard var others = table.more[id], !others.isEmpty else {
+                    table.first[id] = nil
+                    return
+                }
+                table.first[id] = others.removeFirst()
+                table.more[id] = others.isEmpty ? nil : others
+            } else if var others = table.more[id] {
+                others.removeAll { $0 === request }
+                table.more[id] = others.isEmpty ? nil : others
+            }
         }
     }
 
     /// Cancels every in-flight request with `id` and returns them.
     func cancel(_ id: RequestID) -> [InFlightRequest] {
-        let requests = table.withLock { $0[id] ?? [] }
+        let requests = table.withLock { $0.all(id) }
         requests.forEach { $0.cancel() }
         return requests
     }
 
     /// Cancels everything and returns the requests that were still waiting for a slot.
     func cancelAll() -> [InFlightRequest] {
-        let requests = table.withLock { $0.values.flatMap { $0 } }
+        let requests = table.withLock { Array($0.first.values) + $0.more.values.flatMap { $0 } }
         requests.forEach { $0.cancel() }
         return requests.filter(\.answeredBeforeStart)
     }
 
-    var count: Int { table.withLock { $0.values.reduce(0) { $0 + $1.count } } }
+    var count: Int { table.withLock { $0.first.count + $0.more.values.reduce(0) { $0 + $1.count } } }
 }

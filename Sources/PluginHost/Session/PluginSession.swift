@@ -57,6 +57,8 @@ final class PluginSession: Sendable {
 
     var name: String { manifest.name }
     var tools: [String: PluginTool] { state.withLock { $0.tools } }
+    /// The tool called `name`, looked up without copying the table (every call asks).
+    func tool(named name: String) -> PluginTool? { state.withLock { $0.tools[name] } }
     var resources: [JSONValue] { state.withLock { $0.resources } }
     var templates: [JSONValue] { state.withLock { $0.templates } }
     /// Whether the run announced resources or templates (so starting or ending it changes `resources.list`).

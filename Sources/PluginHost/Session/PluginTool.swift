@@ -3,11 +3,14 @@ import JSONRPC
 import SchemaValidation
 
 /// One tool a plugin announced in `tools/list`, served as the method `namespace.name`.
-struct PluginTool: Sendable {
-    var name: String
-    var description: String
-    var inputSchema: JSONValue
-    var outputSchema: JSONValue?
+///
+/// A class: every call captures it (in its method entry and its relay), one reference rather than a
+/// copy of each member.
+final class PluginTool: Sendable {
+    let name: String
+    let description: String
+    let inputSchema: JSONValue
+    let outputSchema: JSONValue?
     /// The first line of the description, for `host.methods` (made once: the router asks on every call).
     let summary: String
     /// False when the input schema accepts every object (`{"type": "object"}`), so arguments that are an
@@ -19,7 +22,8 @@ struct PluginTool: Sendable {
         guard let name = value["name"]?.stringValue, !name.isEmpty, !name.contains("\0") else { return nil }
         self.name = name
         description = value["description"]?.stringValue ?? value["title"]?.stringValue ?? ""
-        inputSchema = value["inputSchema"]?.objectValue.map(JSONValue.object) ?? ["type": "object"]
+        let inputSchema = value["inputSchema"]?.objectValue.map(JSONValue.object) ?? ["type": "object"]
+        self.inputSchema = inputSchema
         outputSchema = value["outputSchema"]?.objectValue.map(JSONValue.object)
         let line = description.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
         summary = line.isEmpty ? "Tool \(name) of a plugin." : line

@@ -8,16 +8,17 @@ public struct PluginRouter: MethodRouter {
     let supervisor: PluginSupervisor
 
     public func entry(named name: String) -> MethodEntry? {
-        guard let dot = name.firstIndex(of: "."), let plugin = supervisor.plugin(namespace: String(name[..<dot])) else { return nil }
-        let toolName = String(name[name.index(after: dot)...])
+        // Bytes, not characters: every call of a plugin's tool comes this way.
+        guard let dot = name.utf8.firstIndex(of: UInt8(ascii: ".")), let plugin = supervisor.plugin(namespace: String(name[..<dot])) else { return nil }
+        let toolName = String(name[name.utf8.index(after: dot)...])
         if let session = plugin.runningSession {
-            guard let tool = session.tools[toolName] else { return nil }
+            guard let tool = session.tool(named: toolName) else { return nil }
             return Self.entry(name: name, tool: tool, plugin: plugin)
         }
         // Not running: the call starts it (in a task), then finds the tool.
         return .dynamic(name: name, summary: "A tool of plugin \(plugin.name).") { params, context in
             let session = try await plugin.session()
-            guard let tool = session.tools[toolName] else { throw ResponseError.methodNotFound(name) }
+            guard let tool = session.tool(named: toolName) else { throw ResponseError.methodNotFound(name) }
             let arguments = try ToolArguments(params, tool: tool)
             return try await DeferredAnswer.value { session.relay(tool, arguments: arguments, context: context, answer: $0) }
         }
