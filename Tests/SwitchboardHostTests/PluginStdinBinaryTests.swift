@@ -1,0 +1,63 @@
+import Jansson
+import Testing
+
+/// A plugin's stdin against the built binary: nothing written to it ever waits for the plugin to read
+/// (a wait would stop the host's reader of that plugin, or its input thread), a plugin that stops
+/// reading is stopped once its backlog passes the bound (`reason: "protocol"`), and what the host
+/// sends it keeps its order (a cancellation follows its request). Each test waits on answers.
+@Suite("Plugin stdin: never waited on, kept in order (binary)", .serialized)
+struct PluginStdinBinaryTests {
+    typealias H = BinaryHarness
+
+    static func call(_ host: SpawnedHost, _ id: Int, _ method: String, _ params: String = "{}") throws -> JSONValue {
+        try PluginBinaryTests.call(host, id, method, params)
+    }
+
+    /// Expects `answer` to be the error of a plugin stopped for not reading its stdin.
+    static func expectStoppedForNotReading(_ answer: JSONValue?) {
+        #expect(answer?["error"]?["code"] == -32070)
+        #expect(answer?["error"]?["data"]?["plugin"] == "probe")
+        #expect(answer?["error"]?["data"]?["reason"] == "protocol", "\(answer ?? .null)")
+        #expect(answer?["error"]?["data"]?["detail"]?.stringValue?.contains("stopped reading its stdin") == true, "\(answer ?? .null)")
+    }
+
+    @Test("A plugin that floods the host with requests and never reads the answers is stopped (reason protocol): the host keeps reading it and serving")
+    func floodingPluginThatNeverReads() throws {
+        let host = try PluginBinaryTests.host(["--max-output-bytes", "65536"])
+        #expect(try Self.call(host, 1, "probe.echo", #"{"text":"up"}"#)["result"] == ["text": "up"])
+        // 20000 pings: their answers are about ten times what the pipe and the bound hold.
+        try host.send(H.request(2, "probe.deaf", #"{"pings":20000}"#))
+        Self.expectStoppedForNotReading(try host.response(to: 2).response)
+        #expect(try Self.call(host, 3, "host.ping")["result"] == "pong")
+        #expect(try Self.call(host, 4, "probe.echo", #"{"text":"again"}"#)["result"] == ["text": "again"], "restarted")
+        host.closeInput()
+        #expect(try host.waitForExit() == .exited(0))
+    }
+
+    @Test("Calls to a plugin that stopped reading never wait for it: past the bound it is stopped, each call fails with reason protocol, the host answers meanwhile")
+    func callsToAPluginThatStoppedReading() throws {
+        let host = try PluginBinaryTests.host(["--max-output-bytes", "65536"])
+        #expect(try Self.call(host, 1, "probe.echo", #"{"text":"up"}"#)["result"] == ["text": "up"])
+        try host.send(H.request(2, "probe.deaf", #"{"pings":0}"#))
+        // 60 calls of 4 KB: more than the pipe, the plugin's own buffer and the 64 KB bound.
+        let text = String(repeating: "x", count: 4096)
+        let calls = Array(3..<63)
+        try host.send(calls.map { H.request($0, "probe.echo", #"{"text":"\#(text)"}"#) } + [H.request(900, "host.ping")])
+        let answers = try host.answers(to: [2] + calls + [900])
+        #expect(answers[900]?["result"] == "pong")
+        for id in [2] + calls { Self.expectStoppedForNotReading(answers[id]) }
+        #expect(try Self.call(host, 63, "probe.echo", #"{"text":"again"}"#)["result"] == ["text": "again"], "restarted")
+        host.closeInput()
+        #expect(try host.waitForExit() == .exited(0))
+    }
+
+    @Test("A call and its $/cancelRequest in one read: -32800 at once, and the plugin gets notifications/cancelled after the call, never before it")
+    func cancellationFollowsItsRequest() throws {
+        let host = try PluginBinaryTests.host()
+        #expect(try Self.call(host, 1, "probe.echo", #"{"text":"up"}"#)["result"] == ["text": "up"])
+        try host.send([H.request(2, "probe.hang"), H.notification("$/cancelRequest", #"{"id":2}"#)])
+        #expect(try host.response(to: 2).response["error"]?["code"] == -32800)
+        // The probe counts a cancellation of a request it has not received yet as early.
+        #expect(try Self.call(host, 3, "probe.cancellations")["result"] == ["early": 0, "after": 1])
+    }
+}
