@@ -133,7 +133,7 @@ public final class Plugin: Sendable {
 
     /// The session of `generation` ended: a crash unless the host stopped it.
     private func ended(_ session: PluginSession, generation: Int, error: ResponseError, expected: Bool) {
-        let offer = ResourceOffer(resources: session.resources, templates: session.templates)
+        let offer = session.offer
         state.withLock { $0.lastOffer = offer }
         if expected {
             state.withLock { state in
