@@ -25,13 +25,14 @@ extension Connection {
 
     /// Sends a notification the host pushes on its own, unless the output is full: then it is dropped
     /// and counted, and so is every later push until the sink has room again (half its bound free) and
-    /// the count has gone out (``reportDroppedNotifications()``).
+    /// the count has gone out (``reportDroppedNotifications()``). It never overtakes frames this thread
+    /// gathered for the same output (``WriteCoalescing/joinGathered(_:to:)``): it goes out with them.
     func push(_ message: JanssonValue, method: String) {
         if holdUntilFramed(message, pushing: method) { return }
         let bytes = framed(message)
         let dropping = dropped.withLock { dropped in
             let first = dropped.isEmpty
-            guard !first || !sink.offer(bytes) else { return false }
+            guard !first || !(WriteCoalescing.joinGathered(bytes, to: sink) || sink.offer(bytes)) else { return false }
             dropped.record(method)
             if first { logger.info("the client is not reading: dropping pushed notifications until it does") }
             return true

@@ -127,6 +127,29 @@ public final class FileDescriptorSink: FrameSink, @unchecked Sendable {
         return decision != .full
     }
 
+    /// Writes or queues `bytes` at once, never waiting, past ``limit`` too, unless more than `backlog`
+    /// bytes already wait: then takes nothing and returns false. For an output whose reader must keep
+    /// up or be given up on (a plugin's stdin: ``FrameSink`` waits would stop the host's threads), used
+    /// for every frame to it, so nothing is parked and order is kept.
+    public func writeUnlessBacklogged(_ bytes: [UInt8], over backlog: Int) -> Bool {
+        guard !bytes.isEmpty else { return true }
+        enum Decision { case direct, queued, backlogged }
+        let decision: Decision = lock.withLock {
+            if closed { return .queued }
+            if !writing, pending.isEmpty, parked.isEmpty, takesAtOnce(bytes.count) {
+                writing = true
+                inWrite = bytes.count
+                return .direct
+            }
+            guard parked.isEmpty, pending.count + inWrite <= backlog else { return .backlogged }
+            pending.append(contentsOf: bytes)
+            if !writing { wakeLocked() }
+            return .queued
+        }
+        if decision == .direct { finishWrite(writeAll(bytes)) }
+        return decision != .backlogged
+    }
+
     public func offer(_ bytes: [UInt8]) -> Bool {
         guard !bytes.isEmpty else { return true }
         return lock.withLock {

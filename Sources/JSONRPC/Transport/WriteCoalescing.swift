@@ -49,6 +49,16 @@ final class WriteCoalescing {
         }
     }
 
+    /// Appends `bytes` to what this thread gathered for `sink`, if it gathered anything for it, and
+    /// returns true: a notification sent meanwhile (`notifications/cancelled` after the request it
+    /// cancels, in the same chunk) must follow those frames, not overtake them. False, with nothing
+    /// taken, otherwise.
+    static func joinGathered(_ bytes: [UInt8], to sink: any FrameSink) -> Bool {
+        guard let batch = current, let index = batch.gathered.firstIndex(where: { $0.sink === sink }) else { return false }
+        batch.gathered[index].bytes.append(contentsOf: bytes)
+        return true
+    }
+
     /// Writes what this thread gathered so far (before it waits for anything).
     static func flushGathered() { current?.flush() }
 

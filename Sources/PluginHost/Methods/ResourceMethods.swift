@@ -11,48 +11,59 @@ public enum ResourcesList: RPCMethod {
     public static let summary = "Lists the resources of the domains and plugins (URI, name, owner), a page at a time."
 
     public typealias Params = PageRequest
+    public typealias Result = ResourcePage
 
     static let list = "resources"
 
     /// The page of `items` (sorted here by URI) that `request` asks for.
     static func page(of items: [JSONValue], _ request: PageRequest) throws -> Result {
-        let sorted = items.sorted { ($0["uri"]?.stringValue ?? "") < ($1["uri"]?.stringValue ?? "") }
-        var start = 0
-        if let text = request.cursor {
-            let after = try Cursor.decode(text, list: list).id
-            start = sorted.firstIndex { ($0["uri"]?.stringValue ?? "") > after } ?? sorted.count
-        }
-        let page = Array(sorted[start..<min(start + request.limit, sorted.count)])
-        let hasMore = start + page.count < sorted.count
-        let next = hasMore ? page.last?["uri"]?.stringValue.map { Cursor(list: list, sortKey: "", id: $0).encoded } : nil
-        return Result(items: page, nextCursor: next, hasMore: hasMore)
-    }
-
-    public struct Result: Encodable, Sendable {
-        public var items: [JSONValue]
-        public var nextCursor: String?
-        public var hasMore: Bool
-
-        private enum CodingKeys: String, CodingKey { case items, nextCursor, hasMore }
-
-        /// `nextCursor` is written as `null` at the end, like every list's.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(items, forKey: .items)
-            try container.encode(nextCursor, forKey: .nextCursor)
-            try container.encode(hasMore, forKey: .hasMore)
-        }
+        try Result(page: items, by: "uri", list: list, request)
     }
 }
 
-/// `resources.templates` → the URI templates of the domains and plugins.
+/// A page of resources or templates, sorted by their address (`uri`, `uriTemplate`): `{items,
+/// nextCursor, hasMore}`. A cursor is the address the page ended with, so paging stays on course while
+/// plugins start and stop.
+public struct ResourcePage: Encodable, Sendable {
+    public var items: [JSONValue]
+    public var nextCursor: String?
+    public var hasMore: Bool
+
+    /// The page of `items` that `request` asks for, sorted by their `key` member; cursors name `list`.
+    init(page items: [JSONValue], by key: String, list: String, _ request: PageRequest) throws {
+        let address: (JSONValue) -> String = { $0[key]?.stringValue ?? "" }
+        let sorted = items.sorted { address($0) < address($1) }
+        var start = 0
+        if let text = request.cursor {
+            let after = try Cursor.decode(text, list: list).id
+            start = sorted.firstIndex { address($0) > after } ?? sorted.count
+        }
+        self.items = Array(sorted[start..<min(start + request.limit, sorted.count)])
+        hasMore = start + self.items.count < sorted.count
+        nextCursor = hasMore ? self.items.last.map { Cursor(list: list, sortKey: "", id: address($0)).encoded } : nil
+    }
+
+    private enum CodingKeys: String, CodingKey { case items, nextCursor, hasMore }
+
+    /// `nextCursor` is written as `null` at the end, like every list's.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(items, forKey: .items)
+        try container.encode(nextCursor, forKey: .nextCursor)
+        try container.encode(hasMore, forKey: .hasMore)
+    }
+}
+
+/// `resources.templates {cursor?, limit?}` → the URI templates of the domains and plugins, by
+/// template, a page at a time (like ``ResourcesList``).
 public enum ResourcesTemplates: RPCMethod {
     public static let name = "resources.templates"
-    public static let summary = "Lists the resource URI templates of the domains and plugins."
+    public static let summary = "Lists the resource URI templates of the domains and plugins, a page at a time."
 
-    public struct Result: Encodable, Sendable {
-        public var items: [JSONValue]
-    }
+    public typealias Params = PageRequest
+    public typealias Result = ResourcePage
+
+    static let list = "resourceTemplates"
 }
 
 /// `resources.read {uri}` → the contents, from the domain or plugin that owns the URI.
@@ -76,7 +87,9 @@ extension MethodRegistry {
             catalog.plugins?.addClient(context.connection)
             return try ResourcesList.page(of: await catalog.list(), params)
         }
-        registry.register(ResourcesTemplates.self) { _, _ in ResourcesTemplates.Result(items: await catalog.templates()) }
+        registry.register(ResourcesTemplates.self) { params, _ in
+            try ResourcePage(page: await catalog.templates(), by: "uriTemplate", list: ResourcesTemplates.list, params)
+        }
         registry.register(ResourcesRead.self) { params, context in try await catalog.read(params.uri, context: context) }
         if let subscriptions {
             registry.registerSubscriptions(ResourcesSubscribe.self, ResourcesUnsubscribe.self, namespace: "resources", hub: subscriptions) {

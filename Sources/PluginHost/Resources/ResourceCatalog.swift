@@ -53,7 +53,7 @@ public struct ResourceCatalog: Sendable {
             }
             return ["contents": [["uri": .string(uri), "mimeType": "application/json", "text": .string(outcome.result?.jsonText() ?? "null")]]]
         }
-        for (_, session) in await runningPlugins() where Self.owns(session, uri) {
+        if let session = try await pluginSession(owning: uri) {
             let answer = try await session.request("resources/read", params: ["uri": .string(uri)])
             return ["contents": answer["contents"] ?? []]
         }
@@ -69,7 +69,7 @@ public struct ResourceCatalog: Sendable {
             guard let updates = resource.updates else { throw Self.refused(uri, "a resource that can change") }
             return try updates(uri, context)
         }
-        for (_, session) in await runningPlugins() where Self.owns(session, uri) {
+        if let session = try await pluginSession(owning: uri) {
             guard session.capabilities["resources"]?["subscribe"] == true, let plugins else {
                 throw Self.refused(uri, "a resource whose plugin reports updates (MCP capability resources.subscribe)")
             }
@@ -83,10 +83,17 @@ public struct ResourceCatalog: Sendable {
         ResponseError.invalidParams(JSONFieldError(field: "uri", expected: expected, got: JSONFieldError.excerpt(uri)))
     }
 
-    /// Whether `uri` is one of the session's resources or matches one of its templates.
-    private static func owns(_ session: PluginSession, _ uri: String) -> Bool {
-        session.resources.contains { $0["uri"]?.stringValue == uri }
-            || session.templates.contains { $0["uriTemplate"]?.stringValue.map { URITemplate($0).match(uri) != nil } ?? false }
+    /// The running session of the plugin that owns `uri`, by what it announced. A plugin that is not
+    /// running (it crashed, or was stopped) but whose last run announced `uri` is started again, as a
+    /// call into its namespace would start it; one not started yet is started by the listing wait first.
+    /// Throws the plugin's error when it cannot run (`failed`, say); nil when no plugin owns `uri`.
+    private func pluginSession(owning uri: String) async throws -> PluginSession? {
+        for (_, session) in await runningPlugins() where session.offer.contains(uri) { return session }
+        for plugin in plugins?.plugins ?? [] where plugin.offers(uri) {
+            let session = try await plugin.session()
+            if session.offer.contains(uri) { return session }
+        }
+        return nil
     }
 
     private func runningPlugins() async -> [(Plugin, PluginSession)] {

@@ -18,7 +18,9 @@ extension PluginSession {
     }
 
     /// One client subscription of `uri` ended: the last one sends `resources/unsubscribe`, now, in order
-    /// after everything sent to the plugin before.
+    /// after everything sent to the plugin before. Its answer is awaited at most the plugin's
+    /// `timeoutMs`, then given up (and `notifications/cancelled` sent), so a plugin that never answers
+    /// keeps nothing here.
     func unsubscribe(from uri: String) {
         let last = state.withLock { state -> Bool in
             let remaining = (state.subscribers[uri] ?? 1) - 1
@@ -26,6 +28,13 @@ extension PluginSession {
             return remaining <= 0
         }
         guard last else { return }
-        _ = connection.startRequest(method: "resources/unsubscribe", params: (["uri": .string(uri)] as JSONValue).makeJansson()) { _ in }
+        let deadline = CallDeadline()
+        let params = (["uri": .string(uri)] as JSONValue).makeJansson()
+        guard let id = connection.startRequest(method: "resources/unsubscribe", params: params, onAnswer: { _ in deadline.disarm() }) else { return }
+        let (connection, plugin, timeout) = (connection, name, manifest.timeoutMilliseconds)
+        deadline.arm(in: timeout) {
+            connection.abandonRequest(id, with: PluginError.timeout(plugin, milliseconds: timeout))
+            connection.notify(method: "notifications/cancelled", params: ["requestId": .integer(id), "reason": "timeout"])
+        }
     }
 }

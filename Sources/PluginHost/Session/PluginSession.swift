@@ -61,6 +61,8 @@ final class PluginSession: Sendable {
     func tool(named name: String) -> PluginTool? { state.withLock { $0.tools[name] } }
     var resources: [JSONValue] { state.withLock { $0.resources } }
     var templates: [JSONValue] { state.withLock { $0.templates } }
+    /// What the run announced, for routing by URI.
+    var offer: ResourceOffer { state.withLock { ResourceOffer(resources: $0.resources, templates: $0.templates) } }
     /// Whether the run announced resources or templates (so starting or ending it changes `resources.list`).
     var offersResources: Bool { state.withLock { !$0.resources.isEmpty || !$0.templates.isEmpty } }
     var capabilities: JSONValue { state.withLock { $0.capabilities } }

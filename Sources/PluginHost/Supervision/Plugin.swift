@@ -30,6 +30,8 @@ public final class Plugin: Sendable {
         var restarts = 0
         var crashes: [UInt64] = []
         var lastError: String?
+        /// What the last run that ended had announced: its resources and templates.
+        var lastOffer = ResourceOffer()
     }
 
     init(manifest: PluginManifest, settings: PluginSettings, host: HostTable, onEvent: @escaping @Sendable (Plugin, PluginEvent) -> Void) {
@@ -131,6 +133,8 @@ public final class Plugin: Sendable {
 
     /// The session of `generation` ended: a crash unless the host stopped it.
     private func ended(_ session: PluginSession, generation: Int, error: ResponseError, expected: Bool) {
+        let offer = session.offer
+        state.withLock { $0.lastOffer = offer }
         if expected {
             state.withLock { state in
                 if state.generation == generation, case .running = state.phase { state.phase = .stopped }
@@ -203,6 +207,12 @@ public final class Plugin: Sendable {
     /// The running session, if any, without starting one.
     var runningSession: PluginSession? {
         state.withLock { if case .running(let session) = $0.phase { session } else { nil } }
+    }
+
+    /// Whether `uri` is the plugin's: one of the resources or templates its running session announced,
+    /// or, while it is not running, its last run did.
+    func offers(_ uri: String) -> Bool {
+        runningSession.map { $0.offer.contains(uri) } ?? state.withLock { $0.lastOffer }.contains(uri)
     }
 
     /// Still to be settled for a listing: never started and not failed, or starting.

@@ -1,7 +1,7 @@
 import Jansson
 import JSONRPC
 
-/// MCP `resources/list {cursor?}` → `{resources}`: what `resources.list` lists.
+/// MCP `resources/list {cursor?}` → `{resources, nextCursor?}`: what `resources.list` lists.
 public enum MCPResourcesList: RPCMethod {
     public static let name = "resources/list"
     public static let summary = "MCP: lists the resources of the domains and plugins."
@@ -9,7 +9,7 @@ public enum MCPResourcesList: RPCMethod {
     public typealias Result = JSONValue
 }
 
-/// MCP `resources/templates/list {cursor?}` → `{resourceTemplates}`.
+/// MCP `resources/templates/list {cursor?}` → `{resourceTemplates, nextCursor?}`: what `resources.templates` lists.
 public enum MCPResourceTemplatesList: RPCMethod {
     public static let name = "resources/templates/list"
     public static let summary = "MCP: lists the resource URI templates of the domains and plugins."

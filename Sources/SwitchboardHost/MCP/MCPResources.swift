@@ -6,11 +6,7 @@ import JSONRPC
 /// with no resource catalog) the lists are empty.
 enum MCPResources {
     static func list(_ method: String, member: String, cursor: String?, context: RequestContext) async throws -> JSONValue {
-        // `resources.list` pages by cursor; `resources.templates` has one page.
-        if let cursor, method != "resources.list" {
-            throw ResponseError.invalidParams(JSONFieldError(field: "cursor", expected: "no cursor (the list has one page)",
-                                                             got: JSONFieldError.excerpt(cursor)))
-        }
+        // `resources.list` and `resources.templates` page by cursor; MCP's nextCursor is theirs.
         let page: JSONValue
         do {
             page = try await call(method, cursor.map { ["cursor": .string($0)] } ?? [:], context)

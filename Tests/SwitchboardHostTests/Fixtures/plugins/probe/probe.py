@@ -36,15 +36,26 @@ TOOLS = [
     tool("bloat"),
     tool("fan", {"count": {"type": "integer"}, "method": {"type": "string"}}, ["count", "method"]),
     tool("subscriptions"),
+    tool("deaf", {"pings": {"type": "integer"}}),
+    tool("cancellations"),
+    tool("ignoreUnsubscribe"),
 ]
 COUNTER = "probe://counter"
 # Resources beyond the counter, listed over several pages (resources/list follows nextCursor).
 ITEMS = [f"probe://item/{number:02d}" for number in range(60)]
+# URI templates, also over several pages (resources/templates/list follows nextCursor).
+TEMPLATES = [f"probe://shelf/{number:02d}/{{book}}" for number in range(60)]
 PAGE = 25
 touches = 0
 calls = 0
 stubborn = False
 subscribed = set()
+# Request ids received, and notifications/cancelled for ids received before (after) or not yet (early).
+received = set()
+cancellations = {"early": 0, "after": 0}
+ignore_unsubscribe = False
+# Unanswered resources/unsubscribe requests: their cancellation is reported as an update of the counter.
+ignored = set()
 
 
 def text(value):
@@ -159,6 +170,19 @@ def run(name, arguments, meta):
         return text({"sent": count})
     if name == "fan":
         return fan(arguments["count"], arguments["method"])
+    if name == "deaf":
+        # From now on stdin is never read: `pings` requests into the host, then nothing, until killed.
+        sys.stdout.write("".join(json.dumps({"jsonrpc": "2.0", "id": f"ping-{number}", "method": "ping"}) + "\n"
+                                 for number in range(arguments.get("pings", 0))))
+        sys.stdout.flush()
+        while True:
+            time.sleep(3600)
+    if name == "cancellations":
+        return text(cancellations)
+    if name == "ignoreUnsubscribe":
+        global ignore_unsubscribe
+        ignore_unsubscribe = True
+        return text({"ignoring": True})
     if name == "subscriptions":
         return text({"uris": sorted(subscribed)})
     if name == "fail":
@@ -169,8 +193,15 @@ def run(name, arguments, meta):
 for line in sys.stdin:
     message = json.loads(line)
     method, ident, params = message.get("method"), message.get("id"), message.get("params") or {}
+    if method == "notifications/cancelled":
+        cancelled = params.get("requestId")
+        cancellations["after" if cancelled in received else "early"] += 1
+        if cancelled in ignored:
+            ignored.discard(cancelled)
+            send({"jsonrpc": "2.0", "method": "notifications/resources/updated", "params": {"uri": COUNTER}})
     if ident is None or method is None:
         continue
+    received.add(ident)
     if method == "initialize":
         result = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}, "resources": {"subscribe": True}},
                   "serverInfo": {"name": "probe", "version": "0.1.0"}}
@@ -181,13 +212,19 @@ for line in sys.stdin:
         if start + PAGE < len(every):
             result["nextCursor"] = str(start + PAGE)
     elif method == "resources/templates/list":
-        result = {"resourceTemplates": []}
+        start = int(params.get("cursor") or 0)
+        result = {"resourceTemplates": [{"uriTemplate": uri, "name": uri} for uri in TEMPLATES[start:start + PAGE]]}
+        if start + PAGE < len(TEMPLATES):
+            result["nextCursor"] = str(start + PAGE)
     elif method == "resources/read":
         result = {"contents": [{"uri": COUNTER, "mimeType": "application/json", "text": json.dumps({"touches": touches})}]}
     elif method == "resources/subscribe":
         subscribed.add(params["uri"])
         result = {}
     elif method == "resources/unsubscribe":
+        if ignore_unsubscribe:
+            ignored.add(ident)
+            continue
         subscribed.discard(params["uri"])
         result = {}
     elif method == "tools/list":
