@@ -1,6 +1,7 @@
 import CatalogDomain
 import Jansson
 import JSONRPC
+import SchemaTesting
 import SwitchboardCore
 import Testing
 #if canImport(Glibc)
@@ -18,8 +19,7 @@ struct CatalogImportTests {
         var outside: String { base + "/outside" }
 
         init() throws {
-            var template = Array("/tmp/switchboard-catalog-XXXXXX".utf8CString)
-            base = String(cString: try #require(mkdtemp(&template)))
+            base = try TestScratch.folder("catalog")
             mkdir(allowed, 0o755)
             mkdir(outside, 0o755)
             let document = JSONValue.object(["sectors": [backendSector(1, name: "Öl", brochures: [backendBrochure(10)])]]).jsonText()

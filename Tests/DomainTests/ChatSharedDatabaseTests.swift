@@ -1,5 +1,6 @@
 import ChatDomain
 import GRDB
+import SchemaTesting
 import SwitchboardCore
 import SwitchboardStorage
 import Testing
@@ -15,8 +16,7 @@ struct ChatSharedDatabaseTests {
 
     /// Two services on a fresh seeded file; the caller removes `folder`.
     static func pair() throws -> (SQLiteChatService, SQLiteChatService, folder: String) {
-        var template = Array("/tmp/switchboard-chat-XXXXXX".utf8CString)
-        let folder = try #require(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
+        let folder = try TestScratch.folder("chat")
         let path = folder + "/chat.sqlite"
         let clock = ChatServiceTests.clock
         let first = try AppDatabase(path: path, migrations: SQLiteChatService.migrations,

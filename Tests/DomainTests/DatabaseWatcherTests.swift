@@ -3,6 +3,7 @@ import Glibc
 #endif
 import JSONRPC
 import Synchronization
+import SchemaTesting
 import SwitchboardCore
 import SwitchboardStorage
 import Testing
@@ -12,8 +13,7 @@ import Testing
 @Suite("Database watcher")
 struct DatabaseWatcherTests {
     static func folder() throws -> String {
-        var template = Array("/tmp/switchboard-watch-XXXXXX".utf8CString)
-        return try #require(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
+        try TestScratch.folder("watch")
     }
 
     static func append(_ path: String) {

@@ -1,6 +1,7 @@
 import Jansson
 import JSONRPC
 import MailDomain
+import SchemaTesting
 import SwitchboardCore
 import Testing
 #if canImport(Glibc)
@@ -18,8 +19,7 @@ struct MailImportAccessTests {
         var outside: String { base + "/outside" }
 
         init() throws {
-            var template = Array("/tmp/switchboard-import-XXXXXX".utf8CString)
-            base = String(cString: try #require(mkdtemp(&template)))
+            base = try TestScratch.folder("import")
             mkdir(allowed, 0o755)
             mkdir(outside, 0o755)
             let inbox = prototypeInbox([prototypeRecord(uid: "a1"), prototypeRecord(uid: "a2", responseToUid: "a1")])

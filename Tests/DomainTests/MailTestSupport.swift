@@ -3,6 +3,7 @@ import Jansson
 import JSONRPC
 import Logging
 import MailDomain
+import SchemaTesting
 import SwitchboardCore
 import SwitchboardStorage
 import Synchronization
@@ -41,12 +42,10 @@ enum MailBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     }
 }
 
-/// A new database file in a folder of this test process under /tmp (left there: a database's
-/// reading connections open it by path for as long as it is in use).
+/// A new database file in this test process's scratch folder (removed at exit, not by the test: a
+/// database's reading connections open it by path for as long as it is in use).
 func temporaryDatabasePath() -> String {
-    let folder = "/tmp/switchboard-tests-\(getpid())"
-    mkdir(folder, 0o700)
-    return "\(folder)/\(temporaryDatabaseCount.add(1, ordering: .relaxed).newValue).sqlite"
+    TestScratch.path("\(temporaryDatabaseCount.add(1, ordering: .relaxed).newValue).sqlite")
 }
 
 private let temporaryDatabaseCount = Atomic<Int>(0)
@@ -200,7 +199,7 @@ struct MailTempFile: Sendable {
             value += 1
             return value
         }
-        path = "/tmp/switchboard-mail-tests-\(getpid())-\(number)-\(name).json"
+        path = TestScratch.path("mail-\(number)-\(name).json")
         let file = fopen(path, "wb")!
         _ = text.utf8CString.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count - 1, file) }
         fclose(file)

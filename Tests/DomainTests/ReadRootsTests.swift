@@ -1,3 +1,4 @@
+import SchemaTesting
 @testable import SwitchboardCore
 import Testing
 #if canImport(Glibc)
@@ -14,9 +15,7 @@ struct ReadRootsTests {
         let outside: String
 
         init() throws {
-            var template = Array("/tmp/switchboard-roots-XXXXXX".utf8CString)
-            guard let made = mkdtemp(&template) else { throw Failure("mkdtemp failed") }
-            base = String(cString: made)
+            base = try TestScratch.folder("roots")
             allowed = base + "/allowed"
             outside = base + "/outside"
             for folder in [allowed, outside, allowed + "/sub"] { mkdir(folder, 0o755) }

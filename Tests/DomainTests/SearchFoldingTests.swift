@@ -1,5 +1,6 @@
 import Jansson
 import MailDomain
+import SchemaTesting
 import SwitchboardStorage
 import Testing
 #if canImport(Glibc)
@@ -22,7 +23,7 @@ struct SearchFoldingTests {
 
     @Test("a database made before the folding migration is reindexed: its \"Café\" is found by cafe and cafe\\u0301")
     func migrationReindexes() async throws {
-        let path = "/tmp/switchboard-folding-\(getpid()).sqlite"
+        let path = TestScratch.path("folding.sqlite")
         defer { for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) } }
         let old = try AppDatabase(path: path, migrations: Array(SQLiteMailService.migrations.prefix(1)))
         let before = MailRPCClient(try mailDispatcher(SQLiteMailService(database: old, clock: mailTestClock)))

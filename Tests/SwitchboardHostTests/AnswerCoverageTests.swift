@@ -6,7 +6,7 @@ import Testing
 
 /// Every method answers once over the binary's pipes, so every result schema `rpc.discover` serves is
 /// checked against a real answer at least once (the harness checks each answer against its schema).
-@Suite("Every method's answer matches its result schema")
+@Suite("Every method's answer matches its result schema", .offCooperativePool)
 struct AnswerCoverageTests {
     /// Calls `method` and returns its result; an error answer fails the test.
     static func call(_ host: SpawnedHost, _ id: inout Int, _ method: String, _ params: JSONValue? = nil,
@@ -24,7 +24,7 @@ struct AnswerCoverageTests {
 
     @Test("host, mail, feed and calendar methods", arguments: Backend.allCases, [BinaryHarness.Wire.ndjson, .lsp])
     func everyMethod(backend: Backend, wire: BinaryHarness.Wire) throws {
-        let folder = try BinaryHarness.temporaryFolder("switchboard-coverage")
+        let folder = try BinaryHarness.temporaryFolder("coverage")
         defer { _ = system("rm -rf '\(folder)'") }
         let store = backend == .memory
             ? ["--backend", "memory"]

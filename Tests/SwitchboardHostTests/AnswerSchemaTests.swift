@@ -5,7 +5,7 @@ import Testing
 
 /// The answer checks cannot pass silently: wrong answers are rejected, naming where and why, every
 /// schema `rpc.discover` serves uses only what the validator understands, and the harness hook fires.
-@Suite("Answers are checked against the schemas from rpc.discover")
+@Suite("Answers are checked against the schemas from rpc.discover", .offCooperativePool)
 struct AnswerSchemaTests {
     static func schemas() throws -> AnswerSchemas { try DiscoveredSchemas.binary.get() }
 

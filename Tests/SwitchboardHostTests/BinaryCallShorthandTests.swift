@@ -2,7 +2,7 @@ import Jansson
 import Testing
 
 /// `switchboard call METHOD key=value …` and the shell completion scripts (issue 10, point 6).
-@Suite("call with key=value params, and completion scripts")
+@Suite("call with key=value params, and completion scripts", .offCooperativePool)
 struct BinaryCallShorthandTests {
     typealias H = BinaryHarness
 

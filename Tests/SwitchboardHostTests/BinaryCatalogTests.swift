@@ -7,7 +7,7 @@ import Glibc
 /// The catalog against the built binary over real pipes, on both services: sectors in a locale's
 /// order, pages, search, an import from an allowed folder, and the changes it made. Every answer is
 /// checked against its schema by the harness.
-@Suite("Binary: catalog")
+@Suite("Binary: catalog", .offCooperativePool)
 struct BinaryCatalogTests {
     typealias H = InputHygieneBinaryTests
 

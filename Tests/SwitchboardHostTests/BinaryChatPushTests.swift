@@ -6,7 +6,7 @@ import Glibc
 
 /// Chat push across processes, against the binary: a crash in the middle of a burst of sends loses
 /// and doubles nothing, and a subscriber that stops reading is dropped with a state it resyncs from.
-@Suite("Chat push across processes, against the binary")
+@Suite("Chat push across processes, against the binary", .offCooperativePool)
 struct BinaryChatPushTests {
     typealias H = BinaryHarness
 
@@ -15,7 +15,7 @@ struct BinaryChatPushTests {
 
     /// A fresh folder under /tmp, removed by the caller.
     static func folder() throws -> String {
-        return try BinaryHarness.temporaryFolder("switchboard-chat-push")
+        return try BinaryHarness.temporaryFolder("chat-push")
     }
 
     static func send(_ clientID: String, id: Int) -> String {

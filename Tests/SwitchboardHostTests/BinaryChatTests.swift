@@ -7,7 +7,7 @@ import Glibc
 
 /// Chat against the binary over real pipes: the send's answer before its `chat.messageState`, the
 /// `--simulate` error paths, and processes racing on one database.
-@Suite("Chat, against the binary")
+@Suite("Chat, against the binary", .offCooperativePool)
 struct BinaryChatTests {
     typealias H = BinaryHarness
 

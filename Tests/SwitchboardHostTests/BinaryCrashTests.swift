@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// What a crash leaves behind: answered writes are durable and the database is intact.
-@Suite("Crash durability, against the binary")
+@Suite("Crash durability, against the binary", .offCooperativePool)
 struct BinaryCrashTests {
     static func arguments(_ database: String) -> [String] {
         ["--db", database, "--feed-items", "100", "--mail-messages", "20", "--now", "2026-01-01T09:00:00Z"]
@@ -14,7 +14,7 @@ struct BinaryCrashTests {
 
     @Test("after SIGKILL in the middle of a stream of mail.send, every answered send is in the database, which passes integrity_check")
     func answeredSendsSurviveSIGKILL() throws {
-        let folder = try BinaryHarness.temporaryFolder("switchboard-crash")
+        let folder = try BinaryHarness.temporaryFolder("crash")
         defer { _ = system("rm -rf '\(folder)'") }
         let database = folder + "/crash.sqlite"
 

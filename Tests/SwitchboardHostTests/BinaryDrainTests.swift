@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// A signal that comes while the host is already finishing its work.
-@Suite("Draining, against the binary")
+@Suite("Draining, against the binary", .offCooperativePool)
 struct BinaryDrainTests {
     @Test("SIGTERM after end of input still ends the wait for a long request: -32800, then exit 0")
     func signalDuringEndOfInputDrain() throws {

@@ -6,7 +6,7 @@ import Testing
 
 // The built binary over real pipes: NDJSON and LSP framing, detection, limits, stdout hygiene (issue points 3, 8, 9).
 
-@Suite("The binary's framing over real pipes")
+@Suite("The binary's framing over real pipes", .offCooperativePool)
 struct BinaryNDJSONTests {
     typealias H = BinaryHarness
 
@@ -135,7 +135,7 @@ struct BinaryNDJSONTests {
     }
 }
 
-@Suite("LSP framing of the binary over real pipes")
+@Suite("LSP framing of the binary over real pipes", .offCooperativePool)
 struct BinaryLSPTests {
     typealias H = BinaryHarness
 
@@ -270,7 +270,7 @@ struct BinaryLSPTests {
     }
 }
 
-@Suite("Message size limit over real pipes")
+@Suite("Message size limit over real pipes", .offCooperativePool)
 struct BinaryLimitTests {
     typealias H = BinaryHarness
 
@@ -343,7 +343,7 @@ struct BinaryLimitTests {
     }
 }
 
-@Suite("Only frames reach stdout")
+@Suite("Only frames reach stdout", .offCooperativePool)
 struct BinaryStdoutHygieneTests {
     typealias H = BinaryHarness
 

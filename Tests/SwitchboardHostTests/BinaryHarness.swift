@@ -135,13 +135,9 @@ enum BinaryHarness {
                    termination: termination)
     }
 
-    /// A fresh folder `/tmp/PREFIX-XXXXXX`; the caller removes it.
+    /// A fresh folder `PREFIX-XXXXXX` in this test process's scratch folder (removed at exit).
     static func temporaryFolder(_ prefix: String) throws -> String {
-        var template = Array("/tmp/\(prefix)-XXXXXX".utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw Failure("mkdtemp failed: errno \(errno)")
-        }
-        return String(cString: made)
+        try TestScratch.folder(prefix)
     }
 
     // MARK: - Processes the harness does not talk to
@@ -152,8 +148,19 @@ enum BinaryHarness {
                   newProcessGroup: false) }
     }
 
+    /// Records an issue when the caller, about to block its thread, is a task on Swift's cooperative
+    /// pool: its suite lacks `.offCooperativePool` (a blocked pool thread holds up every other test).
+    static func expectOffCooperativePool(sourceLocation: SourceLocation = #_sourceLocation) {
+        let inTask = withUnsafeCurrentTask { $0 != nil }
+        if inTask && !ThreadPerJobExecutor.isCurrentThreadOwned {
+            Issue.record("a blocking wait on the cooperative pool: give this suite the .offCooperativePool trait",
+                         sourceLocation: sourceLocation)
+        }
+    }
+
     /// Waits until process `pid` (any process, not only a child) has ended.
     static func waitUntilGone(_ pid: pid_t, within milliseconds: Int) -> Bool {
+        if milliseconds > 0 { expectOffCooperativePool() }
         let fd = sb_pidfd_open(pid)
         if fd < 0 { return errno == ESRCH }
         defer { close(fd) }
@@ -503,6 +510,7 @@ final class SpawnedHost {
     @discardableResult
     func waitForExit(within milliseconds: Int = BinaryHarness.answerTimeout) throws -> BinaryHarness.Termination {
         if let termination { return termination }
+        BinaryHarness.expectOffCooperativePool()
         let deadline = BinaryHarness.nowMilliseconds() + milliseconds
         let fd = sb_pidfd_open(pid)
         guard fd >= 0 else { throw Failure("pidfd_open(\(pid)) failed: errno \(errno)") }
@@ -559,6 +567,7 @@ final class SpawnedHost {
         guard !pollers.isEmpty else { return false }
         let remaining = deadline - BinaryHarness.nowMilliseconds()
         guard remaining > 0 else { return false }
+        BinaryHarness.expectOffCooperativePool()
         let ready = poll(&pollers, nfds_t(pollers.count), Int32(remaining))
         if ready < 0 {
             if errno == EINTR { return true }

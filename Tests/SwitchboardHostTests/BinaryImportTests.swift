@@ -6,7 +6,7 @@ import Testing
 
 /// `mail.import` against the built binary: `--allow-read` and its defaults over real pipes, and a
 /// second process writing to the database while a large import runs.
-@Suite("Binary: mail.import")
+@Suite("Binary: mail.import", .offCooperativePool)
 struct BinaryImportTests {
     /// A fresh folder with `allowed/`, `outside/` and `data/switchboard/` (a data folder), each holding an import file.
     final class Folders {
@@ -16,7 +16,7 @@ struct BinaryImportTests {
         var dataHome: String { base + "/data" }
 
         init() throws {
-            base = try BinaryHarness.temporaryFolder("switchboard-binimport")
+            base = try BinaryHarness.temporaryFolder("binimport")
             for folder in [allowed, outside, dataHome, dataHome + "/switchboard"] { mkdir(folder, 0o755) }
             for folder in [allowed, outside, dataHome + "/switchboard"] { write(Self.inbox(count: 2, prefix: "x"), to: folder + "/inbox.json") }
         }

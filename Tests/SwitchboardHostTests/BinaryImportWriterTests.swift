@@ -6,7 +6,7 @@ import Testing
 
 /// A large `mail.import` in one process does not lock another process out of the database: the
 /// import commits a batch at a time, and the other process writes between batches.
-@Suite("Binary: writing while mail.import runs")
+@Suite("Binary: writing while mail.import runs", .offCooperativePool)
 struct BinaryImportWriterTests {
     typealias Folders = BinaryImportTests.Folders
 

@@ -7,7 +7,7 @@ import Testing
 // The built binary's lifecycle over real pipes: shutdown/exit, end of input, closed stdout, dead parent,
 // dead client (issue point 8), plus the end-to-end parts of points 4 and 6.
 
-@Suite("The binary's lifecycle")
+@Suite("The binary's lifecycle", .offCooperativePool)
 struct BinaryLifecycleTests {
     typealias H = BinaryHarness
 
@@ -185,7 +185,7 @@ struct BinaryLifecycleTests {
     }
 }
 
-@Suite("JSON-RPC end to end through the binary")
+@Suite("JSON-RPC end to end through the binary", .offCooperativePool)
 struct BinaryEndToEndTests {
     typealias H = BinaryHarness
 

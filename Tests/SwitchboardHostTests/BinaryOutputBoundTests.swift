@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 
 /// The output bound against the built binary, over real pipes.
-@Suite("Bounded output, against the binary")
+@Suite("Bounded output, against the binary", .offCooperativePool)
 struct BinaryOutputBoundTests {
     typealias H = BinaryHarness
 
@@ -42,7 +42,7 @@ struct BinaryOutputBoundTests {
 }
 
 /// Pushes against the binary while its stdout pipe is full and nobody reads it.
-@Suite("Dropped pushes, against the binary")
+@Suite("Dropped pushes, against the binary", .offCooperativePool)
 struct BinaryDroppedPushTests {
     typealias H = BinaryHarness
 
@@ -148,7 +148,7 @@ struct BinaryDroppedPushTests {
     }
 }
 
-@Suite("Draining with a full output, against the binary")
+@Suite("Draining with a full output, against the binary", .offCooperativePool)
 struct BinaryDrainFullOutputTests {
     typealias H = BinaryHarness
 

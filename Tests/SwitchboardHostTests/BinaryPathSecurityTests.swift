@@ -8,7 +8,7 @@ import Testing
 /// params in Schemas/methods) reads only inside the folders `--allow-read` names, whatever the path
 /// says, and no error quotes what a file holds. Hostile paths get `-32602` naming `path`; none hangs
 /// the host (a FIFO), none leaks a marker the file or the host's environment holds.
-@Suite("Path confinement and file contents, against the binary")
+@Suite("Path confinement and file contents, against the binary", .offCooperativePool)
 struct BinaryPathSecurityTests {
     typealias H = BinaryHarness
 

@@ -5,7 +5,7 @@ import Testing
 
 /// A person at a terminal (issue 10, point 6): `switchboard` with a terminal on stdin opens the prompt.
 /// Driven in tmux: keys in with send-keys, the screen read with capture-pane.
-@Suite("The interactive prompt, in a terminal")
+@Suite("The interactive prompt, in a terminal", .offCooperativePool)
 struct BinaryPromptTests {
     static let fixed = ["--backend", "memory", "--now", "2026-01-01T09:00:00Z"]
     static let banner = "type a method and its params"

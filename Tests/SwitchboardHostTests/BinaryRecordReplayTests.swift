@@ -8,7 +8,7 @@ import Testing
 /// Record and replay for harnesses (issue 10, point 7), against the built binary: `--record FILE` writes
 /// every frame with a timestamp; `switchboard replay FILE` re-sends the inputs to a fresh host and exits
 /// 0 when every answer matches, 1 with one line per difference.
-@Suite("Record and replay, against the binary")
+@Suite("Record and replay, against the binary", .offCooperativePool)
 struct BinaryRecordReplayTests {
     typealias H = BinaryHarness
 

@@ -6,7 +6,7 @@ import Testing
 
 /// A password given to `mail.login` appears in no log: not on stderr at any level (trace included),
 /// not in a `--record` file, whether the login succeeds or is refused.
-@Suite("Secrets stay out of logs, against the binary")
+@Suite("Secrets stay out of logs, against the binary", .offCooperativePool)
 struct BinarySecretLogTests {
     typealias H = BinaryHarness
 

@@ -6,7 +6,7 @@ import Testing
 
 // Real signals to the built binary (issue point 8) and cancellation/progress over the wire (point 7).
 
-@Suite("The binary under SIGTERM and SIGINT")
+@Suite("The binary under SIGTERM and SIGINT", .offCooperativePool)
 struct BinarySignalTests {
     typealias H = BinaryHarness
 
@@ -61,7 +61,7 @@ struct BinarySignalTests {
     }
 }
 
-@Suite("Cancellation and progress over the wire")
+@Suite("Cancellation and progress over the wire", .offCooperativePool)
 struct BinaryCancellationTests {
     typealias H = BinaryHarness
 

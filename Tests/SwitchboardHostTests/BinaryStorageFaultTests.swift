@@ -8,7 +8,7 @@ import Glibc
 /// Storage that fails under the host: a database another process keeps locked, and a disk that is
 /// full (a file-size limit on the host, `RLIMIT_FSIZE`). Each gives a clear `-32050` naming the file
 /// and the cause, not a hang or a crash; what was stored before stays readable and intact.
-@Suite("Storage faults, against the binary")
+@Suite("Storage faults, against the binary", .offCooperativePool)
 struct BinaryStorageFaultTests {
     typealias H = BinaryHarness
 
@@ -22,7 +22,7 @@ struct BinaryStorageFaultTests {
 
     @Test("a database another connection keeps locked: a write answers -32050 after the bounded busy wait, reads are served meanwhile, and the write after the release succeeds")
     func lockedDatabase() throws {
-        let folder = try H.temporaryFolder("switchboard-locked")
+        let folder = try H.temporaryFolder("locked")
         defer { _ = system("rm -rf '\(folder)'") }
         let database = folder + "/locked.sqlite"
         let host = try SpawnedHost(arguments: BinaryCrashTests.arguments(database))
@@ -57,7 +57,7 @@ struct BinaryStorageFaultTests {
 
     @Test("a full disk (RLIMIT_FSIZE): writes that cannot grow the files answer -32050, earlier writes stay readable, the database stays intact")
     func fullDisk() throws {
-        let folder = try H.temporaryFolder("switchboard-full")
+        let folder = try H.temporaryFolder("full")
         defer { _ = system("rm -rf '\(folder)'") }
         let database = folder + "/full.sqlite"
         let seed = try H.run(["seed"] + BinaryCrashTests.arguments(database), raw: true)
@@ -109,7 +109,7 @@ struct BinaryStorageFaultTests {
 
     /// Whether this process may mount a tmpfs (root with CAP_SYS_ADMIN): tried once on a scratch folder.
     static let canMountTmpfs: Bool = {
-        guard geteuid() == 0, let folder = try? H.temporaryFolder("switchboard-mount-probe") else { return false }
+        guard geteuid() == 0, let folder = try? H.temporaryFolder("mount-probe") else { return false }
         defer { _ = system("umount '\(folder)' 2>/dev/null; rmdir '\(folder)'") }
         return system("mount -t tmpfs -o size=64k tmpfs '\(folder)' 2>/dev/null") == 0
     }()
@@ -117,7 +117,7 @@ struct BinaryStorageFaultTests {
     @Test("a file system that is really full (a small tmpfs): writes answer -32050 'the disk is full', earlier writes stay readable and intact",
           .enabled(if: canMountTmpfs, "mounting a tmpfs needs root"))
     func fullFileSystem() throws {
-        let folder = try H.temporaryFolder("switchboard-enospc")
+        let folder = try H.temporaryFolder("enospc")
         defer { _ = system("umount '\(folder)/disk' 2>/dev/null; rm -rf '\(folder)'") }
         let seeded = folder + "/seeded.sqlite"
         let seed = try H.run(["seed"] + BinaryCrashTests.arguments(seeded), raw: true)

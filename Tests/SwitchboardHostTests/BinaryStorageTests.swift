@@ -7,7 +7,7 @@ import Glibc
 
 /// Opening the database, against the binary: processes racing on a fresh file, failures that name
 /// the file and the cause, read-only files, per-domain seeding, what `seed` says, seeding progress.
-@Suite("Storage opening, against the binary")
+@Suite("Storage opening, against the binary", .offCooperativePool)
 struct BinaryStorageTests {
     typealias H = BinaryHarness
 
@@ -15,7 +15,7 @@ struct BinaryStorageTests {
 
     /// A fresh folder under /tmp, removed by the caller.
     static func folder() throws -> String {
-        return try BinaryHarness.temporaryFolder("switchboard-storage")
+        return try BinaryHarness.temporaryFolder("storage")
     }
 
     static func run(_ arguments: [String]) throws -> H.Run {

@@ -6,7 +6,7 @@ import Glibc
 
 /// Push, against the binary: `mail.subscribe` and `catalog.subscribe` hints for this process's writes
 /// and for another process's writes on the same database, unsubscribing, the documented notifications.
-@Suite("Subscriptions, against the binary")
+@Suite("Subscriptions, against the binary", .offCooperativePool)
 struct BinarySubscriptionTests {
     typealias H = BinaryHarness
 
@@ -49,7 +49,7 @@ struct BinarySubscriptionTests {
 
     @Test("another process's write on the same database reaches the subscriber (inotify, not polling)")
     func crossProcess() throws {
-        let folder = try BinaryHarness.temporaryFolder("switchboard-push")
+        let folder = try BinaryHarness.temporaryFolder("push")
         defer { _ = system("rm -rf '\(folder)'") }
         let database = folder + "/push.sqlite"
         let subscriber = try SpawnedHost(arguments: ["--db", database] + Self.small)
@@ -72,7 +72,7 @@ struct BinarySubscriptionTests {
 
     @Test("catalog.subscribe pushes catalog.changed for an import by another process on the same database")
     func catalogImport() throws {
-        let folder = try BinaryHarness.temporaryFolder("switchboard-push")
+        let folder = try BinaryHarness.temporaryFolder("push")
         defer { _ = system("rm -rf '\(folder)'") }
         let database = folder + "/push.sqlite"
         let subscriber = try SpawnedHost(arguments: ["--db", database] + Self.small)

@@ -4,7 +4,7 @@ import Testing
 /// An unsubscribe racing a push of the same subscription, against the built binary (found by
 /// scripts/soak: the host died of SIGILL, "Can't remove first element from an empty collection",
 /// when the unsubscribe emptied the queue between the push's offer and its dequeue).
-@Suite("Unsubscribe racing pushes (binary)")
+@Suite("Unsubscribe racing pushes (binary)", .offCooperativePool)
 struct BinaryUnsubscribeRaceTests {
     typealias H = BinaryHarness
 

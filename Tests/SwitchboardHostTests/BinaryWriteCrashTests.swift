@@ -9,7 +9,7 @@ import Glibc
 /// ``killAfter`` of a pipelined stream of writes, more still in flight; a second host process then
 /// finds every acknowledged write (also those acknowledged on the way to the kill and still in the
 /// pipe), and `PRAGMA integrity_check` is ok. `mail.send` has its own test in ``BinaryCrashTests``.
-@Suite("Crash durability of every kind of write, against the binary")
+@Suite("Crash durability of every kind of write, against the binary", .offCooperativePool)
 struct BinaryWriteCrashTests {
     typealias H = BinaryHarness
 
@@ -101,7 +101,7 @@ struct BinaryWriteCrashTests {
     @Test("after SIGKILL in the middle of a stream of writes, every acknowledged one is stored and integrity_check is ok",
           arguments: kinds)
     func acknowledgedWritesSurviveSIGKILL(_ kind: Kind) throws {
-        let folder = try H.temporaryFolder("switchboard-write-crash")
+        let folder = try H.temporaryFolder("write-crash")
         defer { _ = system("rm -rf '\(folder)'") }
         let database = folder + "/crash.sqlite"
 
@@ -146,7 +146,7 @@ struct BinaryWriteCrashTests {
 
     @Test("SIGKILL in the middle of the first-use seed: each domain is seeded whole or not at all, and the next open finishes it")
     func seedSurvivesSIGKILL() throws {
-        let folder = try H.temporaryFolder("switchboard-seed-crash")
+        let folder = try H.temporaryFolder("seed-crash")
         defer { _ = system("rm -rf '\(folder)'") }
         let database = folder + "/seed.sqlite"
         let feedItems = 300_000

@@ -6,7 +6,7 @@ import Testing
 
 // The built binary's command line (issue point 11): `call`, `methods`, `--help`, usage errors.
 
-@Suite("The switchboard command line")
+@Suite("The switchboard command line", .offCooperativePool)
 struct CLITests {
     typealias H = BinaryHarness
 

@@ -2,7 +2,7 @@ import Jansson
 import Testing
 
 /// Every method the executable serves is described by its own schema file.
-@Suite("Discovery covers every method, against the binary")
+@Suite("Discovery covers every method, against the binary", .offCooperativePool)
 struct DiscoveryCoverageTests {
     @Test("rpc.discover describes every method that `switchboard methods` lists, each from its schema file")
     func everyMethodHasItsSchema() throws {

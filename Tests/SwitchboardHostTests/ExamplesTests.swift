@@ -4,7 +4,7 @@ import Glibc
 #endif
 
 /// The client examples under `examples/` run against the built binary.
-@Suite("Examples, against the binary")
+@Suite("Examples, against the binary", .offCooperativePool)
 struct ExamplesTests {
     /// The repository's root, from this file's place in it.
     static let root: String = {
@@ -15,6 +15,7 @@ struct ExamplesTests {
 
     /// Runs a shell command and returns its output and exit status.
     static func shell(_ command: String) -> (output: String, status: Int32) {
+        BinaryHarness.expectOffCooperativePool()
         guard let pipe = popen(command + " 2>&1", "r") else { return ("popen failed", -1) }
         var output: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)

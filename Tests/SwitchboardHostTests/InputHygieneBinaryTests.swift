@@ -6,7 +6,7 @@ import Glibc
 
 /// Issue 6, points 11 and 14, against the built binary over real pipes: `U+0000` in params, unknown
 /// members, an 8 MB cursor, `--account`.
-@Suite("Input hygiene, against the binary")
+@Suite("Input hygiene, against the binary", .offCooperativePool)
 struct InputHygieneBinaryTests {
     static let now = "2026-01-01T09:00:00Z"
 
@@ -27,7 +27,7 @@ struct InputHygieneBinaryTests {
     }
 
     static func temporaryFolder() throws -> String {
-        return try BinaryHarness.temporaryFolder("switchboard-hygiene")
+        return try BinaryHarness.temporaryFolder("hygiene")
     }
 
     static func error(_ host: SpawnedHost, _ id: Int, _ method: String, _ params: String,

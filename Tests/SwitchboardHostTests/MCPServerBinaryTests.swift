@@ -7,7 +7,7 @@ import Glibc
 /// The MCP server face, against the binary over real pipes: the handshake told from an LSP one,
 /// version negotiation, tools page by page, calls and their errors, progress, cancellation and
 /// resource updates in MCP's words. Every answer is checked against its schema by the harness.
-@Suite("MCP server face, against the binary")
+@Suite("MCP server face, against the binary", .offCooperativePool)
 struct MCPServerBinaryTests {
     typealias H = BinaryHarness
 

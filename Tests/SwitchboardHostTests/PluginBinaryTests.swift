@@ -7,7 +7,7 @@ import Testing
 /// Plugins against the built binary over real pipes: the hostile `probe` fixture crashes, hangs,
 /// writes garbage, prints its environment and calls back; `claims-core` takes `mail`; `broken` has a
 /// manifest that is not JSON. Each test waits on answers (events), never on time.
-@Suite("Plugins (binary)", .serialized)
+@Suite("Plugins (binary)", .serialized, .offCooperativePool)
 struct PluginBinaryTests {
     static let fixtures: String = {
         let file = #filePath
@@ -15,7 +15,7 @@ struct PluginBinaryTests {
     }()
 
     static func host(_ extra: [String] = []) throws -> SpawnedHost {
-        let folder = try BinaryHarness.temporaryFolder("switchboard-plugins")
+        let folder = try BinaryHarness.temporaryFolder("plugins")
         return try SpawnedHost(
             arguments: ["serve", "--plugins", fixtures, "--backend", "memory", "--plugin-grace", "500"] + extra,
             environment: ["PROBE_PASSED": "passed", "SECRET_TOKEN": "must-not-leak", "XDG_CONFIG_HOME": folder]
@@ -42,7 +42,7 @@ struct PluginBinaryTests {
 
     @Test("Without plugins, plugins.list answers no items and an unknown namespace stays -32601")
     func noPlugins() throws {
-        let folder = try BinaryHarness.temporaryFolder("switchboard-noplugins")
+        let folder = try BinaryHarness.temporaryFolder("noplugins")
         let host = try SpawnedHost(arguments: ["serve", "--backend", "memory"], environment: ["XDG_CONFIG_HOME": folder])
         #expect(try Self.call(host, 1, "plugins.list")["result"] == ["items": []])
         #expect(try Self.call(host, 2, "probe.echo")["error"]?["code"] == -32601)

@@ -7,7 +7,7 @@ import Testing
 /// A plugin that dies, freezes or floods its stdout is contained: the call gets the documented
 /// `-32070` error with its reason, and the host keeps serving the client, other methods and, after a
 /// restart, the plugin itself. Each test waits on answers (events), never on time.
-@Suite("Plugin faults (binary)", .serialized)
+@Suite("Plugin faults (binary)", .serialized, .offCooperativePool)
 struct PluginFaultBinaryTests {
     typealias H = BinaryHarness
 

@@ -7,7 +7,7 @@ import Testing
 /// Plugins against the built binary: listings that wait for a plugin without stopping the connection,
 /// calls into the host past the plugin's slots, `resources.list` pages, and plugin subscriptions
 /// released with their last client. Each test waits on answers (events), never on time.
-@Suite("Plugins: listings, callbacks, paging, subscriptions (binary)", .serialized)
+@Suite("Plugins: listings, callbacks, paging, subscriptions (binary)", .serialized, .offCooperativePool)
 struct PluginFlowTests {
     static func call(_ host: SpawnedHost, _ id: Int, _ method: String, _ params: String = "{}") throws -> JSONValue {
         try PluginBinaryTests.call(host, id, method, params)
@@ -15,7 +15,7 @@ struct PluginFlowTests {
 
     @Test("A listing waits for a starting plugin in a task: host.ping is answered meanwhile, then the listings")
     func listingsWaitWithoutStoppingTheConnection() throws {
-        let folder = try BinaryHarness.temporaryFolder("switchboard-gate")
+        let folder = try BinaryHarness.temporaryFolder("gate")
         let gate = folder + "/gate"
         #expect(mkfifo(gate, 0o600) == 0)
         let plugins = String(PluginBinaryTests.fixtures.dropLast("/plugins".count)) + "/gated"

@@ -3,7 +3,7 @@ import Testing
 
 /// `resources.listChanged` over real pipes: pushed when a plugin with resources starts (also at once
 /// with `--eager-plugins`) and when it ends. Each test waits on the pushes (events), never on time.
-@Suite("Plugin resources.listChanged (binary)", .serialized)
+@Suite("Plugin resources.listChanged (binary)", .serialized, .offCooperativePool)
 struct PluginListChangedTests {
     /// Reads until `count` `resources.listChanged` pushes came in all (`seen` already read), then until the
     /// answer to `id` (if any); their params.

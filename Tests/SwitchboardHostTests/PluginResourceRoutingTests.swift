@@ -5,7 +5,7 @@ import Testing
 /// not running (it is started again, as a call would), `resources.templates` pages like
 /// `resources.list`, and a `resources/unsubscribe` the plugin never answers is given up after its
 /// `timeoutMs`. Each test waits on answers and pushes (events), never on time.
-@Suite("Plugin resources: routing, template pages, unsubscribe time-out (binary)", .serialized)
+@Suite("Plugin resources: routing, template pages, unsubscribe time-out (binary)", .serialized, .offCooperativePool)
 struct PluginResourceRoutingTests {
     typealias H = BinaryHarness
 

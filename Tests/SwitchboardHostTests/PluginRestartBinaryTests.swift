@@ -7,7 +7,7 @@ import Testing
 /// `plugins.restart` while calls wait for the plugin to start, against the built binary: the `slow`
 /// fixture says on a FIFO that it has started and never answers `initialize` (its later runs are the
 /// probe), so the test knows, without waiting on time, that a call is waiting for the start.
-@Suite("Plugin restart during start (binary)")
+@Suite("Plugin restart during start (binary)", .offCooperativePool)
 struct PluginRestartBinaryTests {
     static let fixtures: String = {
         let file = #filePath
@@ -16,7 +16,7 @@ struct PluginRestartBinaryTests {
 
     @Test("A call waiting for a plugin that plugins.restart stops fails -32070 stopped, not -32800: the client cancelled nothing")
     func restartDuringStartIsNotACancellation() throws {
-        let folder = try BinaryHarness.temporaryFolder("switchboard-slowstart")
+        let folder = try BinaryHarness.temporaryFolder("slowstart")
         let fifo = folder + "/started"
         #expect(mkfifo(fifo, 0o600) == 0)
         let host = try SpawnedHost(

@@ -7,7 +7,7 @@ import Testing
 
 /// The plugins shipped in `Plugins/` (Python `weather`, bash+jq `words`, the README's example) and a
 /// server made with the official MCP Python SDK, unchanged, each through the built binary.
-@Suite("Shipped plugins and the MCP SDK (binary)", .serialized)
+@Suite("Shipped plugins and the MCP SDK (binary)", .serialized, .offCooperativePool)
 struct PluginShippedTests {
     static let repository: String = {
         let file = #filePath
@@ -64,7 +64,7 @@ struct PluginShippedTests {
         let afterFence = try #require(readme.firstRange(of: "```bash\n")?.upperBound)
         let end = try #require(readme[afterFence...].firstRange(of: "```")?.lowerBound)
         let script = String(readme[afterFence..<end])
-        let folder = try BinaryHarness.temporaryFolder("switchboard-readme")
+        let folder = try BinaryHarness.temporaryFolder("readme")
         mkdir(folder + "/words", 0o755)
         try Self.write(script, to: folder + "/words/words.sh", mode: 0o755)
         try Self.write(#"{"name": "words", "version": "1.0.0", "namespace": "words", "command": ["./words.sh"], "timeoutMs": 5000}"#,
@@ -102,7 +102,7 @@ struct PluginShippedTests {
           .enabled(if: mcpPython != nil, "run scripts/mcp-sdk-venv (scripts/test does) to install the mcp package"))
     func officialSDKServer() throws {
         let python = try #require(Self.mcpPython)
-        let folder = try BinaryHarness.temporaryFolder("switchboard-mcp")
+        let folder = try BinaryHarness.temporaryFolder("mcp")
         let config = folder + "/claude_desktop_config.json"
         let server = Self.repository + "/Tests/SwitchboardHostTests/Fixtures/fastmcp/server.py"
         let text = #"{"mcpServers":{"notes":{"command":"\#(python)","args":["\#(server)"]}}}"#

@@ -5,7 +5,7 @@ import Testing
 /// (a wait would stop the host's reader of that plugin, or its input thread), a plugin that stops
 /// reading is stopped once its backlog passes the bound (`reason: "protocol"`), and what the host
 /// sends it keeps its order (a cancellation follows its request). Each test waits on answers.
-@Suite("Plugin stdin: never waited on, kept in order (binary)", .serialized)
+@Suite("Plugin stdin: never waited on, kept in order (binary)", .serialized, .offCooperativePool)
 struct PluginStdinBinaryTests {
     typealias H = BinaryHarness
 
@@ -17,7 +17,7 @@ struct PluginStdinBinaryTests {
     /// it ends by what the plugin does, never by the clock; the output bound at 64 KiB.
     static func patientHost() throws -> SpawnedHost {
         let plugins = String(PluginBinaryTests.fixtures.dropLast("/plugins".count)) + "/patient"
-        let folder = try BinaryHarness.temporaryFolder("switchboard-patient")
+        let folder = try BinaryHarness.temporaryFolder("patient")
         return try SpawnedHost(arguments: ["serve", "--plugins", plugins, "--backend", "memory", "--plugin-grace", "500",
                                            "--max-output-bytes", "65536"], environment: ["XDG_CONFIG_HOME": folder])
     }

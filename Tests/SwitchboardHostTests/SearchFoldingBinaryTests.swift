@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// Search folds Unicode, against the binary on both services (issue 6, point 14).
-@Suite("Search folding, against the binary")
+@Suite("Search folding, against the binary", .offCooperativePool)
 struct SearchFoldingBinaryTests {
     typealias H = InputHygieneBinaryTests
 

@@ -8,7 +8,7 @@ final class ScratchFolder {
     let path: String
 
     init(_ label: String) throws {
-        path = try BinaryHarness.temporaryFolder("switchboard-\(label)")
+        path = try BinaryHarness.temporaryFolder(label)
     }
 
     deinit { _ = system("rm -rf \(shellQuoted(path))") }
@@ -64,6 +64,7 @@ final class TmuxPane {
     @discardableResult
     func waitFor(_ what: String, escapes: Bool = false, sourceLocation: SourceLocation = #_sourceLocation,
                  _ condition: (String) -> Bool) throws -> String {
+        BinaryHarness.expectOffCooperativePool(sourceLocation: sourceLocation)
         let deadline = BinaryHarness.nowMilliseconds() + BinaryHarness.answerTimeout
         while true {
             let screen = capture(escapes: escapes)
@@ -81,6 +82,7 @@ final class TmuxPane {
 
     /// Waits until the program in the pane has exited (the session, and so the server, ends with it).
     func waitForExit() throws {
+        BinaryHarness.expectOffCooperativePool()
         let deadline = BinaryHarness.nowMilliseconds() + BinaryHarness.answerTimeout
         while tmux("has-session -t sb", quiet: true) == 0 {
             if BinaryHarness.nowMilliseconds() > deadline { throw BinaryHarness.Failure("the prompt did not exit:\n\(capture())") }

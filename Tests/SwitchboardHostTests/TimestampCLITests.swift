@@ -2,7 +2,7 @@ import Jansson
 import Testing
 
 /// `--now` parsing, against the binary (issue 6, point 1).
-@Suite("Timestamps on the command line")
+@Suite("Timestamps on the command line", .offCooperativePool)
 struct TimestampCLITests {
     @Test("`call --now 2026-01-01T09:00:00.123456Z inbox.list` answers (it died with SIGILL)")
     func sixDigitFraction() throws {

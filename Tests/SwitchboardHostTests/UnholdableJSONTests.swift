@@ -5,7 +5,7 @@ import Testing
 /// Valid JSON that jansson cannot hold (integers beyond 64 bits, reals beyond a double, `\u0000` in a
 /// member name) is not a parse error: it is answered `-32602` when it sits inside `params`, else
 /// `-32600`, with the request's id whenever that can be read exactly.
-@Suite("Valid JSON that jansson cannot hold")
+@Suite("Valid JSON that jansson cannot hold", .offCooperativePool)
 struct UnholdableJSONTests {
     @Test("an integer beyond 64 bits inside params: -32602 naming the field, with the request's id")
     func integerInParams() async throws {
@@ -143,7 +143,7 @@ struct UnholdableJSONTests {
     }
 }
 
-@Suite("Valid JSON that jansson cannot hold, against the binary")
+@Suite("Valid JSON that jansson cannot hold, against the binary", .offCooperativePool)
 struct BinaryUnholdableJSONTests {
     @Test("inbox.list with a limit beyond 64 bits is answered -32602 with its id, in both framings",
           arguments: [BinaryHarness.Wire.ndjson, .lsp])
@@ -158,7 +158,7 @@ struct BinaryUnholdableJSONTests {
 }
 
 /// Real ids come back with the text they were sent with, from the input thread and from tasks alike.
-@Suite("Real ids are echoed as sent")
+@Suite("Real ids are echoed as sent", .offCooperativePool)
 struct ExactRealIDTests {
     static let ids = ["1e2", "1E2", "1.50", "1e-7", "-0.0", "2.5E+3", "100.0", "0.1"]
 

@@ -29,14 +29,21 @@ extension PluginSession {
             if let token { _ = state.withLock { $0.progress.removeValue(forKey: token) } }
             return answer.fail(state.withLock { $0.endError } ?? ResponseError.internalError("the plugin's connection is closed"))
         }
+        armTimeout(deadline, forRequest: id)
+        let connection = connection
+        answer.onCancel {
+            connection.abandonRequest(id, with: .cancelled)
+            connection.notify(method: "notifications/cancelled", params: ["requestId": .integer(id), "reason": "cancelled by the client"])
+        }
+    }
+
+    /// Arms `deadline` for request `id` with the plugin's `timeoutMs`: when it fires first, the request
+    /// fails with `reason: "timeout"` and the plugin is sent `notifications/cancelled`.
+    func armTimeout(_ deadline: CallDeadline, forRequest id: Int64) {
         let (connection, plugin, timeout) = (connection, name, manifest.timeoutMilliseconds)
         deadline.arm(in: timeout) {
             connection.abandonRequest(id, with: PluginError.timeout(plugin, milliseconds: timeout))
             connection.notify(method: "notifications/cancelled", params: ["requestId": .integer(id), "reason": "timeout"])
-        }
-        answer.onCancel {
-            connection.abandonRequest(id, with: .cancelled)
-            connection.notify(method: "notifications/cancelled", params: ["requestId": .integer(id), "reason": "cancelled by the client"])
         }
     }
 

@@ -31,10 +31,6 @@ extension PluginSession {
         let deadline = CallDeadline()
         let params = (["uri": .string(uri)] as JSONValue).makeJansson()
         guard let id = connection.startRequest(method: "resources/unsubscribe", params: params, onAnswer: { _ in deadline.disarm() }) else { return }
-        let (connection, plugin, timeout) = (connection, name, manifest.timeoutMilliseconds)
-        deadline.arm(in: timeout) {
-            connection.abandonRequest(id, with: PluginError.timeout(plugin, milliseconds: timeout))
-            connection.notify(method: "notifications/cancelled", params: ["requestId": .integer(id), "reason": "timeout"])
-        }
+        armTimeout(deadline, forRequest: id)
     }
 }
