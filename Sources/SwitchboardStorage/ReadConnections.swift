@@ -12,11 +12,16 @@ import Glibc
 ///
 /// A connection is not tied to a thread: request tasks run on whatever thread is free, and threads
 /// come and go (Dispatch's worker threads end when idle), so one connection per thread that ever read
-/// grew without bound over a long run (8 to 26 connections in a 10-minute soak, each with its own
-/// page cache and two descriptors). Here the number of connections open follows the number of reads
-/// running at once, which is the number of threads reading at that moment (about the number of
-/// cores: Swift's cooperative pool); at most ``idleLimit`` are kept between reads, the newest
-/// first, and one given back beyond that is closed. The rest close with the database.
+/// (each with its own page cache and descriptors) could only grow over a long run. Here the number
+/// of connections open follows the number of reads running at once, which is the number of threads
+/// reading at that moment (about the number of cores: Swift's cooperative pool); at most
+/// ``idleLimit`` are kept between reads, the newest first, and one given back beyond that is closed.
+/// The rest close with the database.
+///
+/// - Important: SQLite keeps a closed connection's file descriptors for the next open of the same
+///   file while another connection of the process holds a lock on it (closing them would drop the
+///   process's POSIX locks; the database's writer always holds one), so the descriptors open follow
+///   the most reads ever at once, not the connections open now.
 final class ReadConnections: Sendable {
     private struct State {
         /// Connections no read is using; the last one was given back most recently.
