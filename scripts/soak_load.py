@@ -8,9 +8,39 @@ from soak_connection import PLUGIN_ERROR
 CHAT_ROOM = "dm-u0-u1"
 
 
+class Lulls:
+    """When the load pauses: from ``every`` seconds into the run, then every ``every`` seconds, for
+    ``length`` seconds (none when ``every`` is 0), so that what an idle host gives back shows."""
+
+    def __init__(self, began, every, length):
+        self.began, self.every, self.length = began, every, length
+
+    def resume_at(self, now):
+        """The monotonic time the load may go on at: ``now`` outside a lull, the lull's end inside one."""
+        if self.every <= 0 or self.length <= 0:
+            return now
+        into = now - self.began
+        k = int(into // self.every)
+        if k >= 1 and into - k * self.every < self.length:
+            return self.began + k * self.every + self.length
+        return now
+
+    def spans(self, duration):
+        """The lulls within ``duration`` seconds of the start, as (from, to) seconds."""
+        if self.every <= 0 or self.length <= 0:
+            return []
+        spans, k = [], 1
+        while k * self.every < duration:
+            spans.append((k * self.every, min(duration, k * self.every + self.length)))
+            k += 1
+        return spans
+
+
 class Driver:
     """Sends a weighted mix of actions at a steady rate until the deadline, from a thread of its own,
-    and runs the delayed actions (cancellations) it schedules."""
+    and runs the delayed actions (cancellations) it schedules; sends nothing new during a lull."""
+
+    lulls = None   # a Lulls shared by every driver, or None
 
     def __init__(self, connection, rate, seed):
         self.connection, self.rate = connection, rate
@@ -44,6 +74,8 @@ class Driver:
                 heapq.heappop(self.later)[2]()
             if now >= self.deadline or self.connection.ended:
                 break
+            if self.lulls is not None:
+                next_send = max(next_send, self.lulls.resume_at(now))
             if now >= next_send:
                 self.random.choices(names, weights)[0]()
                 next_send += interval

@@ -27,8 +27,8 @@ public struct AppDatabase: Sendable {
 
     public var isReadOnly: Bool { readOnlyCause != nil }
 
-    /// Each reading thread's own connection, for ``read(_:)`` (a `DatabasePool` only).
-    let readers: ThreadReaders?
+    /// The read-only connections ``read(_:)`` borrows, one per read running (a `DatabasePool` only).
+    let readers: ReadConnections?
 
     /// Opens (creating if needed) the database at `path` and applies every migration not yet applied.
     ///
@@ -55,7 +55,7 @@ public struct AppDatabase: Sendable {
             case .readWrite:
                 writer = try DatabasePool(path: path, configuration: Self.configuration(readOnly: false))
                 readOnlyCause = nil
-                readers = ThreadReaders(path: path)
+                readers = ReadConnections(path: path)
                 try Self.checkOwnership(writer, path: path)
                 try Self.migrate(writer, migrations)
             case .readOnly(let cause):
@@ -143,10 +143,11 @@ public struct AppDatabase: Sendable {
 
 extension AppDatabase {
     /// Runs `body` in a read transaction, synchronously on the calling thread: what every service
-    /// read goes through. On disk each thread reads with a connection of its own, so the read waits
-    /// for no other task and does not hop to another thread (GRDB's asynchronous read hops to a
-    /// reader queue and back, two thread wake-ups that cost more than a short read). It never holds
-    /// a thread longer than the query itself takes.
+    /// read goes through. On disk it borrows a read-only connection no other read is using, opening
+    /// one when all are in use (``ReadConnections``), so the read waits for no other task and does not
+    /// hop to another thread (GRDB's asynchronous read hops to a reader queue and back, two thread
+    /// wake-ups that cost more than a short read). It never holds a thread longer than the query
+    /// itself takes.
     public func read<T>(_ body: (Database) throws -> T) throws -> T {
         do {
             if let readers { return try readers.read(body) }

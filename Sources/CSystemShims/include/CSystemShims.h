@@ -46,4 +46,12 @@ pid_t sb_spawn_plugin(const char *path, char *const argv[], char *const envp[], 
 
 /// pipe2(fds, O_CLOEXEC): a pipe whose ends no child inherits by accident.
 int sb_pipe_cloexec(int fds[2]);
+
+/// glibc's mallopt(M_ARENA_MAX, count): at most `count` malloc arenas from now on (arenas already made
+/// stay). Returns 1 on success, 0 on failure, and 0 without glibc.
+int sb_malloc_cap_arenas(int count);
+
+/// glibc's malloc_trim(0): gives the free memory at the top of the main heap and the free pages inside
+/// every arena back to the system. Returns 1 if memory was released, else 0 (also without glibc).
+int sb_malloc_trim(void);
 #endif

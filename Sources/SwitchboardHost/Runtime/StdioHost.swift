@@ -21,6 +21,7 @@ public enum StdioHost {
     ) throws -> Int32 {
         sb_block_host_signals()
         signal(SIGPIPE, SIG_IGN)
+        MallocUpkeep.start()
         let stop = StopSignal()
         watchParentProcess(stop: stop, logger: logger)
         OSThread.detach(name: "sb-signals") { waitForSignals(stop: stop) }
