@@ -78,11 +78,12 @@ final class EntryDetails: Sendable, Equatable {
     let participants: [String: Participant]?
 
     init(_ occurrence: Occurrence, of event: CalendarEvent) {
-        title = occurrence.title
-        description = occurrence.description
+        let patch = occurrence.patch
+        title = patch?.title ?? event.title
+        description = patch?.description ?? event.description
         timeZone = event.timeZone
-        locations = occurrence.locations
-        participants = occurrence.participants
+        locations = patch?.locations ?? event.locations
+        participants = patch?.participants ?? event.participants
     }
 
     static func == (a: EntryDetails, b: EntryDetails) -> Bool {

@@ -2,11 +2,17 @@
 /// found by comparing spans alone: only the events that touch it are copied out. An event may be
 /// held by its span only, and read when a range first needs it (the SQLite service decodes each
 /// event's JSON on first use, not the whole table).
+///
+/// The rows are kept in id order (the SQLite service reads them so; a write out of order marks the
+/// table to be put back in order before the next range), so a range comes out in id order as found,
+/// with no sort of its events.
 struct EventTable {
     private var position: [String: Int] = [:]
     private var ids: [String] = []
     private var spans: [EventSpan] = []
     private var events: [CalendarEvent?] = []
+    /// True when `ids` is in ascending order.
+    private var inOrder = true
 
     var isEmpty: Bool { ids.isEmpty }
 
@@ -22,6 +28,7 @@ struct EventTable {
             events[index] = event
             return
         }
+        if inOrder, let last = ids.last, !(last < id) { inOrder = false }
         position[id] = ids.count
         ids.append(id)
         spans.append(span)
@@ -36,6 +43,7 @@ struct EventTable {
             spans.swapAt(index, last)
             events.swapAt(index, last)
             position[ids[index]] = index
+            inOrder = false
         }
         ids.removeLast()
         spans.removeLast()
@@ -46,9 +54,21 @@ struct EventTable {
         position[id].flatMap { events[$0] }
     }
 
+    /// Puts the rows back in id order, after writes out of order.
+    private mutating func order() {
+        guard !inOrder else { return }
+        let sorted = ids.indices.sorted { ids[$0] < ids[$1] }
+        ids = sorted.map { ids[$0] }
+        spans = sorted.map { spans[$0] }
+        events = sorted.map { events[$0] }
+        for (index, id) in ids.enumerated() { position[id] = index }
+        inOrder = true
+    }
+
     /// The events that may show on a day of `days`, in id order; `read` supplies those held by their
     /// span only (and they are kept); one it cannot find is left out.
     mutating func events(touching days: ClosedRange<CalendarDate>, read: (String) throws -> CalendarEvent?) rethrows -> [CalendarEvent] {
+        order()
         var found: [CalendarEvent] = []
         for index in spans.indices where spans[index].touches(days) {
             if let event = events[index] {
@@ -58,7 +78,7 @@ struct EventTable {
                 found.append(event)
             }
         }
-        return found.sorted { $0.id < $1.id }
+        return found
     }
 
     /// Every event read, in id order.
