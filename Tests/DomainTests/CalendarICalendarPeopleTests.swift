@@ -1,4 +1,5 @@
 import CalendarDomain
+import Foundation
 import Jansson
 import Testing
 

@@ -37,7 +37,10 @@ struct AgendaBuilder {
     func layout(_ events: [CalendarEvent]) -> AgendaLayout {
         var placed = Placed()
         var zones = EventZones(agendaZone: zone, lower: dayStarts[0] - Self.tableSlack, upper: dayStarts[dayStarts.count - 1] + Self.tableSlack)
-        for event in events { place(event, zones: &zones, into: &placed) }
+        // Each event read where it lies: iterating the array would copy every event (a dozen references).
+        events.withUnsafeBufferPointer { events in
+            for index in events.indices { place(events[index], zones: &zones, into: &placed) }
+        }
         let lengths = (0..<(dayStarts.count - 1)).map { (dayStarts[$0 + 1] - dayStarts[$0]) / 60 }
         return AgendaLayout(from: from, lengthMinutes: lengths, entries: placed.entries, days: placed.days)
     }
@@ -220,8 +223,18 @@ struct AgendaLayout: Sendable {
             order[next[Int(day)]] = Int32(truncatingIfNeeded: index)
             next[Int(day)] += 1
         }
-        for day in 0..<lengthMinutes.count where bounds[day + 1] - bounds[day] > 1 {
-            order[bounds[day]..<bounds[day + 1]].sort { AgendaBuilder.agendaOrder(entries[Int($0)], entries[Int($1)]) }
+        // Sorted first by (all-day, start) as numbers; only entries equal in that are compared in full.
+        let keys = entries.map { entry in (entry.showWithoutTime ? 0 : 1, entry.showWithoutTime ? entry.start.seconds : entry.startInstant ?? 0) }
+        entries.withUnsafeBufferPointer { entries in
+            keys.withUnsafeBufferPointer { keys in
+                for day in 0..<lengthMinutes.count where bounds[day + 1] - bounds[day] > 1 {
+                    order[bounds[day]..<bounds[day + 1]].sort { a, b in
+                        let keyA = keys[Int(a)], keyB = keys[Int(b)]
+                        if keyA != keyB { return keyA < keyB }
+                        return AgendaBuilder.agendaOrder(entries[Int(a)], entries[Int(b)])
+                    }
+                }
+            }
         }
         self.order = order
         dayBounds = bounds

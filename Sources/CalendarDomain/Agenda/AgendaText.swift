@@ -28,32 +28,39 @@ struct AgendaText {
         var textOf: [ObjectIdentifier: Int32] = [:]
         var entryText = [Int32](repeating: 0, count: layout.entries.count)
         var bound = text.count + 200 + 6 * (result.timeZone.utf8.count + result.state.utf8.count) + Self.dayOverhead * layout.dayCount
-        for (index, entry) in layout.entries.enumerated() {
-            let identifier = ObjectIdentifier(entry.details)
-            let found: Int32
-            if let kept = textOf[identifier] {
-                found = kept
-            } else {
-                let details: [UInt8]
-                if entry.hasEventDetails, let kept = known[entry.id] ?? written[entry.id] {
-                    details = kept
+        // Entries read where they lie (a copy of each would retain its id and details).
+        let entries = layout.entries
+        entries.withUnsafeBufferPointer { entries in
+            for index in entries.indices {
+                let identifier = ObjectIdentifier(entries[index].details)
+                let found: Int32
+                if let kept = textOf[identifier] {
+                    found = kept
                 } else {
-                    var made = JSONText()
-                    Self.writeDetails(of: entry, into: &made)
-                    details = made.bytes
-                    if entry.hasEventDetails { written[entry.id] = details }
+                    let details: [UInt8]
+                    let id = entries[index].id, shared = entries[index].hasEventDetails
+                    if shared, let kept = known[id] ?? written[id] {
+                        details = kept
+                    } else {
+                        var made = JSONText()
+                        Self.writeDetails(of: entries[index], into: &made)
+                        details = made.bytes
+                        if shared { written[id] = details }
+                    }
+                    found = Int32(texts.count)
+                    texts.append(details)
+                    textOf[identifier] = found
                 }
-                found = Int32(texts.count)
-                texts.append(details)
-                textOf[identifier] = found
+                entryText[index] = found
+                bound += Self.entryOverhead + 6 * entries[index].id.utf8.count + texts[Int(found)].count
             }
-            entryText[index] = found
-            bound += Self.entryOverhead + 6 * entry.id.utf8.count + texts[Int(found)].count
         }
         // Pass 2: the text, into a buffer of `bound` bytes.
         let prefix = text
         text = [UInt8](unsafeUninitializedCapacity: bound) { buffer, count in
             guard let base = buffer.baseAddress else { return }
+            entries.withUnsafeBufferPointer { entries in
+            texts.withUnsafeBufferPointer { texts in
             var out = ByteCursor(base)
             out.bytes(prefix)
             out.raw("{\"timeZone\":")
@@ -73,7 +80,7 @@ struct AgendaText {
                 for position in layout.dayBounds[day]..<layout.dayBounds[day + 1] {
                     if position > layout.dayBounds[day] { out.byte(UInt8(ascii: ",")) }
                     let index = Int(layout.order[position])
-                    Self.write(layout.entries[index], details: texts[Int(entryText[index])], to: &out)
+                    Self.write(entries[index], details: texts[Int(entryText[index])], to: &out)
                 }
                 out.raw("]}")
             }
@@ -81,11 +88,13 @@ struct AgendaText {
             out.string(result.state)
             out.byte(UInt8(ascii: "}"))
             count = out.count(from: base)
+            }
+            }
             assert(count <= bound, "the agenda's text outgrew its bound")
         }
     }
 
-    private static func write(_ entry: AgendaEntry, details: [UInt8], to out: inout ByteCursor) {
+    private static func write(_ entry: borrowing AgendaEntry, details: borrowing [UInt8], to out: inout ByteCursor) {
         out.raw("{\"id\":")
         out.string(entry.id)
         if let recurrenceId = entry.recurrenceId {

@@ -37,17 +37,23 @@ struct ByteCursor {
     /// A JSON string: at most 6 bytes per byte of `value`, and 2 for the quotes.
     mutating func string(_ value: String) {
         byte(0x22)
-        var value = value
-        value.withUTF8 { utf8 in
-            var start = 0
-            for index in utf8.indices where utf8[index] < 0x20 || utf8[index] == 0x22 || utf8[index] == 0x5C {
-                copy(UnsafeBufferPointer(rebasing: utf8[start..<index]))
-                escape(utf8[index])
-                start = index + 1
-            }
-            copy(UnsafeBufferPointer(rebasing: utf8[start...]))
+        // A native string's bytes are read where they are; only another kind is copied first.
+        if value.utf8.withContiguousStorageIfAvailable({ escaped($0) }) == nil {
+            var copied = value
+            copied.withUTF8 { escaped($0) }
         }
         byte(0x22)
+    }
+
+    /// `utf8` with the characters JSON requires escaped.
+    private mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        var start = 0
+        for index in utf8.indices where utf8[index] < 0x20 || utf8[index] == 0x22 || utf8[index] == 0x5C {
+            copy(UnsafeBufferPointer(rebasing: utf8[start..<index]))
+            escape(utf8[index])
+            start = index + 1
+        }
+        copy(UnsafeBufferPointer(rebasing: utf8[start...]))
     }
 
     private mutating func copy(_ buffer: UnsafeBufferPointer<UInt8>) {

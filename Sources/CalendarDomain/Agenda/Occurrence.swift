@@ -11,7 +11,7 @@ struct Occurrence: Sendable {
     var changesDetails: Bool
 
     /// The occurrence starting at `key` of `event`, with `patch` applied.
-    init(of event: CalendarEvent, at key: LocalDateTime, patch: EventOverride?) {
+    init(of event: borrowing CalendarEvent, at key: LocalDateTime, patch: EventOverride?) {
         recurrenceId = event.isRecurring ? key : nil
         start = patch?.start ?? key
         duration = patch?.duration ?? event.duration

@@ -110,9 +110,10 @@ enum ICalendarWriter {
         for (index, (_, location)) in (locations ?? [:]).sorted(by: { $0.key < $1.key }).enumerated() {
             if index == 0 {
                 icalcomponent_add_property(component, icalproperty_new_location(location.name))
-            } else if let property = icalproperty_new(ICAL_X_PROPERTY) {
+            } else if let property = icalproperty_new_x(location.name) {
+                // An X value, not TEXT: libical 3.0 writes a TEXT one's commas unescaped and then
+                // reads them as separators; an X value keeps them (backslashes and line ends escaped).
                 icalproperty_set_x_name(property, ICalendarText.extraLocation)
-                icalproperty_set_value(property, icalvalue_new_text(location.name))
                 icalcomponent_add_property(component, property)
             }
         }

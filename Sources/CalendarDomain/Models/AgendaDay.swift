@@ -77,7 +77,7 @@ final class EntryDetails: Sendable, Equatable {
     let locations: [String: Location]?
     let participants: [String: Participant]?
 
-    init(_ occurrence: Occurrence, of event: CalendarEvent) {
+    init(_ occurrence: borrowing Occurrence, of event: borrowing CalendarEvent) {
         let patch = occurrence.patch
         title = patch?.title ?? event.title
         description = patch?.description ?? event.description

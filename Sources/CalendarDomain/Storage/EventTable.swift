@@ -13,6 +13,11 @@ struct EventTable {
     private var events: [CalendarEvent?] = []
     /// True when `ids` is in ascending order.
     private var inOrder = true
+    /// Bumped by every change of the table.
+    private var generation = 0
+    /// The last range's events, handed out again while the table has not changed (the same agenda
+    /// asked again copies no event).
+    private var lastRange: (days: ClosedRange<CalendarDate>, generation: Int, events: [CalendarEvent])?
 
     var isEmpty: Bool { ids.isEmpty }
 
@@ -23,6 +28,7 @@ struct EventTable {
 
     /// Adds or replaces the event `id`, known by its span until it is read.
     mutating func put(id: String, span: EventSpan, event: CalendarEvent? = nil) {
+        generation &+= 1
         if let index = position[id] {
             spans[index] = span
             events[index] = event
@@ -37,6 +43,7 @@ struct EventTable {
 
     mutating func remove(id: String) {
         guard let index = position.removeValue(forKey: id) else { return }
+        generation &+= 1
         let last = ids.count - 1
         if index != last {
             ids.swapAt(index, last)
@@ -63,12 +70,15 @@ struct EventTable {
         events = sorted.map { events[$0] }
         for (index, id) in ids.enumerated() { position[id] = index }
         inOrder = true
+        generation &+= 1
     }
 
     /// The events that may show on a day of `days`, in id order; `read` supplies those held by their
     /// span only (and they are kept); one it cannot find is left out.
     mutating func events(touching days: ClosedRange<CalendarDate>, read: (String) throws -> CalendarEvent?) rethrows -> [CalendarEvent] {
         order()
+        if let lastRange, lastRange.days == days, lastRange.generation == generation { return lastRange.events }
+        lastRange = nil
         var found: [CalendarEvent] = []
         for index in spans.indices where spans[index].touches(days) {
             if let event = events[index] {
@@ -76,8 +86,10 @@ struct EventTable {
             } else if let event = try read(ids[index]) {
                 events[index] = event
                 found.append(event)
+                generation &+= 1
             }
         }
+        lastRange = (days, generation, found)
         return found
     }
 
