@@ -80,7 +80,7 @@ struct AgendaText {
                 for position in layout.dayBounds[day]..<layout.dayBounds[day + 1] {
                     if position > layout.dayBounds[day] { out.byte(UInt8(ascii: ",")) }
                     let index = Int(layout.order[position])
-                    Self.write(entries[index], details: texts[Int(entryText[index])], to: &out)
+                    if let first = entries.baseAddress { Self.write(first + index, details: texts[Int(entryText[index])], to: &out) }
                 }
                 out.raw("]}")
             }
@@ -94,25 +94,26 @@ struct AgendaText {
         }
     }
 
-    private static func write(_ entry: borrowing AgendaEntry, details: borrowing [UInt8], to out: inout ByteCursor) {
+    /// One entry, read where it lies (a copy would retain its id and details).
+    private static func write(_ entry: UnsafePointer<AgendaEntry>, details: borrowing [UInt8], to out: inout ByteCursor) {
         out.raw("{\"id\":")
-        out.string(entry.id)
-        if let recurrenceId = entry.recurrenceId {
+        out.string(entry.pointee.id)
+        if let recurrenceId = entry.pointee.recurrenceId {
             out.raw(",\"recurrenceId\":")
             out.localDateTime(recurrenceId)
         }
         out.raw(",\"start\":")
-        out.localDateTime(entry.start)
-        if let start = entry.startInstant, let end = entry.endInstant {
+        out.localDateTime(entry.pointee.start)
+        if let start = entry.pointee.startInstant, let end = entry.pointee.endInstant {
             out.raw(",\"startsAt\":")
             out.instant(start)
             out.raw(",\"endsAt\":")
             out.instant(end)
         }
         out.raw(",\"continuing\":")
-        out.bool(entry.continuing)
+        out.bool(entry.pointee.continuing)
         out.raw(",\"endsAfterDay\":")
-        out.bool(entry.endsAfterDay)
+        out.bool(entry.pointee.endsAfterDay)
         out.bytes(details)
         out.byte(UInt8(ascii: "}"))
     }

@@ -5,6 +5,10 @@
 ///   per entry); the cursor itself checks nothing.
 struct ByteCursor {
     private var next: UnsafeMutablePointer<UInt8>
+    /// The last date written as `YYYY-MM-DD` (years 0...9999), packed in the low 80 bits: the entries
+    /// of a day mostly share their dates, so the civil date is worked out once per day, not per field.
+    private var lastDay = Int64.min
+    private var lastDate: (UInt64, UInt16) = (0, 0)
 
     init(_ start: UnsafeMutablePointer<UInt8>) { next = start }
 
@@ -118,7 +122,21 @@ struct ByteCursor {
     }
 
     private mutating func dateDigits(_ date: CalendarDate) {
+        if date.dayNumber == lastDay {
+            let raw = UnsafeMutableRawPointer(next)
+            raw.storeBytes(of: lastDate.0, as: UInt64.self)
+            raw.storeBytes(of: lastDate.1, toByteOffset: 8, as: UInt16.self)
+            next += 10
+            return
+        }
+        let start = next
         let (year, month, day) = date.components
+        defer {
+            if year >= 0, year < 10_000 {
+                lastDay = date.dayNumber
+                lastDate = (UnsafeRawPointer(start).loadUnaligned(as: UInt64.self), UnsafeRawPointer(start + 8).loadUnaligned(as: UInt16.self))
+            }
+        }
         if year >= 0, year < 10_000 {
             pair(UInt64(year / 100))
             pair(UInt64(year % 100))
