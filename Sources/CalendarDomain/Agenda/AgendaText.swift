@@ -59,39 +59,46 @@ struct AgendaText {
         let prefix = text
         text = [UInt8](unsafeUninitializedCapacity: bound) { buffer, count in
             guard let base = buffer.baseAddress else { return }
-            entries.withUnsafeBufferPointer { entries in
-            texts.withUnsafeBufferPointer { texts in
             var out = ByteCursor(base)
             out.bytes(prefix)
-            out.raw("{\"timeZone\":")
-            out.string(result.timeZone)
-            out.raw(",\"from\":")
-            out.date(result.from)
-            out.raw(",\"to\":")
-            out.date(result.to)
-            out.raw(",\"days\":[")
-            for day in 0..<layout.dayCount {
-                if day > 0 { out.byte(UInt8(ascii: ",")) }
-                out.raw("{\"date\":")
-                out.date(layout.date(day))
-                out.raw(",\"lengthMinutes\":")
-                out.integer(layout.lengthMinutes[day])
-                out.raw(",\"events\":[")
-                for position in layout.dayBounds[day]..<layout.dayBounds[day + 1] {
-                    if position > layout.dayBounds[day] { out.byte(UInt8(ascii: ",")) }
-                    let index = Int(layout.order[position])
-                    if let first = entries.baseAddress { Self.write(first + index, details: texts[Int(entryText[index])], to: &out) }
+            entries.withUnsafeBufferPointer { entries in
+                texts.withUnsafeBufferPointer { texts in
+                    Self.write(result, entries: entries, texts: texts, entryText: entryText, to: &out)
                 }
-                out.raw("]}")
             }
-            out.raw("],\"state\":")
-            out.string(result.state)
-            out.byte(UInt8(ascii: "}"))
             count = out.count(from: base)
-            }
-            }
             assert(count <= bound, "the agenda's text outgrew its bound")
         }
+    }
+
+    /// The answer's object: `entries` are the layout's, `texts[entryText[i]]` the details of entry `i`.
+    private static func write(_ result: CalendarAgenda.Result, entries: UnsafeBufferPointer<AgendaEntry>,
+                              texts: UnsafeBufferPointer<[UInt8]>, entryText: [Int32], to out: inout ByteCursor) {
+        let layout = result.layout
+        out.raw("{\"timeZone\":")
+        out.string(result.timeZone)
+        out.raw(",\"from\":")
+        out.date(result.from)
+        out.raw(",\"to\":")
+        out.date(result.to)
+        out.raw(",\"days\":[")
+        for day in 0..<layout.dayCount {
+            if day > 0 { out.byte(UInt8(ascii: ",")) }
+            out.raw("{\"date\":")
+            out.date(layout.date(day))
+            out.raw(",\"lengthMinutes\":")
+            out.integer(layout.lengthMinutes[day])
+            out.raw(",\"events\":[")
+            for position in layout.dayBounds[day]..<layout.dayBounds[day + 1] {
+                if position > layout.dayBounds[day] { out.byte(UInt8(ascii: ",")) }
+                let index = Int(layout.order[position])
+                if let first = entries.baseAddress { write(first + index, details: texts[Int(entryText[index])], to: &out) }
+            }
+            out.raw("]}")
+        }
+        out.raw("],\"state\":")
+        out.string(result.state)
+        out.byte(UInt8(ascii: "}"))
     }
 
     /// One entry, read where it lies (a copy would retain its id and details).
