@@ -8,6 +8,9 @@ import SwitchboardCore
 /// - A timed event is at its instant; it shows on every day it overlaps, `continuing` on the days
 ///   after the first. A floating event (no `timeZone`) is at that wall time in `zone`.
 /// - An all-day event is a date: it shows on its dates whatever `zone` is.
+///
+/// Zones answer from offset tables over the range (``ZoneRules/covering(_:_:)``), and the entries of
+/// all days go into one array (``AgendaLayout``) rather than one array per day.
 struct AgendaBuilder {
     let zone: ZoneRules
     let from: CalendarDate
@@ -15,27 +18,31 @@ struct AgendaBuilder {
     /// `dayStarts[i]` is the instant day `from + i` begins; one more than the days, for the last end.
     let dayStarts: [Int64]
 
+    /// Instants either side of the range that zones keep tables for: the two days ``ZoneRules/instant(of:)``
+    /// looks either side of a wall time, a day of zone difference, and the slack events are read with.
+    private static let tableSlack: Int64 = 8 * 86_400
+
     init(zone: ZoneRules, from: CalendarDate, to: CalendarDate) {
-        self.zone = zone
+        let covered = zone.covering(from.midnight.seconds - Self.tableSlack, to.adding(days: 1).midnight.seconds + Self.tableSlack)
+        self.zone = covered
         self.from = from
         self.to = to
-        dayStarts = (0...(to.dayNumber - from.dayNumber + 1)).map { zone.instant(of: from.adding(days: $0).midnight) }
+        dayStarts = (0...(to.dayNumber - from.dayNumber + 1)).map { covered.instant(of: from.adding(days: $0).midnight) }
     }
 
     /// Every day from `from` to `to`, each with its events in agenda order.
-    func days(_ events: [CalendarEvent]) -> [AgendaDay] {
-        var entries = [[AgendaEntry]](repeating: [], count: dayStarts.count - 1)
-        for event in events { place(event, into: &entries) }
-        return entries.indices.map { index in
-            AgendaDay(date: from.adding(days: Int64(index)), lengthMinutes: (dayStarts[index + 1] - dayStarts[index]) / 60,
-                      events: Self.ordered(entries[index]))
-        }
-    }
+    func days(_ events: [CalendarEvent]) -> [AgendaDay] { layout(events).days }
 
-    /// `entries` in agenda order, sorted by index: each entry is moved once, not at every swap.
-    static func ordered(_ entries: [AgendaEntry]) -> [AgendaEntry] {
-        guard entries.count > 1 else { return entries }
-        return entries.indices.sorted { agendaOrder(entries[$0], entries[$1]) }.map { entries[$0] }
+    /// Every day from `from` to `to` with its events in agenda order, as one array of entries.
+    func layout(_ events: [CalendarEvent]) -> AgendaLayout {
+        var placed = Placed()
+        var zones = EventZones(agendaZone: zone, lower: dayStarts[0] - Self.tableSlack, upper: dayStarts[dayStarts.count - 1] + Self.tableSlack)
+        // Each event read where it lies: iterating the array would copy every event (a dozen references).
+        events.withUnsafeBufferPointer { events in
+            for index in events.indices { place(events[index], zones: &zones, into: &placed) }
+        }
+        let lengths = (0..<(dayStarts.count - 1)).map { (dayStarts[$0 + 1] - dayStarts[$0]) / 60 }
+        return AgendaLayout(from: from, lengthMinutes: lengths, entries: placed.entries, days: placed.days)
     }
 
     /// All-day first (by start, then title), then by start instant, then title, id and occurrence.
@@ -43,33 +50,82 @@ struct AgendaBuilder {
         if a.showWithoutTime != b.showWithoutTime { return a.showWithoutTime }
         if a.showWithoutTime, a.start != b.start { return a.start < b.start }
         if let startA = a.startInstant, let startB = b.startInstant, startA != startB { return startA < startB }
-        if a.title != b.title { return a.title < b.title }
+        if a.details !== b.details, a.title != b.title { return a.title < b.title }
         if a.id != b.id { return a.id < b.id }
         return (a.recurrenceId?.seconds ?? 0) < (b.recurrenceId?.seconds ?? 0)
     }
 
-    private func place(_ event: CalendarEvent, into entries: inout [[AgendaEntry]]) {
-        let longest = Self.longestDuration(event)
-        var shared: EntryDetails?
+    /// Entries as they are placed, each with its day's index.
+    private struct Placed {
+        var entries: [AgendaEntry] = []
+        var days: [Int32] = []
+
+        mutating func append(_ entry: AgendaEntry, day: Int) {
+            entries.append(entry)
+            days.append(Int32(truncatingIfNeeded: day))
+        }
+    }
+
+    /// The zones events name, each looked up once per agenda and answering from a table.
+    private struct EventZones {
+        let agendaZone: ZoneRules
+        let lower: Int64
+        let upper: Int64
+        var known: [(name: String, rules: ZoneRules?)] = []
+
+        init(agendaZone: ZoneRules, lower: Int64, upper: Int64) {
+            self.agendaZone = agendaZone
+            self.lower = lower
+            self.upper = upper
+        }
+
+        /// The zone of `event`: its own, else (floating, or a name no longer known) the agenda's.
+        mutating func zone(of event: CalendarEvent) -> ZoneRules {
+            guard let name = event.timeZone else { return agendaZone }
+            for index in known.indices where known[index].name == name { return known[index].rules ?? agendaZone }
+            let rules = ZoneRules.named(name).map { $0.covering(lower, upper) }
+            known.append((name, rules))
+            return rules ?? agendaZone
+        }
+    }
+
+    private func place(_ event: CalendarEvent, zones: inout EventZones, into placed: inout Placed) {
         if event.showWithoutTime {
+            let longest = Self.longestDuration(event)
             let window = from.adding(days: -max(longest.days, 1)).midnight...to.midnight
+            var shared: EntryDetails?
             for occurrence in Occurrence.all(of: event, in: window) {
-                placeAllDay(occurrence, of: event, details: details(occurrence, of: event, shared: &shared), into: &entries)
+                placeAllDay(occurrence, of: event, details: details(occurrence, of: event, shared: &shared), into: &placed)
             }
             return
         }
-        let eventZone = event.timeZone.flatMap(ZoneRules.named) ?? zone
+        let eventZone = zones.zone(of: event)
         let slack: Int64 = 2 * 86_400
+        let lastLocal = eventZone.local(at: dayStarts[dayStarts.count - 1]).adding(seconds: slack)
+        guard event.isRecurring else {
+            // One occurrence: no list, no set.
+            let longest = Self.longestDuration(event)
+            let first = eventZone.local(at: dayStarts[0]).adding(seconds: -(longest.days * 86_400 + longest.seconds + slack))
+            guard event.start >= first, event.start <= lastLocal else { return }
+            let occurrence = Occurrence(of: event, at: event.start, patch: nil)
+            placeTimed(occurrence, at: eventZone.instant(of: occurrence.start), of: event, details: EntryDetails(occurrence, of: event),
+                       zone: eventZone, into: &placed)
+            return
+        }
+        let longest = Self.longestDuration(event)
         let first = eventZone.local(at: dayStarts[0]).adding(seconds: -(longest.days * 86_400 + longest.seconds + slack))
-        let last = eventZone.local(at: dayStarts[dayStarts.count - 1]).adding(seconds: slack)
-        // Two wall times can be one instant (both sides of a skipped day): one occurrence, not two.
-        var seen = Set<Int64>()
-        for occurrence in Occurrence.all(of: event, in: first...last).sorted(by: { $0.start < $1.start }) {
+        // Two wall times can be one instant (both sides of a skipped hour or day): one occurrence, not
+        // two. Instants mostly rise with wall time; only one at or before the latest so far is looked up.
+        var placedStarts: [Int64] = []
+        var latest = Int64.min
+        var shared: EntryDetails?
+        for occurrence in Occurrence.all(of: event, in: first...lastLocal) {
             let start = eventZone.instant(of: occurrence.start)
-            if seen.insert(start).inserted {
-                placeTimed(occurrence, at: start, of: event, details: details(occurrence, of: event, shared: &shared), zone: eventZone,
-                           into: &entries)
-            }
+            if start <= latest, placedStarts.contains(start) { continue }
+            latest = max(latest, start)
+            placedStarts.append(start)
+            placeTimed(occurrence, at: start, of: event, details: details(occurrence, of: event, shared: &shared), zone: eventZone,
+                       into: &placed)
         }
     }
 
@@ -82,21 +138,21 @@ struct AgendaBuilder {
         return made
     }
 
-    private func placeAllDay(_ occurrence: Occurrence, of event: CalendarEvent, details: EntryDetails,
-                             into entries: inout [[AgendaEntry]]) {
+    private func placeAllDay(_ occurrence: Occurrence, of event: CalendarEvent, details: EntryDetails, into placed: inout Placed) {
         let startDate = occurrence.start.date
         let lastDate = startDate.adding(days: max(occurrence.duration.days, 1) - 1)
         let firstShown = max(startDate, from), lastShown = min(lastDate, to)
         guard firstShown <= lastShown else { return }
         for day in firstShown.dayNumber...lastShown.dayNumber {
-            entries[Int(day - from.dayNumber)].append(entry(occurrence, of: event, details: details, start: nil, end: nil,
-                                                            continuing: day > startDate.dayNumber, endsAfterDay: day < lastDate.dayNumber))
+            placed.append(entry(occurrence, of: event, details: details, start: nil, end: nil,
+                                continuing: day > startDate.dayNumber, endsAfterDay: day < lastDate.dayNumber),
+                          day: Int(day - from.dayNumber))
         }
     }
 
     /// Places the occurrence that begins at the instant `start`.
     private func placeTimed(_ occurrence: Occurrence, at start: Int64, of event: CalendarEvent, details: EntryDetails,
-                            zone eventZone: ZoneRules, into entries: inout [[AgendaEntry]]) {
+                            zone eventZone: ZoneRules, into placed: inout Placed) {
         let days = occurrence.duration.days
         let end = (days == 0 ? start : eventZone.instant(of: occurrence.start.adding(seconds: days * 86_400))) + occurrence.duration.seconds
         let windowStart = dayStarts[0], windowEnd = dayStarts[dayStarts.count - 1]
@@ -106,8 +162,9 @@ struct AgendaBuilder {
         let lastDay = min(end > start ? dayIndex(containing: end - 1) : firstDay, dayStarts.count - 2)
         guard firstDay <= lastDay else { return }
         for day in firstDay...lastDay {
-            entries[day].append(entry(occurrence, of: event, details: details, start: start, end: max(end, start),
-                                      continuing: start < dayStarts[day], endsAfterDay: end > dayStarts[day + 1]))
+            placed.append(entry(occurrence, of: event, details: details, start: start, end: max(end, start),
+                                continuing: start < dayStarts[day], endsAfterDay: end > dayStarts[day + 1]),
+                          day: day)
         }
     }
 
@@ -137,5 +194,61 @@ struct AgendaBuilder {
             }
         }
         return longest
+    }
+}
+
+/// The days of an agenda with their entries: every entry in one array, as placed, and the order
+/// they show in, grouped by day.
+struct AgendaLayout: Sendable {
+    let from: CalendarDate
+    /// Each day's length in minutes, in the agenda's zone.
+    let lengthMinutes: [Int64]
+    let entries: [AgendaEntry]
+    /// Indices into `entries`, day by day, each day's in agenda order.
+    let order: [Int32]
+    /// Day `i`'s entries are `order[dayBounds[i]..<dayBounds[i + 1]]`.
+    let dayBounds: [Int]
+
+    /// Groups `entries` by `days` (the day of each) and sorts each day's.
+    init(from: CalendarDate, lengthMinutes: [Int64], entries: [AgendaEntry], days: [Int32]) {
+        self.from = from
+        self.lengthMinutes = lengthMinutes
+        self.entries = entries
+        var bounds = [Int](repeating: 0, count: lengthMinutes.count + 1)
+        for day in days { bounds[Int(day) + 1] += 1 }
+        for index in 0..<lengthMinutes.count { bounds[index + 1] += bounds[index] }
+        var next = bounds
+        var order = [Int32](repeating: 0, count: entries.count)
+        for (index, day) in days.enumerated() {
+            order[next[Int(day)]] = Int32(truncatingIfNeeded: index)
+            next[Int(day)] += 1
+        }
+        // Sorted first by (all-day, start) as numbers; only entries equal in that are compared in full.
+        let keys = entries.map { entry in (entry.showWithoutTime ? 0 : 1, entry.showWithoutTime ? entry.start.seconds : entry.startInstant ?? 0) }
+        entries.withUnsafeBufferPointer { entries in
+            keys.withUnsafeBufferPointer { keys in
+                for day in 0..<lengthMinutes.count where bounds[day + 1] - bounds[day] > 1 {
+                    order[bounds[day]..<bounds[day + 1]].sort { a, b in
+                        let keyA = keys[Int(a)], keyB = keys[Int(b)]
+                        if keyA != keyB { return keyA < keyB }
+                        return AgendaBuilder.agendaOrder(entries[Int(a)], entries[Int(b)])
+                    }
+                }
+            }
+        }
+        self.order = order
+        dayBounds = bounds
+    }
+
+    var dayCount: Int { lengthMinutes.count }
+
+    func date(_ day: Int) -> CalendarDate { from.adding(days: Int64(day)) }
+
+    /// The entries of day `day`, in agenda order.
+    func events(_ day: Int) -> [AgendaEntry] { order[dayBounds[day]..<dayBounds[day + 1]].map { entries[Int($0)] } }
+
+    /// The days as values.
+    var days: [AgendaDay] {
+        (0..<dayCount).map { AgendaDay(date: date($0), lengthMinutes: lengthMinutes[$0], events: events($0)) }
     }
 }

@@ -1,84 +1,128 @@
 /// Writes a `calendar.agenda` answer as JSON text, what ``CalendarAgenda/Result``'s `Encodable`
 /// conformance writes: each entry first with what is its own, then its event's details, copied
 /// from ``EventDetailsCache`` unless an override changes them.
+///
+/// Two passes: the first finds each entry's details text (kept, or written once per details object)
+/// and adds up a bound of the answer's length; the second writes the answer with a ``ByteCursor``
+/// into one buffer of that size, dates and times digit by digit.
 struct AgendaText {
-    private var text: JSONText
-    private var known: [String: [UInt8]]
+    private let known: [String: [UInt8]]
     /// Details written by this answer, for the cache.
     private(set) var written: [String: [UInt8]] = [:]
 
-    init(into bytes: [UInt8], known: [String: [UInt8]]) {
-        text = JSONText(startingWith: bytes)
+    init(known: [String: [UInt8]]) {
         self.known = known
     }
 
-    /// The text so far.
-    var bytes: [UInt8] { text.bytes }
+    /// Bytes an entry takes at most besides its id and details: the member names and punctuation
+    /// (about 110 bytes), four date-times of at most 40 bytes each, and the booleans.
+    private static let entryOverhead = 320
+    /// Bytes a day takes at most besides its entries.
+    private static let dayOverhead = 120
 
-    mutating func write(_ result: CalendarAgenda.Result) {
-        text.raw("{")
-        text.key("timeZone")
-        text.string(result.timeZone)
-        text.nextKey("from")
-        text.date(result.from)
-        text.nextKey("to")
-        text.date(result.to)
-        text.nextKey("days")
-        text.raw("[")
-        for (index, day) in result.days.enumerated() {
-            if index > 0 { text.raw(",") }
-            write(day)
+    /// Appends the text of `result` to `text`.
+    mutating func write(_ result: CalendarAgenda.Result, into text: inout [UInt8]) {
+        let layout = result.layout
+        // Pass 1: each entry's details text, by its details object.
+        var texts: [[UInt8]] = []
+        var textOf: [ObjectIdentifier: Int32] = [:]
+        var entryText = [Int32](repeating: 0, count: layout.entries.count)
+        var bound = text.count + 200 + 6 * (result.timeZone.utf8.count + result.state.utf8.count) + Self.dayOverhead * layout.dayCount
+        // Entries read where they lie (a copy of each would retain its id and details).
+        let entries = layout.entries
+        entries.withUnsafeBufferPointer { entries in
+            for index in entries.indices {
+                let identifier = ObjectIdentifier(entries[index].details)
+                let found: Int32
+                if let kept = textOf[identifier] {
+                    found = kept
+                } else {
+                    let details: [UInt8]
+                    let id = entries[index].id, shared = entries[index].hasEventDetails
+                    if shared, let kept = known[id] ?? written[id] {
+                        details = kept
+                    } else {
+                        var made = JSONText()
+                        Self.writeDetails(of: entries[index], into: &made)
+                        details = made.bytes
+                        if shared { written[id] = details }
+                    }
+                    found = Int32(texts.count)
+                    texts.append(details)
+                    textOf[identifier] = found
+                }
+                entryText[index] = found
+                bound += Self.entryOverhead + 6 * entries[index].id.utf8.count + texts[Int(found)].count
+            }
         }
-        text.raw("]")
-        text.nextKey("state")
-        text.string(result.state)
-        text.raw("}")
+        // Pass 2: the text, into a buffer of `bound` bytes.
+        let prefix = text
+        text = [UInt8](unsafeUninitializedCapacity: bound) { buffer, count in
+            guard let base = buffer.baseAddress else { return }
+            var out = ByteCursor(base)
+            out.bytes(prefix)
+            entries.withUnsafeBufferPointer { entries in
+                texts.withUnsafeBufferPointer { texts in
+                    Self.write(result, entries: entries, texts: texts, entryText: entryText, to: &out)
+                }
+            }
+            count = out.count(from: base)
+            assert(count <= bound, "the agenda's text outgrew its bound")
+        }
     }
 
-    private mutating func write(_ day: AgendaDay) {
-        text.raw("{")
-        text.key("date")
-        text.date(day.date)
-        text.nextKey("lengthMinutes")
-        text.integer(day.lengthMinutes)
-        text.nextKey("events")
-        text.raw("[")
-        for index in day.events.indices {
-            if index > 0 { text.raw(",") }
-            write(day.events[index])
+    /// The answer's object: `entries` are the layout's, `texts[entryText[i]]` the details of entry `i`.
+    private static func write(_ result: CalendarAgenda.Result, entries: UnsafeBufferPointer<AgendaEntry>,
+                              texts: UnsafeBufferPointer<[UInt8]>, entryText: [Int32], to out: inout ByteCursor) {
+        let layout = result.layout
+        out.raw("{\"timeZone\":")
+        out.string(result.timeZone)
+        out.raw(",\"from\":")
+        out.date(result.from)
+        out.raw(",\"to\":")
+        out.date(result.to)
+        out.raw(",\"days\":[")
+        for day in 0..<layout.dayCount {
+            if day > 0 { out.byte(UInt8(ascii: ",")) }
+            out.raw("{\"date\":")
+            out.date(layout.date(day))
+            out.raw(",\"lengthMinutes\":")
+            out.integer(layout.lengthMinutes[day])
+            out.raw(",\"events\":[")
+            for position in layout.dayBounds[day]..<layout.dayBounds[day + 1] {
+                if position > layout.dayBounds[day] { out.byte(UInt8(ascii: ",")) }
+                let index = Int(layout.order[position])
+                if let first = entries.baseAddress { write(first + index, details: texts[Int(entryText[index])], to: &out) }
+            }
+            out.raw("]}")
         }
-        text.raw("]}")
+        out.raw("],\"state\":")
+        out.string(result.state)
+        out.byte(UInt8(ascii: "}"))
     }
 
-    private mutating func write(_ entry: AgendaEntry) {
-        text.raw("{")
-        text.key("id")
-        text.string(entry.id)
-        if let recurrenceId = entry.recurrenceId {
-            text.nextKey("recurrenceId")
-            text.localDateTime(recurrenceId)
+    /// One entry, read where it lies (a copy would retain its id and details).
+    private static func write(_ entry: UnsafePointer<AgendaEntry>, details: borrowing [UInt8], to out: inout ByteCursor) {
+        out.raw("{\"id\":")
+        out.string(entry.pointee.id)
+        if let recurrenceId = entry.pointee.recurrenceId {
+            out.raw(",\"recurrenceId\":")
+            out.localDateTime(recurrenceId)
         }
-        text.nextKey("start")
-        text.localDateTime(entry.start)
-        if let start = entry.startInstant, let end = entry.endInstant {
-            text.nextKey("startsAt")
-            text.instant(start)
-            text.nextKey("endsAt")
-            text.instant(end)
+        out.raw(",\"start\":")
+        out.localDateTime(entry.pointee.start)
+        if let start = entry.pointee.startInstant, let end = entry.pointee.endInstant {
+            out.raw(",\"startsAt\":")
+            out.instant(start)
+            out.raw(",\"endsAt\":")
+            out.instant(end)
         }
-        text.nextKey("continuing")
-        text.bool(entry.continuing)
-        text.nextKey("endsAfterDay")
-        text.bool(entry.endsAfterDay)
-        if entry.hasEventDetails, let details = known[entry.id] ?? written[entry.id] {
-            text.raw(details)
-        } else {
-            var details = JSONText()
-            Self.writeDetails(of: entry, into: &details)
-            text.raw(details.bytes)
-            if entry.hasEventDetails { written[entry.id] = details.bytes }
-        }
-        text.raw("}")
+        out.raw(",\"continuing\":")
+        out.bool(entry.pointee.continuing)
+        out.raw(",\"endsAfterDay\":")
+        out.bool(entry.pointee.endsAfterDay)
+        out.bytes(details)
+        out.byte(UInt8(ascii: "}"))
     }
 
     /// `,"title":…` and the other members an entry takes from its event (or its override).

@@ -9,7 +9,8 @@ import Jansson
 /// `/mozilla.org/20050126_1/Europe/Berlin`, or a Windows name as Outlook writes them, such as
 /// `W. Europe Standard Time`: ``WindowsZones``); any other TZID is converted to UTC through the
 /// file's VTIMEZONE. EXDATE become excluded overrides, RDATE added ones; ATTENDEE and ORGANIZER
-/// participants (ORGANIZER as owner); LOCATION a location. A VEVENT that cannot be taken is
+/// participants (ORGANIZER as owner; an email only from a `mailto:` address); LOCATION the first
+/// location and each X-SWITCHBOARD-LOCATION one more. A VEVENT that cannot be taken is
 /// reported by its position and the rest kept.
 enum ICalendarReader {
     struct Problem: Sendable, Equatable, Encodable {
@@ -95,7 +96,7 @@ enum ICalendarReader {
         var event = CalendarEvent(id: uid, title: text(icalcomponent_get_summary(component)) ?? "", start: start.wall,
                                   timeZone: start.isDate ? nil : start.zone?.identifier, duration: .zero, showWithoutTime: start.isDate)
         event.description = text(icalcomponent_get_description(component))
-        if let location = text(icalcomponent_get_location(component)), !location.isEmpty { event.locations = ["l1": Location(name: location)] }
+        event.locations = locations(locationNames(component))
         event.duration = try duration(component, start: start)
         event.participants = participants(component)
         var rules: [RecurrenceRule] = []
@@ -135,8 +136,9 @@ enum ICalendarReader {
         if wall != key { patch.start = wall }
         let duration = try duration(component, start: start)
         if duration != master.duration { patch.duration = duration }
-        if let location = text(icalcomponent_get_location(component)), [location] != master.locations.map({ $0.values.map(\.name) }) {
-            patch.locations = ["l1": Location(name: location)]
+        let names = locationNames(component)
+        if !names.isEmpty, names != (master.locations ?? [:]).sorted(by: { $0.key < $1.key }).map(\.value.name) {
+            patch.locations = locations(names)
         }
         var overrides = master.recurrenceOverrides ?? [:]
         overrides[key.description] = patch
@@ -161,11 +163,35 @@ enum ICalendarReader {
         return EventDuration(seconds: seconds)
     }
 
+    /// LOCATION, then each X-SWITCHBOARD-LOCATION (what ``ICalendarWriter`` writes for further locations).
+    private static func locationNames(_ component: OpaquePointer) -> [String] {
+        var names: [String] = []
+        if let location = text(icalcomponent_get_location(component)), !location.isEmpty { names.append(location) }
+        forEachProperty(component, ICAL_X_PROPERTY) { property in
+            guard let name = text(icalproperty_get_x_name(property)), name.uppercased() == ICalendarText.extraLocation,
+                  let value = icalproperty_get_value(property) else { return }
+            let location = icalvalue_isa(value) == ICAL_TEXT_VALUE ? text(icalvalue_get_text(value)) : text(icalvalue_get_x(value))
+            if let location, !location.isEmpty { names.append(location) }
+        }
+        return names
+    }
+
+    /// `names` as locations `l1`, `l2`, …; `nil` when there are none.
+    private static func locations(_ names: [String]) -> [String: Location]? {
+        guard !names.isEmpty else { return nil }
+        var result: [String: Location] = [:]
+        for (index, name) in names.enumerated() { result["l\(index + 1)"] = Location(name: name) }
+        return result
+    }
+
+    /// ORGANIZER (as owner) and each ATTENDEE. The email is taken only from a `mailto:` address; any
+    /// other (`invalid:nomail` as Google writes those without one, `urn:uuid:…`, `tel:…`) gives none.
     private static func participants(_ component: OpaquePointer) -> [String: Participant]? {
         var result: [String: Participant] = [:]
         func add(_ property: OpaquePointer, address: UnsafePointer<CChar>?, role: String) {
             guard let address = text(address) else { return }
-            let email = address.lowercased().hasPrefix("mailto:") ? String(address.dropFirst(7)) : address
+            let mailto = address.prefix(7).lowercased() == "mailto:" ? String(address.dropFirst(7)) : nil
+            let email = mailto.flatMap { $0.isEmpty ? nil : $0 }
             let name = icalproperty_get_first_parameter(property, ICAL_CN_PARAMETER).flatMap { text(icalparameter_get_cn($0)) }
             result["p\(result.count + 1)"] = Participant(name: name, email: email, roles: [role: true])
         }

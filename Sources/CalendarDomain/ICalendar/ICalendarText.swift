@@ -2,6 +2,12 @@ import CLibical
 
 /// Conversions between switchboard's dates and libical's `icaltimetype` and iCalendar text.
 enum ICalendarText {
+    /// The property that carries an event's locations after the first (the first is LOCATION).
+    static let extraLocation = "X-SWITCHBOARD-LOCATION"
+
+    /// The address of a participant without an email, as Google writes it.
+    static let noMail = "invalid:nomail"
+
     /// `20260329T093000`: a floating DATE-TIME.
     static func dateTime(_ local: LocalDateTime) -> String {
         let (year, month, day) = local.date.components

@@ -4,10 +4,12 @@ import Synchronization
 /// Writes events as iCalendar text (RFC 5545) through libical, for Thunderbird, Apple Calendar,
 /// Google and back into switchboard (``ICalendarReader``).
 ///
-/// One VEVENT per event with UID, DTSTAMP, SUMMARY, DESCRIPTION, LOCATION (the first location),
+/// One VEVENT per event with UID, DTSTAMP, SUMMARY, DESCRIPTION, LOCATION (the first location; any
+/// further ones as X-SWITCHBOARD-LOCATION),
 /// DTSTART (TZID, floating, or VALUE=DATE all-day), DTEND for all-day events and DURATION otherwise,
 /// RRULE (UNTIL in UTC when the start has a zone, as RFC 5545 asks), EXDATE for excluded occurrences,
-/// RDATE for added ones, ORGANIZER (the owner) and ATTENDEE (those with an email); and one VEVENT
+/// RDATE for added ones, ORGANIZER (the owner) and ATTENDEE (`invalid:nomail` for those without an
+/// email, as Google writes them); and one VEVENT
 /// with RECURRENCE-ID per changed occurrence. Each zone used gets its VTIMEZONE.
 enum ICalendarWriter {
     static func write(_ events: [CalendarEvent], stamp: Int64) -> String {
@@ -74,9 +76,7 @@ enum ICalendarWriter {
         icalcomponent_add_property(component, icalproperty_new_dtstamp(ICalendarText.utcTime(stamp)))
         icalcomponent_add_property(component, icalproperty_new_summary(title))
         if let description { icalcomponent_add_property(component, icalproperty_new_description(description)) }
-        if let location = locations?.sorted(by: { $0.key < $1.key }).first?.value.name {
-            icalcomponent_add_property(component, icalproperty_new_location(location))
-        }
+        addLocations(locations, to: component)
         icalcomponent_add_property(component, withZone(icalproperty_new_dtstart(zonedTime(start, event: event)), event))
         if event.showWithoutTime {
             let end = start.date.adding(days: max(duration.days, 1)).midnight
@@ -104,12 +104,28 @@ enum ICalendarWriter {
         return property
     }
 
+    /// The first location (by key) as LOCATION, each further one as X-SWITCHBOARD-LOCATION (libical
+    /// 3.0 writes VLOCATION components wrongly, so they are not used).
+    private static func addLocations(_ locations: [String: Location]?, to component: OpaquePointer) {
+        for (index, (_, location)) in (locations ?? [:]).sorted(by: { $0.key < $1.key }).enumerated() {
+            if index == 0 {
+                icalcomponent_add_property(component, icalproperty_new_location(location.name))
+            } else if let property = icalproperty_new_x(location.name) {
+                // An X value, not TEXT: libical 3.0 writes a TEXT one's commas unescaped and then
+                // reads them as separators; an X value keeps them (backslashes and line ends escaped).
+                icalproperty_set_x_name(property, ICalendarText.extraLocation)
+                icalcomponent_add_property(component, property)
+            }
+        }
+    }
+
+    /// ORGANIZER (the owner) and ATTENDEE, each `mailto:` its email; one without an email is
+    /// `invalid:nomail`, as Google writes them.
     private static func addParticipants(_ participants: [String: Participant], to component: OpaquePointer) {
         for (_, participant) in participants.sorted(by: { $0.key < $1.key }) {
-            guard let email = participant.email, !email.isEmpty else { continue }
+            let address = participant.email.flatMap { $0.isEmpty ? nil : "mailto:" + $0 } ?? ICalendarText.noMail
             let owner = participant.roles?["owner"] == true
-            guard let property = owner ? icalproperty_new_organizer("mailto:" + email) : icalproperty_new_attendee("mailto:" + email)
-            else { continue }
+            guard let property = owner ? icalproperty_new_organizer(address) : icalproperty_new_attendee(address) else { continue }
             if let name = participant.name { icalproperty_add_parameter(property, icalparameter_new_cn(name)) }
             icalcomponent_add_property(component, property)
         }

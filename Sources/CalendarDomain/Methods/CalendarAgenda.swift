@@ -20,20 +20,31 @@ public enum CalendarAgenda: RPCMethod {
         public var timeZone: String
         public var from: CalendarDate
         public var to: CalendarDate
-        public var days: [AgendaDay]
         public var state: String
+        /// The days and their entries, all in one array.
+        let layout: AgendaLayout
         /// The calendar's details text kept between answers.
         let details: EventDetailsCache
+
+        /// Every day from `from` to `to` with its events.
+        public var days: [AgendaDay] { layout.days }
 
         enum CodingKeys: String, CodingKey {
             case timeZone, from, to, days, state
         }
 
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(timeZone, forKey: .timeZone)
+            try container.encode(from, forKey: .from)
+            try container.encode(to, forKey: .to)
+            try container.encode(days, forKey: .days)
+            try container.encode(state, forKey: .state)
+        }
+
         public func writeJSON(into text: inout [UInt8]) throws {
-            var writer = AgendaText(into: text, known: details.details(at: state))
-            text = []
-            writer.write(self)
-            text = writer.bytes
+            var writer = AgendaText(known: details.details(at: state))
+            writer.write(self, into: &text)
             details.keep(writer.written, at: state)
         }
     }
@@ -46,8 +57,8 @@ public enum CalendarAgenda: RPCMethod {
             throw JSONFieldError(field: "to", expected: "a date on or after from (\(params.from))", got: JSONFieldError.quote(params.to.description))
         }
         let snapshot = try await context.calendar.events(touching: params.from...params.to)
-        let days = AgendaBuilder(zone: zone, from: params.from, to: params.to).days(snapshot.events)
-        return Result(timeZone: zone.identifier, from: params.from, to: params.to, days: days, state: snapshot.state,
+        let layout = AgendaBuilder(zone: zone, from: params.from, to: params.to).layout(snapshot.events)
+        return Result(timeZone: zone.identifier, from: params.from, to: params.to, state: snapshot.state, layout: layout,
                       details: context.details)
     }
 }

@@ -77,12 +77,13 @@ final class EntryDetails: Sendable, Equatable {
     let locations: [String: Location]?
     let participants: [String: Participant]?
 
-    init(_ occurrence: Occurrence, of event: CalendarEvent) {
-        title = occurrence.title
-        description = occurrence.description
+    init(_ occurrence: borrowing Occurrence, of event: borrowing CalendarEvent) {
+        let patch = occurrence.patch
+        title = patch?.title ?? event.title
+        description = patch?.description ?? event.description
         timeZone = event.timeZone
-        locations = occurrence.locations
-        participants = occurrence.participants
+        locations = patch?.locations ?? event.locations
+        participants = patch?.participants ?? event.participants
     }
 
     static func == (a: EntryDetails, b: EntryDetails) -> Bool {

@@ -32,9 +32,9 @@ enum EventRows {
         try String.fetchAll(db.cachedStatement(sql: "SELECT body FROM calendar_event ORDER BY id")).map(decode)
     }
 
-    /// Calls `visit` with each event's id and stored span.
+    /// Calls `visit` with each event's id and stored span, in id order.
     static func allSpans(_ db: Database, _ visit: (String, EventSpan) -> Void) throws {
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT id, first_day, last_day FROM calendar_event"))
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT id, first_day, last_day FROM calendar_event ORDER BY id"))
         while let row = try rows.next() {
             visit(row[0], EventSpan(firstDay: row[1], lastDay: row[2]))
         }

@@ -2,11 +2,22 @@
 /// found by comparing spans alone: only the events that touch it are copied out. An event may be
 /// held by its span only, and read when a range first needs it (the SQLite service decodes each
 /// event's JSON on first use, not the whole table).
+///
+/// The rows are kept in id order (the SQLite service reads them so; a write out of order marks the
+/// table to be put back in order before the next range), so a range comes out in id order as found,
+/// with no sort of its events.
 struct EventTable {
     private var position: [String: Int] = [:]
     private var ids: [String] = []
     private var spans: [EventSpan] = []
     private var events: [CalendarEvent?] = []
+    /// True when `ids` is in ascending order.
+    private var inOrder = true
+    /// Bumped by every change of the table.
+    private var generation = 0
+    /// The last range's events, handed out again while the table has not changed (the same agenda
+    /// asked again copies no event).
+    private var lastRange: (days: ClosedRange<CalendarDate>, generation: Int, events: [CalendarEvent])?
 
     var isEmpty: Bool { ids.isEmpty }
 
@@ -17,11 +28,13 @@ struct EventTable {
 
     /// Adds or replaces the event `id`, known by its span until it is read.
     mutating func put(id: String, span: EventSpan, event: CalendarEvent? = nil) {
+        generation &+= 1
         if let index = position[id] {
             spans[index] = span
             events[index] = event
             return
         }
+        if inOrder, let last = ids.last, !(last < id) { inOrder = false }
         position[id] = ids.count
         ids.append(id)
         spans.append(span)
@@ -30,12 +43,14 @@ struct EventTable {
 
     mutating func remove(id: String) {
         guard let index = position.removeValue(forKey: id) else { return }
+        generation &+= 1
         let last = ids.count - 1
         if index != last {
             ids.swapAt(index, last)
             spans.swapAt(index, last)
             events.swapAt(index, last)
             position[ids[index]] = index
+            inOrder = false
         }
         ids.removeLast()
         spans.removeLast()
@@ -46,9 +61,24 @@ struct EventTable {
         position[id].flatMap { events[$0] }
     }
 
+    /// Puts the rows back in id order, after writes out of order.
+    private mutating func order() {
+        guard !inOrder else { return }
+        let sorted = ids.indices.sorted { ids[$0] < ids[$1] }
+        ids = sorted.map { ids[$0] }
+        spans = sorted.map { spans[$0] }
+        events = sorted.map { events[$0] }
+        for (index, id) in ids.enumerated() { position[id] = index }
+        inOrder = true
+        generation &+= 1
+    }
+
     /// The events that may show on a day of `days`, in id order; `read` supplies those held by their
     /// span only (and they are kept); one it cannot find is left out.
     mutating func events(touching days: ClosedRange<CalendarDate>, read: (String) throws -> CalendarEvent?) rethrows -> [CalendarEvent] {
+        order()
+        if let lastRange, lastRange.days == days, lastRange.generation == generation { return lastRange.events }
+        lastRange = nil
         var found: [CalendarEvent] = []
         for index in spans.indices where spans[index].touches(days) {
             if let event = events[index] {
@@ -56,9 +86,11 @@ struct EventTable {
             } else if let event = try read(ids[index]) {
                 events[index] = event
                 found.append(event)
+                generation &+= 1
             }
         }
-        return found.sorted { $0.id < $1.id }
+        lastRange = (days, generation, found)
+        return found
     }
 
     /// Every event read, in id order.

@@ -15,11 +15,26 @@ public struct ZoneRules: Sendable {
     /// The IANA name.
     public let identifier: String
     private let zone: TimeZone
+    /// The offset tables made for this zone, shared by every copy.
+    private let tables = ZoneOffsetTables()
+    /// The table this copy answers from where it covers an instant (``covering(_:_:)``).
+    private var table: ZoneOffsetTable?
 
     private init(identifier: String, zone: TimeZone) {
         self.identifier = identifier
         self.zone = zone
     }
+
+    /// This zone answering offsets within `lower...upper` (instants) from a table of its changes
+    /// (``ZoneOffsetTable``) instead of asking ICU each time; the answers are the same.
+    func covering(_ lower: Int64, _ upper: Int64) -> ZoneRules {
+        var copy = self
+        copy.table = tables.table(zone, covering: lower, upper)
+        return copy
+    }
+
+    /// True when this copy has a table (``covering(_:_:)`` made one).
+    var answersFromTable: Bool { table != nil }
 
     /// The zone named `identifier` (an IANA name, as `TimeZone.knownTimeZoneIdentifiers` lists, or
     /// `UTC`), or `nil` when there is none of that name.
@@ -64,6 +79,12 @@ public struct ZoneRules: Sendable {
 
     /// Seconds east of UTC at the instant `instant` (seconds since the epoch).
     public func offset(at instant: Int64) -> Int64 {
+        if let table, table.covers(instant) { return table.offset(at: instant) }
+        return icuOffset(at: instant)
+    }
+
+    /// The offset at `instant` as ICU has it.
+    func icuOffset(at instant: Int64) -> Int64 {
         Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant))))
     }
 
