@@ -311,7 +311,9 @@ struct BinaryLimitTests {
 
     @Test("an oversized message is skipped without being buffered whole", arguments: [BinaryHarness.Wire.ndjson, .lsp])
     func oversizedNotBuffered(wire: BinaryHarness.Wire) throws {
-        let host = try SpawnedHost(arguments: ["--max-message-bytes", "1000"], wire: wire)
+        // --frame-timeout 0: no LSP frame time-out, which would otherwise cut the message short whenever two of
+        // its pieces came more than 5 s apart (a loaded machine, a sanitizer) and answer the rest as garbage.
+        let host = try SpawnedHost(arguments: ["--max-message-bytes", "1000", "--frame-timeout", "0"], wire: wire)
         try host.send(H.request(1, "host.ping"))
         #expect(try host.nextMessage()["result"] == "pong")
         let before = try #require(H.peakResidentBytes(of: host.pid))

@@ -484,6 +484,26 @@ final class SpawnedHost {
         return rest
     }
 
+    /// Reads stdout until EOF, as ``readToEndOfOutput(within:)``, for long work that reports its progress on
+    /// stdout or stderr (seeding): fails only when neither shows anything new for `milliseconds`, a hang
+    /// guard that a loaded machine or a sanitizer slows the work down under, but never trips while it moves.
+    @discardableResult
+    func readToEndOfOutput(quietAtMost milliseconds: Int) throws -> [JSONValue] {
+        var seen = stdoutBytes.count + stderrBytes.count
+        var deadline = BinaryHarness.nowMilliseconds() + milliseconds
+        while !outputAtEOF {
+            guard try pump(until: deadline) else {
+                throw Failure("nothing new on stdout or stderr for \(milliseconds) ms\(context)")
+            }
+            let now = stdoutBytes.count + stderrBytes.count
+            if now > seen {
+                seen = now
+                deadline = BinaryHarness.nowMilliseconds() + milliseconds
+            }
+        }
+        return try readToEndOfOutput()
+    }
+
     /// Sends `host.ping` with `id` as a marker and returns every message that arrived before its answer.
     /// The host answers in order, so anything that must not happen before the marker shows up here:
     /// the event-based way to assert that nothing more arrives.

@@ -54,15 +54,26 @@ struct BinaryPromptTests {
         try first.waitFor(text: Self.banner)
         first.type("host.echo remembered=yes", then: "Enter")
         try first.waitFor(text: #""remembered": "yes""#)
+        try Self.waitForEmptyPrompt(first)
         first.type("", then: "C-d")
         try first.waitForExit()
 
         let second = try TmuxPane(arguments: Self.fixed, environment: ["XDG_STATE_HOME": state.path])
         try second.waitFor(text: Self.banner)
+        // The banner shows before the line editor has read the history and taken the terminal: Up pressed
+        // then is lost. The empty prompt on screen says the editor is reading keys.
+        try Self.waitForEmptyPrompt(second)
         second.type("", then: "Up")
         try second.waitFor(text: "switchboard> host.echo remembered=yes")
         second.type("", then: "C-u", "C-d")
         try second.waitForExit()
+    }
+
+    /// Waits until the last line the pane shows is the prompt with nothing typed after it.
+    static func waitForEmptyPrompt(_ pane: TmuxPane, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try pane.waitFor("the empty prompt", sourceLocation: sourceLocation) { screen in
+            screen.split(separator: "\n").map { $0.trimmingSuffix(while: \.isWhitespace) }.last { !$0.isEmpty } == "switchboard>"
+        }
     }
 
     @Test("NO_COLOR: answers and the prompt without colour codes")
