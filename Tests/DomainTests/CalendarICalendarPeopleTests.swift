@@ -109,4 +109,24 @@ struct CalendarICalendarPeopleTests {
         #expect(Self.unfolded(ics).contains("ATTENDEE;CN=Grandma:invalid:nomail"))
         #expect(Self.unfolded(ics).contains("ATTENDEE;CN=Phone bridge:invalid:nomail"))
     }
+
+    /// Found by the calendar-import fuzzer: libical reads `UID:\f` as a form feed and writes it back as an
+    /// empty UID, so the export did not import again. A UID or id with a control character is refused.
+    @Test("a UID with a control character is listed as an error on import, and such an id is refused by calendar.create", arguments: CalendarBackend.allCases)
+    func controlCharacterInUID(backend: CalendarBackend) async throws {
+        let harness = try CalendarHarness(backend)
+        let ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//fuzz//EN\r\nBEGIN:VEVENT\r\nUID:\\f\r\nDTSTART:20261103T093000\r\nEND:VEVENT\r\n"
+            + "BEGIN:VEVENT\r\nUID:kept\r\nDTSTART:20261103T093000\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        let imported = try #require(await harness.result("calendar.import", ["ics": .string(ics)]))
+        #expect(imported["created"] == 1)
+        let error = imported["errors"]?.arrayValue?.first
+        #expect(error?["index"] == 0)
+        #expect(error?["reason"]?.stringValue?.contains("control character") == true)
+        let exported = try #require(await harness.result("calendar.export", nil)?["ics"]?.stringValue)
+        let again = try CalendarHarness(backend)
+        #expect(await again.result("calendar.import", ["ics": .string(exported)])?["created"] == 1)
+        let field = await harness.invalidField("calendar.create", ["id": "a\u{0C}b", "title": "t", "start": "2026-11-03T09:30:00",
+                                                                   "timeZone": "Europe/Berlin", "duration": "PT1H"])
+        #expect(field == "id")
+    }
 }

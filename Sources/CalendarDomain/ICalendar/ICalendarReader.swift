@@ -35,8 +35,8 @@ enum ICalendarReader {
         forEachEvent(in: root) { component in
             defer { index += 1 }
             let uid = icalcomponent_get_uid(component).map { String(cString: $0) }
-            guard let uid, !uid.isEmpty, uid.utf8.count <= 255 else {
-                problems.append(Problem(index: index, uid: uid, reason: "no UID (or one longer than 255 bytes)"))
+            guard let uid, EventID.isValid(uid) else {
+                problems.append(Problem(index: index, uid: uid, reason: "no UID (or one longer than 255 bytes, or with a control character)"))
                 return
             }
             if icalcomponent_get_first_property(component, ICAL_RECURRENCEID_PROPERTY) != nil {

@@ -52,8 +52,14 @@ enum EventID {
     static func make() -> String { UUID().uuidString.lowercased() }
 
     static func check(_ id: String, field: String) throws(JSONFieldError) {
-        guard !id.isEmpty, id.utf8.count <= 255 else {
-            throw JSONFieldError(field: field, expected: "an event id of 1...255 bytes", got: JSONFieldError.quote(id))
+        guard isValid(id) else {
+            throw JSONFieldError(field: field, expected: "an event id of 1...255 bytes without control characters", got: JSONFieldError.quote(id))
         }
+    }
+
+    /// 1...255 bytes and no control character: an id is an iCalendar UID on export, and libical drops
+    /// control characters from a UID it writes (a `\f` imported came back as an empty UID; found by fuzzing).
+    static func isValid(_ id: String) -> Bool {
+        !id.isEmpty && id.utf8.count <= 255 && !id.utf8.contains { $0 < 0x20 || $0 == 0x7F }
     }
 }
