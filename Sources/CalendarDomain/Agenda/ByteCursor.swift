@@ -67,20 +67,7 @@ struct ByteCursor {
     }
 
     private mutating func escape(_ value: UInt8) {
-        byte(0x5C)
-        switch value {
-        case 0x22, 0x5C: byte(value)
-        case 0x0A: byte(UInt8(ascii: "n"))
-        case 0x0D: byte(UInt8(ascii: "r"))
-        case 0x09: byte(UInt8(ascii: "t"))
-        case 0x08: byte(UInt8(ascii: "b"))
-        case 0x0C: byte(UInt8(ascii: "f"))
-        default:
-            let hex: StaticString = "0123456789abcdef"
-            raw("u00")
-            byte(hex.utf8Start[Int(value >> 4)])
-            byte(hex.utf8Start[Int(value & 0x0F)])
-        }
+        JSONEscape.write(value) { byte($0) }
     }
 
     /// A decimal integer: at most 20 bytes.

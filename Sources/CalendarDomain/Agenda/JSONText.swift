@@ -32,20 +32,7 @@ struct JSONText {
     }
 
     private mutating func escape(_ byte: UInt8) {
-        bytes.append(0x5C)
-        switch byte {
-        case 0x22, 0x5C: bytes.append(byte)
-        case 0x0A: bytes.append(UInt8(ascii: "n"))
-        case 0x0D: bytes.append(UInt8(ascii: "r"))
-        case 0x09: bytes.append(UInt8(ascii: "t"))
-        case 0x08: bytes.append(UInt8(ascii: "b"))
-        case 0x0C: bytes.append(UInt8(ascii: "f"))
-        default:
-            let hex: StaticString = "0123456789abcdef"
-            raw("u00")
-            bytes.append(hex.utf8Start[Int(byte >> 4)])
-            bytes.append(hex.utf8Start[Int(byte & 0x0F)])
-        }
+        JSONEscape.write(byte) { bytes.append($0) }
     }
 
     mutating func bool(_ value: Bool) { value ? raw("true") : raw("false") }
@@ -122,6 +109,26 @@ struct JSONText {
                 count += 1
             } while value > 0 || count < width
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[(20 - count)...]))
+        }
+    }
+}
+
+/// How a byte a JSON string may not hold raw (`"`, `\`, a control character) is written: `\n` and the
+/// other short escapes, else `\u00XX`. Shared by ``JSONText`` and ``ByteCursor``.
+enum JSONEscape {
+    static func write(_ byte: UInt8, _ emit: (UInt8) -> Void) {
+        emit(0x5C)
+        switch byte {
+        case 0x22, 0x5C: emit(byte)
+        case 0x0A: emit(UInt8(ascii: "n"))
+        case 0x0D: emit(UInt8(ascii: "r"))
+        case 0x09: emit(UInt8(ascii: "t"))
+        case 0x08: emit(UInt8(ascii: "b"))
+        case 0x0C: emit(UInt8(ascii: "f"))
+        default:
+            let hex: StaticString = "0123456789abcdef"
+            for character in [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                              hex.utf8Start[Int(byte >> 4)], hex.utf8Start[Int(byte & 0x0F)]] { emit(character) }
         }
     }
 }
