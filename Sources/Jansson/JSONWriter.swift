@@ -123,8 +123,9 @@ public enum RawNumber {
         return JanssonValue(taking: pointer)
     }
 
-    /// The text of a raw number, or `nil` for any other value.
-    static func text(of value: JSONView) -> UnsafeRawBufferPointer? {
+    /// The text of a raw value (a raw number, or a ``JSONTextEncodable`` result's text), or `nil` for
+    /// any other value; valid while `value` is.
+    public static func text(of value: JSONView) -> UnsafeRawBufferPointer? {
         guard sb_json_typeof(value.pointer) == JSON_STRING, let chars = json_string_value(value.pointer) else { return nil }
         let length = json_string_length(value.pointer)
         let bytes = UnsafeRawBufferPointer(start: chars, count: length)

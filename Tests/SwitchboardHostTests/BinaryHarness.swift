@@ -455,6 +455,9 @@ final class SpawnedHost {
         }
     }
 
+    /// How much the host's stdout pipe holds now (`F_GETPIPE_SZ` on its read end).
+    var outputPipeCapacity: Int32 { fcntl(outputFD, 1032) }
+
     /// Reads messages until one has `id` (compared as JSON); the others read meanwhile are returned with it.
     func response(to id: JSONValue, within milliseconds: Int = BinaryHarness.answerTimeout) throws
         -> (response: JSONValue, before: [JSONValue]) {

@@ -173,3 +173,28 @@ struct BinaryDrainFullOutputTests {
         #expect(host.reap(within: 30_000) == .exited(0))
     }
 }
+
+@Suite("Answers of megabytes, against the binary", .offCooperativePool)
+struct BinaryLargeAnswerTests {
+    typealias H = BinaryHarness
+
+    @Test("a multi-megabyte answer arrives whole and grows the stdout pipe to 1 MiB; small ones leave it as it is",
+          arguments: [H.Wire.ndjson, .lsp])
+    func largeAnswerGrowsThePipe(wire: H.Wire) throws {
+        let host = try SpawnedHost(arguments: ["--backend", "memory", "--now", "2026-01-01T09:00:00Z"], wire: wire)
+        let initial = host.outputPipeCapacity
+        try #require(initial > 0 && initial < 1 << 18, "the test needs a pipe of Linux's default size")
+        try host.send(H.request(1, "calendar.agenda", #"{"from":"2026-01-01","to":"2026-01-31","timeZone":"Europe/Berlin"}"#))
+        #expect(try host.response(to: 1).response["result"]?["days"]?.arrayValue?.count == 31)
+        #expect(host.outputPipeCapacity == initial, "a small answer does not grow the pipe")
+        // 2001 days of the demo calendar: megabytes of JSON, many times the pipe's size.
+        try host.send(H.request(2, "calendar.agenda", #"{"from":"2023-04-07","to":"2028-09-27","timeZone":"Europe/Berlin"}"#))
+        let days = try host.response(to: 2).response["result"]?["days"]?.arrayValue
+        #expect(days?.count == 2001)
+        #expect(days?.last?["date"] == "2028-09-27")
+        // Grown once, to Linux's default pipe-max-size, so the reader is woken once per megabyte.
+        #expect(host.outputPipeCapacity == 1 << 20)
+        try host.send(H.request(3, "host.ping"))
+        #expect(try host.response(to: 3).response["result"] == "pong")
+    }
+}

@@ -84,7 +84,9 @@ public final class Connection: Sendable {
 
     /// Frames a message in the stream's framing (NDJSON until one is known).
     func frame(_ message: JanssonValue, writer: JSONWriter, into output: inout [UInt8]) {
-        writer.withBytes(of: message.view) { (framing ?? .ndjson).appendFrame(body: $0, to: &output) }
+        let framing = framing ?? .ndjson
+        if ResponseText.appendFrame(ofRawResponse: message.view, framing: framing, writer: writer, to: &output) { return }
+        writer.withBytes(of: message.view) { framing.appendFrame(body: $0, to: &output) }
     }
 
     // MARK: Notifications to the peer

@@ -10,6 +10,7 @@ public enum Framing: String, Sendable, CaseIterable {
     /// The body is not inspected: for NDJSON the caller must make sure it holds no newline
     /// (compact JSON never does).
     public func appendFrame(body: UnsafeRawBufferPointer, to output: inout [UInt8]) {
+        FramingBytes.reserve(body.count + FramingBytes.maximumHeaderCount, in: &output)
         switch self {
         case .ndjson:
             output.append(contentsOf: body)

@@ -34,6 +34,17 @@ enum FramingBytes {
         return true
     }
 
+    /// The most bytes a frame adds to its body: an LSP header with a 20-digit length (NDJSON adds 1).
+    static let maximumHeaderCount = 40
+
+    /// Makes room for `count` more bytes in `output` at once, growing it at least twofold: a frame of
+    /// megabytes is not copied again by the appends that build it (an array grown to fit a body
+    /// exactly would be reallocated for the newline after it).
+    static func reserve(_ count: Int, in output: inout [UInt8]) {
+        guard output.capacity - output.count < count else { return }
+        output.reserveCapacity(Swift.max(output.count + count, output.capacity * 2))
+    }
+
     /// Appends the header of an outgoing LSP frame, `Content-Length: N\r\n\r\n`, for a body of
     /// `length` bytes (not negative): composed on the stack and appended in one piece.
     static func appendLSPHeader(length: Int, to output: inout [UInt8]) {
