@@ -49,11 +49,18 @@ final class JanssonEncoderImpl: Encoder {
     @exclusivity(unchecked) private var level = 0
     /// For an encoder made by `superEncoder()`: where its value goes in the parent.
     private let target: JanssonSuperTarget?
+    /// The current level's object holds a `Dictionary`'s members: they are sorted once it is encoded.
+    @exclusivity(unchecked) var sortsMembers = false
+    /// For ``DictionaryKeys/probe``: the key type of the last keyed container asked for.
+    @exclusivity(unchecked) var lastKeyType: ObjectIdentifier?
+    private let probing: Bool
 
-    init(path: [any CodingKey], userInfo: [CodingUserInfoKey: any Sendable], target: JanssonSuperTarget? = nil) {
+    init(path: [any CodingKey], userInfo: [CodingUserInfoKey: any Sendable], target: JanssonSuperTarget? = nil,
+         probing: Bool = false) {
         self.path = path
         self.sendableUserInfo = userInfo
         self.target = target
+        self.probing = probing
     }
 
     deinit {
@@ -64,6 +71,11 @@ final class JanssonEncoderImpl: Encoder {
     var userInfo: [CodingUserInfoKey: Any] { sendableUserInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        if probing {
+            lastKeyType = ObjectIdentifier(Key.self)
+        } else if ObjectIdentifier(Key.self) == DictionaryKeys.codingKeyType {
+            sortsMembers = true
+        }
         let object: UnsafeMutablePointer<json_t>
         if let slot, sb_json_typeof(slot) == JSON_OBJECT {
             object = slot
@@ -111,6 +123,7 @@ final class JanssonEncoderImpl: Encoder {
             slot = nil
             throw error
         }
+        if sortsMembers { sortSlotMembers() }
         let result = slot ?? json_object()!
         slot = nil
         return result
@@ -127,11 +140,13 @@ final class JanssonEncoderImpl: Encoder {
             }
             return try make(element)
         }
-        let saved = slot
+        let saved = slot, savedSorts = sortsMembers
         slot = nil
+        sortsMembers = false
         level += 1
         defer {
             slot = saved
+            sortsMembers = savedSorts
             level -= 1
             truncatePath(to: base)
         }
@@ -141,6 +156,7 @@ final class JanssonEncoderImpl: Encoder {
             if let slot { json_decref(slot) }
             throw error
         }
+        if sortsMembers { sortSlotMembers() }
         return slot ?? json_object()!
     }
 

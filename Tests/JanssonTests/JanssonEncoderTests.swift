@@ -14,6 +14,26 @@ struct JanssonEncoderTests {
         #expect(try encodedText(Ordered()) == #"{"z":1,"a":"two","m":[3.5,4.0]}"#)
     }
 
+    @Test("a dictionary's members come out sorted by key (UTF-8 order) at every depth; a struct's keep their order")
+    func dictionariesSorted() throws {
+        struct Holder: Encodable {
+            var z = 0
+            var people: [String: [String: Bool]]
+            var list: [[String: Int]]
+            var byNumber: [Int: String]
+        }
+        // Enough keys that the dictionary's own order is not sorted (it is seeded per process).
+        let keys = (0..<40).map { "k\($0)" } + ["", "Z", "a", "é", "ä", "p10", "p2"]
+        let flat = Dictionary(uniqueKeysWithValues: keys.map { ($0, 1) })
+        let sortedKeys = keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let text = try encodedText(flat)
+        #expect(text == "{" + sortedKeys.map { #""\#($0)":1"# }.joined(separator: ",") + "}")
+        let holder = Holder(people: ["p2": ["owner": true, "attendee": true], "p10": ["chair": false]],
+                            list: [["b": 2, "a": 1]], byNumber: [10: "ten", 9: "nine"])
+        #expect(try encodedText(holder)
+            == #"{"z":0,"people":{"p10":{"chair":false},"p2":{"attendee":true,"owner":true}},"list":[{"a":1,"b":2}],"byNumber":{"10":"ten","9":"nine"}}"#)
+    }
+
     @Test("nested structs, arrays, optionals and enums encode")
     func nested() throws {
         let params = ListParams(folder: .sent, limit: 20, filter: Filter(from: "ann", unread: true), uids: [1, 4_294_967_295], tags: nil)

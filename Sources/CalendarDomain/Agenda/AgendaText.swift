@@ -182,7 +182,8 @@ struct AgendaText {
                                            _ write: (Value, inout JSONText) -> Void) {
         text.raw("{")
         var first = true
-        for (key, value) in members {
+        // In key order, as the encoder writes a dictionary (its own order differs between processes).
+        for (key, value) in members.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
             if !first { text.raw(",") }
             first = false
             text.string(key)
