@@ -128,7 +128,7 @@ struct ByteCursor {
             pair(UInt64(year / 100))
             pair(UInt64(year % 100))
         } else {
-            // Outside four digits (never in an agenda): as JSONText writes it.
+            // Outside four digits (never in an agenda): zero-padded to four, signed below zero.
             if year < 0 { byte(UInt8(ascii: "-")) }
             let magnitude = year.magnitude
             if magnitude < 1000 { raw(magnitude < 10 ? "000" : magnitude < 100 ? "00" : "0") }

@@ -1,20 +1,16 @@
-/// Appends JSON text to a byte buffer: what ``AgendaText`` writes the agenda with.
+/// Appends JSON text to a growing byte buffer: what ``AgendaText`` writes an event's details with
+/// (written once per event and copied into each of its entries).
 ///
 /// Strings are escaped as RFC 8259 requires (`"`, `\`, and control characters); everything else in
-/// them is copied as UTF-8. Dates and times are written digit by digit, with no `String` in between.
+/// them is copied as UTF-8.
 struct JSONText {
     var bytes: [UInt8]
 
-    init(reservingCapacity capacity: Int = 0, startingWith start: [UInt8] = []) {
-        bytes = start
-        bytes.reserveCapacity(capacity)
-    }
+    init() { bytes = [] }
 
     mutating func raw(_ text: StaticString) {
         bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
-
-    mutating func raw(_ text: [UInt8]) { bytes.append(contentsOf: text) }
 
     mutating func string(_ value: String) {
         bytes.append(0x22)
@@ -37,11 +33,6 @@ struct JSONText {
 
     mutating func bool(_ value: Bool) { value ? raw("true") : raw("false") }
 
-    mutating func integer(_ value: Int64) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        digits(value.magnitude, width: 1)
-    }
-
     /// `"name":` (a name that needs no escaping).
     mutating func key(_ name: StaticString) {
         bytes.append(0x22)
@@ -53,63 +44,6 @@ struct JSONText {
     mutating func nextKey(_ name: StaticString) {
         bytes.append(UInt8(ascii: ","))
         key(name)
-    }
-
-    /// `"YYYY-MM-DD"`.
-    mutating func date(_ date: CalendarDate) {
-        bytes.append(0x22)
-        dateDigits(date)
-        bytes.append(0x22)
-    }
-
-    /// `"YYYY-MM-DDTHH:MM:SS"`, the text of ``LocalDateTime``.
-    mutating func localDateTime(_ local: LocalDateTime) {
-        bytes.append(0x22)
-        dateDigits(local.date)
-        timeDigits(local.secondOfDay)
-        bytes.append(0x22)
-    }
-
-    /// `"YYYY-MM-DDTHH:MM:SSZ"`: an instant (whole seconds since the epoch) in UTC, as `Timestamp.format` writes it.
-    mutating func instant(_ seconds: Int64) {
-        let local = LocalDateTime(seconds: seconds)
-        bytes.append(0x22)
-        dateDigits(local.date)
-        timeDigits(local.secondOfDay)
-        raw("Z\"")
-    }
-
-    private mutating func dateDigits(_ date: CalendarDate) {
-        let (year, month, day) = date.components
-        if year < 0 { bytes.append(UInt8(ascii: "-")) }
-        digits(year.magnitude, width: 4)
-        bytes.append(UInt8(ascii: "-"))
-        digits(UInt64(month), width: 2)
-        bytes.append(UInt8(ascii: "-"))
-        digits(UInt64(day), width: 2)
-    }
-
-    private mutating func timeDigits(_ secondOfDay: Int64) {
-        bytes.append(UInt8(ascii: "T"))
-        digits(UInt64(secondOfDay / 3600), width: 2)
-        bytes.append(UInt8(ascii: ":"))
-        digits(UInt64(secondOfDay / 60 % 60), width: 2)
-        bytes.append(UInt8(ascii: ":"))
-        digits(UInt64(secondOfDay % 60), width: 2)
-    }
-
-    /// The decimal digits of `value`, zero-padded to `width`.
-    private mutating func digits(_ value: UInt64, width: Int) {
-        var value = value
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
-            var count = 0
-            repeat {
-                buffer[19 - count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
-                value /= 10
-                count += 1
-            } while value > 0 || count < width
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[(20 - count)...]))
-        }
     }
 }
 
