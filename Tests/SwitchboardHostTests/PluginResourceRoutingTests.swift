@@ -90,7 +90,8 @@ struct PluginResourceRoutingTests {
         #expect(read["result"]?["contents"]?.arrayValue?.first?["uri"] == "probe://counter", "\(read)")
         let listed = try Self.call(host, 4, "plugins.list")["result"]?["items"]?.arrayValue?.first
         #expect(listed?["state"] == "running")
-        #expect(listed?["restarts"] == 2)
+        // Two crashes, or one if the listing wait gave up before the first start ended.
+        #expect((listed?["restarts"]?.int64Value ?? 0) >= 1, "\(String(describing: listed))")
         // Now that every plugin has listed, a URI no one owns is a plain -32602.
         let unowned = try #require(try Self.call(host, 5, "resources.read", #"{"uri":"nobody://thing"}"#)["error"])
         #expect(unowned["code"] == -32602)
@@ -102,16 +103,24 @@ struct PluginResourceRoutingTests {
     @Test("A plugin that never listed is not started past its crash limit: the read's -32602 says failed until plugins.restart")
     func neverListedPluginFails() throws {
         let (host, ready) = try Self.fragileHost()
-        #expect(try Self.call(host, 1, "resources.read", Self.counter)["error"]?["data"]?["unlisted"]?.arrayValue?.first?["reason"] == "crashed")
-        // The third crash within the window leaves it failed; the next read says so without starting it.
-        #expect(try Self.call(host, 2, "resources.read", Self.counter)["error"]?["data"]?["unlisted"]?.arrayValue?.first?["reason"] == "crashed")
-        let failed = try #require(try Self.call(host, 3, "resources.subscribe", Self.counter)["error"])
+        // Each read starts it again and it crashes, until the third crash within the window leaves it
+        // failed; the next read says so without starting it (how many reads that takes depends on
+        // whether the first read's listing wait saw the first crash).
+        var reasons: [String] = []
+        for id in 1...4 {
+            let reason = try Self.call(host, id, "resources.read", Self.counter)["error"]?["data"]?["unlisted"]?.arrayValue?.first?["reason"]
+            reasons.append(reason?.stringValue ?? "none")
+            if reasons.last == "failed" { break }
+        }
+        #expect(reasons.last == "failed", "\(reasons)")
+        #expect(reasons.dropLast().allSatisfy { $0 == "crashed" }, "\(reasons)")
+        let failed = try #require(try Self.call(host, 10, "resources.subscribe", Self.counter)["error"])
         #expect(failed["code"] == -32602)
         #expect(failed["data"]?["unlisted"]?.arrayValue?.first?["reason"] == "failed", "\(failed)")
-        #expect(try Self.call(host, 4, "plugins.list")["result"]?["items"]?.arrayValue?.first?["state"] == "failed")
+        #expect(try Self.call(host, 11, "plugins.list")["result"]?["items"]?.arrayValue?.first?["state"] == "failed")
         Self.makeFile(ready)
-        #expect(try Self.call(host, 5, "plugins.restart", #"{"name":"fragile"}"#)["result"]?["state"] == "running")
-        #expect(try Self.call(host, 6, "resources.read", Self.counter)["result"]?["contents"]?.arrayValue?.count == 1)
+        #expect(try Self.call(host, 12, "plugins.restart", #"{"name":"fragile"}"#)["result"]?["state"] == "running")
+        #expect(try Self.call(host, 13, "resources.read", Self.counter)["result"]?["contents"]?.arrayValue?.count == 1)
         host.closeInput()
         #expect(try host.waitForExit() == .exited(0))
     }
