@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Jansson
 import Testing
 
@@ -46,6 +49,80 @@ struct PluginResourceRoutingTests {
         #expect(unowned["error"]?["data"]?["field"] == "uri")
         let unsubscribable = try Self.call(host, 10, "resources.subscribe", #"{"uri":"nobody://thing"}"#)
         #expect(unsubscribable["error"]?["data"]?["field"] == "uri")
+    }
+
+    static let unlistedFixtures: String = {
+        let file = #filePath
+        return String(file[..<(file.lastIndex(of: "/") ?? file.endIndex)]) + "/Fixtures/unlisted"
+    }()
+
+    /// A host with the `fragile` fixture, which crashes before `initialize` until the file `ready` exists.
+    static func fragileHost() throws -> (host: SpawnedHost, ready: String) {
+        let folder = try H.temporaryFolder("unlisted")
+        let host = try SpawnedHost(arguments: ["serve", "--plugins", unlistedFixtures, "--backend", "memory", "--plugin-grace", "500"],
+                                   environment: ["FRAGILE_READY": folder + "/ready", "XDG_CONFIG_HOME": folder])
+        return (host, folder + "/ready")
+    }
+
+    static func makeFile(_ path: String) {
+        let fd = creat(path, 0o600)
+        #expect(fd >= 0)
+        close(fd)
+    }
+
+    static let counter = #"{"uri":"probe://counter"}"#
+
+    @Test("resources.read and resources.subscribe start again a plugin that crashed before it ever listed; while it cannot start, the -32602 names it")
+    func startsAPluginThatNeverListed() throws {
+        let (host, ready) = try Self.fragileHost()
+        // The listing wait starts it and it crashes, then the read starts it again and it crashes again.
+        let crashed = try #require(try Self.call(host, 1, "resources.read", Self.counter)["error"])
+        #expect(crashed["code"] == -32602)
+        #expect(crashed["data"]?["field"] == "uri")
+        #expect(crashed["data"]?["unlisted"]?.arrayValue?.first?["plugin"] == "fragile", "\(crashed)")
+        #expect(crashed["data"]?["unlisted"]?.arrayValue?.first?["reason"] == "crashed", "\(crashed)")
+        #expect(crashed["message"]?.stringValue?.contains("fragile") == true)
+        // Once it can start, a subscription of its URI starts it (after the back-off) and finds the owner.
+        Self.makeFile(ready)
+        let subscribed = try Self.call(host, 2, "resources.subscribe", Self.counter)
+        #expect(subscribed["result"]?["subscriptionId"]?.stringValue != nil, "\(subscribed)")
+        let read = try Self.call(host, 3, "resources.read", Self.counter)
+        #expect(read["result"]?["contents"]?.arrayValue?.first?["uri"] == "probe://counter", "\(read)")
+        let listed = try Self.call(host, 4, "plugins.list")["result"]?["items"]?.arrayValue?.first
+        #expect(listed?["state"] == "running")
+        // Two crashes, or one if the listing wait gave up before the first start ended.
+        #expect((listed?["restarts"]?.int64Value ?? 0) >= 1, "\(String(describing: listed))")
+        // Now that every plugin has listed, a URI no one owns is a plain -32602.
+        let unowned = try #require(try Self.call(host, 5, "resources.read", #"{"uri":"nobody://thing"}"#)["error"])
+        #expect(unowned["code"] == -32602)
+        #expect(unowned["data"]?["unlisted"] == nil)
+        host.closeInput()
+        #expect(try host.waitForExit() == .exited(0))
+    }
+
+    @Test("A plugin that never listed is not started past its crash limit: the read's -32602 says failed until plugins.restart")
+    func neverListedPluginFails() throws {
+        let (host, ready) = try Self.fragileHost()
+        // Each read starts it again and it crashes, until the third crash within the window leaves it
+        // failed; the next read says so without starting it (how many reads that takes depends on
+        // whether the first read's listing wait saw the first crash).
+        var reasons: [String] = []
+        for id in 1...4 {
+            let reason = try Self.call(host, id, "resources.read", Self.counter)["error"]?["data"]?["unlisted"]?.arrayValue?.first?["reason"]
+            reasons.append(reason?.stringValue ?? "none")
+            if reasons.last == "failed" { break }
+        }
+        #expect(reasons.last == "failed", "\(reasons)")
+        #expect(reasons.dropLast().allSatisfy { $0 == "crashed" }, "\(reasons)")
+        let failed = try #require(try Self.call(host, 10, "resources.subscribe", Self.counter)["error"])
+        #expect(failed["code"] == -32602)
+        #expect(failed["data"]?["unlisted"]?.arrayValue?.first?["reason"] == "failed", "\(failed)")
+        #expect(try Self.call(host, 11, "plugins.list")["result"]?["items"]?.arrayValue?.first?["state"] == "failed")
+        Self.makeFile(ready)
+        #expect(try Self.call(host, 12, "plugins.restart", #"{"name":"fragile"}"#)["result"]?["state"] == "running")
+        #expect(try Self.call(host, 13, "resources.read", Self.counter)["result"]?["contents"]?.arrayValue?.count == 1)
+        host.closeInput()
+        #expect(try host.waitForExit() == .exited(0))
     }
 
     /// Every `uriTemplate` of `method`'s pages, following `nextCursor`; the next request id.

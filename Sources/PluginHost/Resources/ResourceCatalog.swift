@@ -53,12 +53,11 @@ public struct ResourceCatalog: Sendable {
             }
             return ["contents": [["uri": .string(uri), "mimeType": "application/json", "text": .string(outcome.result?.jsonText() ?? "null")]]]
         }
-        if let session = try await pluginSession(owning: uri) {
+        if let session = try await routedSession(owning: uri) {
             let answer = try await session.request("resources/read", params: ["uri": .string(uri)])
             return ["contents": answer["contents"] ?? []]
         }
-        throw ResponseError.invalidParams(JSONFieldError(field: "uri", expected: "a URI a domain or a plugin serves (see resources.list and resources.templates)",
-                                                         got: JSONFieldError.excerpt(uri)))
+        throw Self.refused(uri, Self.servedURI)
     }
 
     /// What `resources.subscribe {uri}` follows. A plugin's resource is subscribed at the plugin
@@ -69,14 +68,26 @@ public struct ResourceCatalog: Sendable {
             guard let updates = resource.updates else { throw Self.refused(uri, "a resource that can change") }
             return try updates(uri, context)
         }
-        if let session = try await pluginSession(owning: uri) {
+        if let session = try await routedSession(owning: uri) {
             guard session.capabilities["resources"]?["subscribe"] == true, let plugins else {
                 throw Self.refused(uri, "a resource whose plugin reports updates (MCP capability resources.subscribe)")
             }
             try await session.subscribe(to: uri)
             return PluginResourceFeed(uri: uri, updates: plugins.resourceUpdates) { session.unsubscribe(from: uri) }
         }
-        throw Self.refused(uri, "a URI a domain or a plugin serves (see resources.list and resources.templates)")
+        throw Self.refused(uri, Self.servedURI)
+    }
+
+    private static let servedURI = "a URI a domain or a plugin serves (see resources.list and resources.templates)"
+
+    /// ``pluginSession(owning:)``; a URI no one owns while some plugin's listing is missing is refused
+    /// naming those plugins.
+    private func routedSession(owning uri: String) async throws -> PluginSession? {
+        do {
+            return try await pluginSession(owning: uri)
+        } catch let unlisted as UnlistedPlugins {
+            throw Self.refused(uri, Self.servedURI, unlisted: unlisted)
+        }
     }
 
     private static func refused(_ uri: String, _ expected: String) -> ResponseError {
@@ -86,14 +97,42 @@ public struct ResourceCatalog: Sendable {
     /// The running session of the plugin that owns `uri`, by what it announced. A plugin that is not
     /// running (it crashed, or was stopped) but whose last run announced `uri` is started again, as a
     /// call into its namespace would start it; one not started yet is started by the listing wait first.
-    /// Throws the plugin's error when it cannot run (`failed`, say); nil when no plugin owns `uri`.
+    /// A plugin that never listed what it offers (it crashed before its first listing) is started
+    /// again too, under the usual back-off and crash limit, to see whether it owns `uri`.
+    /// Throws the plugin's error when it cannot run (`failed`, say); nil when no plugin owns `uri`;
+    /// ``UnlistedPlugins`` when none does but a plugin that never listed could not be started.
     private func pluginSession(owning uri: String) async throws -> PluginSession? {
         for (_, session) in await runningPlugins() where session.offer.contains(uri) { return session }
-        for plugin in plugins?.plugins ?? [] where plugin.offers(uri) {
+        let configured = plugins?.plugins ?? []
+        for plugin in configured where plugin.offers(uri) {
             let session = try await plugin.session()
             if session.offer.contains(uri) { return session }
         }
+        var down: [(plugin: Plugin, error: ResponseError)] = []
+        for plugin in configured where plugin.neverListed {
+            do {
+                let session = try await plugin.session()
+                if session.offer.contains(uri) { return session }
+            } catch {
+                down.append((plugin, ResponseError(error)))
+            }
+        }
+        if !down.isEmpty { throw UnlistedPlugins(down) }
         return nil
+    }
+
+    /// Refuses `uri` as no one's, naming the plugins that never listed what they offer and could not be
+    /// started to tell: one of them may own it. `data.unlisted` holds each one's `{plugin, reason, message}`.
+    private static func refused(_ uri: String, _ expected: String, unlisted: UnlistedPlugins) -> ResponseError {
+        var error = refused(uri, expected)
+        let names = unlisted.plugins.map(\.plugin.name).joined(separator: ", ")
+        error.message += "; not listed by plugin \(names), which could not be started (it may own the URI)"
+        var data = error.data?.objectValue ?? [:]
+        data["unlisted"] = .array(unlisted.plugins.map { plugin, failure in
+            ["plugin": .string(plugin.name), "reason": failure.data?["reason"] ?? "crashed", "message": .string(failure.message)]
+        })
+        error.data = .object(data)
+        return error
     }
 
     private func runningPlugins() async -> [(Plugin, PluginSession)] {
@@ -113,4 +152,10 @@ public struct ResourceCatalog: Sendable {
         item["owner"] = .string(owner)
         return .object(item)
     }
+}
+
+/// Plugins that never listed what they offer and could not be started to tell, with why.
+private struct UnlistedPlugins: Error {
+    let plugins: [(plugin: Plugin, error: ResponseError)]
+    init(_ plugins: [(plugin: Plugin, error: ResponseError)]) { self.plugins = plugins }
 }

@@ -66,6 +66,8 @@ final class PluginSession: Sendable {
     /// Whether the run announced resources or templates (so starting or ending it changes `resources.list`).
     var offersResources: Bool { state.withLock { !$0.resources.isEmpty || !$0.templates.isEmpty } }
     var capabilities: JSONValue { state.withLock { $0.capabilities } }
+    /// Why the run ended, once it has.
+    var endError: ResponseError? { state.withLock { $0.endError } }
 
     // MARK: Start
 

@@ -32,6 +32,8 @@ public final class Plugin: Sendable {
         var lastError: String?
         /// What the last run that ended had announced: its resources and templates.
         var lastOffer = ResourceOffer()
+        /// Whether a run ever finished its handshake, so its listing (tools, resources) is known.
+        var listed = false
     }
 
     init(manifest: PluginManifest, settings: PluginSettings, host: HostTable, onEvent: @escaping @Sendable (Plugin, PluginEvent) -> Void) {
@@ -107,14 +109,22 @@ public final class Plugin: Sendable {
                         self?.ended(session, generation: generation, error: error, expected: expected)
                     }
                 )
-                let current = state.withLock { state in
-                    guard state.generation == generation else { return false }
+                enum Outcome { case running, superseded, ended(ResponseError) }
+                let outcome = state.withLock { state -> Outcome in
+                    guard state.generation == generation else { return .superseded }
+                    // It may have ended right after its handshake, before it was running: then that is
+                    // its start failing (counted once, below), not a crash of a running plugin.
+                    if let error = session.endError { return .ended(error) }
                     state.phase = .running(session)
-                    return true
+                    state.listed = true
+                    return .running
                 }
-                guard current else {
+                switch outcome {
+                case .running: break
+                case .superseded:
                     await session.stop()
                     throw PluginError.unavailable(manifest.name, reason: "stopped", message: "the plugin was restarted meanwhile")
+                case .ended(let error): throw error
                 }
                 onEvent(self, .started(session))
                 return session
@@ -131,16 +141,21 @@ public final class Plugin: Sendable {
         }
     }
 
-    /// The session of `generation` ended: a crash unless the host stopped it.
+    /// The session of `generation` ended: a crash unless the host stopped it. A session that ends before
+    /// it was running (in its handshake) is a failed start, which ``startTask`` counts: not twice.
     private func ended(_ session: PluginSession, generation: Int, error: ResponseError, expected: Bool) {
         let offer = session.offer
-        state.withLock { $0.lastOffer = offer }
+        let wasRunning = state.withLock { state in
+            state.lastOffer = offer
+            if case .running(let running) = state.phase { return running === session }
+            return false
+        }
         if expected {
             state.withLock { state in
                 if state.generation == generation, case .running = state.phase { state.phase = .stopped }
             }
             onEvent(self, .phase)
-        } else {
+        } else if wasRunning {
             recordCrash(generation: generation, error: error)
         }
         onEvent(self, .ended(session))
@@ -213,6 +228,13 @@ public final class Plugin: Sendable {
     /// or, while it is not running, its last run did.
     func offers(_ uri: String) -> Bool {
         runningSession.map { $0.offer.contains(uri) } ?? state.withLock { $0.lastOffer }.contains(uri)
+    }
+
+    /// Whether no run of the plugin ever listed what it offers (it crashed or failed before its first
+    /// listing, or never started): who owns a URI cannot be told without starting it.
+    var neverListed: Bool {
+        guard manifest != nil else { return false }
+        return state.withLock { !$0.listed }
     }
 
     /// Still to be settled for a listing: never started and not failed, or starting.
