@@ -169,6 +169,7 @@ struct CalendarICalendarPeopleTests {
                 "p10": ["name": "Ravi", "email": "ravi@example.com", "roles": ["attendee": true, "contact": true]],
                 "p11": ["name": "Zoe"],
                 "p12": ["name": "Ida", "email": "ida@example.com", "roles": ["attendee": true]],
+                "p13": ["name": "Vendor", "roles": ["attendee": true, "example.com:speaker": true]],
             ],
         ]
         let ics = Self.unfolded(try await roundTrip(event, backend: backend))
@@ -186,6 +187,7 @@ struct CalendarICalendarPeopleTests {
             "ATTENDEE;CN=Ravi;ROLE=REQ-PARTICIPANT;X-SWITCHBOARD-ROLES=\"attendee,contact\":mailto:ravi@example.com",
             "ATTENDEE;CN=Zoe;ROLE=REQ-PARTICIPANT;X-SWITCHBOARD-ROLES=\"\":invalid:nomail",
             "ATTENDEE;CN=Ida;ROLE=REQ-PARTICIPANT:mailto:ida@example.com",
+            "ATTENDEE;CN=Vendor;ROLE=REQ-PARTICIPANT;X-SWITCHBOARD-ROLES=\"attendee,example.com:speaker\":invalid:nomail",
         ] {
             #expect(ics.contains(line + "\r\n"), "\(line)")
         }

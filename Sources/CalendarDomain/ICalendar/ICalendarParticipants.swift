@@ -15,8 +15,8 @@ import CLibical
 /// to the ORGANIZER of the same `mailto:` address (roles together, the ATTENDEE's name first).
 /// A set of roles that the property and ROLE do not give back exactly (`contact`, `chair` alone, a
 /// second owner, no role at all) is written whole as `X-SWITCHBOARD-ROLES="attendee,contact"`,
-/// which import takes over ROLE. Roles with a comma, a double quote, a caret or a control character
-/// in their name are not written.
+/// which import takes over ROLE (up to 32 names). Roles with a comma, a double quote, a caret or a
+/// control character in their name are not written.
 ///
 /// A participant's address is `mailto:` its email; one without an email is `invalid:nomail`, as
 /// Google writes them. Import takes an email only from a `mailto:` address. Participants are
@@ -77,8 +77,11 @@ enum ICalendarParticipants {
         Set((participant.roles ?? [:]).filter { $0.value && isWritable($0.key) }.keys)
     }
 
+    /// True for a role name the parameter holds and import reads back the same: 1...255 bytes, no
+    /// comma (the separator), double quote, caret (libical's escape), control character, or space
+    /// at either end (import trims those).
     private static func isWritable(_ role: String) -> Bool {
-        !role.isEmpty && role.utf8.count <= 255
+        !role.isEmpty && role.utf8.count <= 255 && role.first != " " && role.last != " "
             && !role.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || $0 == "," || $0 == "\"" || $0 == "^" }
     }
 
@@ -140,8 +143,8 @@ enum ICalendarParticipants {
                      mailto: mailto.map { $0.lowercased() }, isOrganizer: isOrganizer)
     }
 
-    /// X-SWITCHBOARD-ROLES, when present and well formed (at most 32 names, each 1...255 bytes,
-    /// without control characters).
+    /// X-SWITCHBOARD-ROLES, when present and well formed (at most 32 names, each one
+    /// ``isWritable(_:)``); otherwise ROLE decides.
     private static func listedRoles(_ property: OpaquePointer) -> Set<String>? {
         var parameter = icalproperty_get_first_parameter(property, ICAL_X_PARAMETER)
         while let current = parameter {

@@ -59,9 +59,6 @@ enum ICalendarReader {
                 continue
             }
             do {
-                guard (masters[position].recurrenceOverrides?.count ?? 0) < EventValidation.maximumOverrides else {
-                    throw Refusal(reason: "more than \(EventValidation.maximumOverrides) changed or excluded occurrences")
-                }
                 try applyException(exception.component, to: &masters[position])
             } catch {
                 problems.append(Problem(index: exception.index, uid: exception.uid, reason: reason(error)))
@@ -153,6 +150,9 @@ enum ICalendarReader {
         }
         try EventValidation.check(patch, key: key.description, allDay: master.showWithoutTime, prefix: "")
         var overrides = master.recurrenceOverrides ?? [:]
+        guard overrides[key.description] != nil || overrides.count < EventValidation.maximumOverrides else {
+            throw Refusal(reason: "more than \(EventValidation.maximumOverrides) changed, added or excluded occurrences")
+        }
         overrides[key.description] = patch
         master.recurrenceOverrides = overrides
     }
