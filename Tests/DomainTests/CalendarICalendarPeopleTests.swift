@@ -4,8 +4,9 @@ import Jansson
 import Testing
 
 /// iCalendar export and import of what one LOCATION and mailto: addresses cannot hold: every
-/// location of an event (the first as LOCATION, further ones as X-SWITCHBOARD-LOCATION), and
-/// participants without an email (`invalid:nomail`, as Google writes them).
+/// location of an event (the first as LOCATION, further ones as X-SWITCHBOARD-LOCATION),
+/// participants without an email (`invalid:nomail`, as Google writes them), participants' roles
+/// (ROLE, and X-SWITCHBOARD-ROLES where ROLE has no word), and an occurrence's own participants.
 @Suite("Calendar iCalendar locations and participants")
 struct CalendarICalendarPeopleTests {
     /// Export `event` from one backend, import it into the other: the same event comes back.
@@ -58,9 +59,9 @@ struct CalendarICalendarPeopleTests {
                              "p4": ["roles": ["attendee": true]]],
         ]
         let ics = Self.unfolded(try await roundTrip(event, backend: backend))
-        #expect(ics.contains("ATTENDEE;CN=Grandma:invalid:nomail"))
+        #expect(ics.contains("ATTENDEE;CN=Grandma;ROLE=REQ-PARTICIPANT:invalid:nomail"))
         #expect(ics.contains("ORGANIZER;CN=Ana Souza:invalid:nomail"))
-        #expect(ics.contains("ATTENDEE;CN=Jonas Becker:mailto:jonas@example.com"))
+        #expect(ics.contains("ATTENDEE;CN=Jonas Becker;ROLE=REQ-PARTICIPANT:mailto:jonas@example.com"))
     }
 
     /// As Google Calendar exports guests without an email address, beside other address schemes.
@@ -96,7 +97,9 @@ struct CalendarICalendarPeopleTests {
         let participants = try #require(event["participants"]?.objectValue)
         var byName: [String: JSONValue] = [:]
         for participant in participants.values { byName[participant["name"]?.stringValue ?? ""] = participant }
-        #expect(participants.count == 7)
+        // The organizer is a guest too: one participant, with the guest list's name.
+        #expect(participants.count == 6)
+        #expect(Self.rolesByName(event["participants"])["Ana Souza"] == ["owner", "attendee"])
         #expect(byName["Grandma"]?["email"] == nil)
         #expect(byName["Uncle Bob"]?["email"] == nil)
         #expect(byName["Phone bridge"]?["email"] == nil)
@@ -106,8 +109,231 @@ struct CalendarICalendarPeopleTests {
         #expect(byName["Grandma"]?["roles"] == ["attendee": true])
         // Exported again, the guests without an email stay so, and are not dropped.
         let ics = try #require(await harness.result("calendar.export", nil)?["ics"]?.stringValue)
-        #expect(Self.unfolded(ics).contains("ATTENDEE;CN=Grandma:invalid:nomail"))
-        #expect(Self.unfolded(ics).contains("ATTENDEE;CN=Phone bridge:invalid:nomail"))
+        #expect(Self.unfolded(ics).contains("ATTENDEE;CN=Grandma;ROLE=REQ-PARTICIPANT:invalid:nomail"))
+        #expect(Self.unfolded(ics).contains("ATTENDEE;CN=Phone bridge;ROLE=REQ-PARTICIPANT:invalid:nomail"))
+        #expect(Self.unfolded(ics).contains("ORGANIZER;CN=Ana Souza:mailto:ana@example.com"))
+        #expect(Self.unfolded(ics).contains("ATTENDEE;CN=Ana Souza;ROLE=REQ-PARTICIPANT:mailto:ana@example.com"))
+    }
+
+    /// The VEVENT of `ics` (unfolded) whose RECURRENCE-ID line is `recurrenceID`.
+    private static func occurrence(_ ics: String, _ recurrenceID: String) -> String? {
+        unfolded(ics).components(separatedBy: "BEGIN:VEVENT").first { $0.contains("RECURRENCE-ID" + recurrenceID + "\r\n") }
+    }
+
+    @Test("an occurrence's own participants are exported in its RECURRENCE-ID VEVENT and read back into the override",
+          arguments: CalendarBackend.allCases)
+    func overrideParticipants(backend: CalendarBackend) async throws {
+        let ana: JSONValue = ["name": "Ana Souza", "email": "ana@example.com", "roles": ["owner": true, "attendee": true]]
+        let event: JSONValue = [
+            "id": "planning", "title": "Planning", "start": "2026-11-24T10:00:00", "timeZone": "Europe/Berlin", "duration": "PT1H",
+            "description": "Sprint planning",
+            "participants": ["p1": ana, "p2": ["name": "Jonas Becker", "email": "jonas@example.com", "roles": ["attendee": true]]],
+            "recurrenceRules": [["frequency": "weekly", "count": 6]],
+            "recurrenceOverrides": [
+                "2026-12-01T10:00:00": ["participants": [
+                    "p1": ana, "p2": ["name": "Mei Chen", "email": "mei@example.com", "roles": ["attendee": true, "optional": true]],
+                    "p3": ["name": "Grandma", "roles": ["informational": true]]]],
+                "2026-12-08T10:00:00": ["title": "Planning (long)", "duration": "PT2H", "description": "Quarter close"],
+                "2026-12-15T10:00:00": ["participants": ["p1": ana]],
+            ],
+        ]
+        let ics = try await roundTrip(event, backend: backend)
+        let changed = try #require(Self.occurrence(ics, ";TZID=Europe/Berlin:20261201T100000"))
+        #expect(changed.contains("ORGANIZER;CN=Ana Souza:mailto:ana@example.com"))
+        #expect(changed.contains("ATTENDEE;CN=Mei Chen;ROLE=OPT-PARTICIPANT:mailto:mei@example.com"))
+        #expect(changed.contains("ATTENDEE;CN=Grandma;ROLE=NON-PARTICIPANT:invalid:nomail"))
+        #expect(!changed.contains("jonas@example.com"))
+        // An occurrence that keeps the event's people lists them, as other calendars expect of a RECURRENCE-ID VEVENT.
+        let longer = try #require(Self.occurrence(ics, ";TZID=Europe/Berlin:20261208T100000"))
+        #expect(longer.contains("ATTENDEE;CN=Jonas Becker;ROLE=REQ-PARTICIPANT:mailto:jonas@example.com"))
+        #expect(longer.contains("DESCRIPTION:Quarter close"))
+        let alone = try #require(Self.occurrence(ics, ";TZID=Europe/Berlin:20261215T100000"))
+        #expect(!alone.contains("jonas@example.com"))
+    }
+
+    @Test("every JSCalendar role comes back: ROLE where RFC 5545 has the word, X-SWITCHBOARD-ROLES where not",
+          arguments: CalendarBackend.allCases)
+    func rolesRoundTrip(backend: CalendarBackend) async throws {
+        let event: JSONValue = [
+            "id": "review", "title": "Design review", "start": "2026-11-25T14:00:00", "timeZone": "Europe/Berlin", "duration": "PT1H",
+            "participants": [
+                "p1": ["name": "Ana", "email": "ana@example.com", "roles": ["owner": true, "attendee": true, "chair": true]],
+                "p2": ["name": "Jonas", "email": "jonas@example.com", "roles": ["attendee": true, "chair": true]],
+                "p3": ["name": "Mei", "email": "mei@example.com", "roles": ["attendee": true, "optional": true]],
+                "p4": ["name": "Boss", "email": "boss@example.com", "roles": ["informational": true]],
+                "p5": ["name": "Desk", "email": "desk@example.com", "roles": ["contact": true]],
+                "p6": ["name": "Lee", "roles": ["chair": true]],
+                "p7": ["name": "Sam", "roles": ["optional": true]],
+                "p8": ["name": "Kim", "email": "kim@example.com", "roles": ["owner": true]],
+                "p9": ["name": "Noor", "roles": ["owner": true, "attendee": true]],
+                "p10": ["name": "Ravi", "email": "ravi@example.com", "roles": ["attendee": true, "contact": true]],
+                "p11": ["name": "Zoe"],
+                "p12": ["name": "Ida", "email": "ida@example.com", "roles": ["attendee": true]],
+                "p13": ["name": "Vendor", "roles": ["attendee": true, "example.com:speaker": true]],
+            ],
+        ]
+        let ics = Self.unfolded(try await roundTrip(event, backend: backend))
+        for line in [
+            "ORGANIZER;CN=Ana:mailto:ana@example.com",
+            "ATTENDEE;CN=Ana;ROLE=CHAIR:mailto:ana@example.com",
+            "ATTENDEE;CN=Jonas;ROLE=CHAIR:mailto:jonas@example.com",
+            "ATTENDEE;CN=Mei;ROLE=OPT-PARTICIPANT:mailto:mei@example.com",
+            "ATTENDEE;CN=Boss;ROLE=NON-PARTICIPANT:mailto:boss@example.com",
+            "ATTENDEE;CN=Desk;ROLE=NON-PARTICIPANT;X-SWITCHBOARD-ROLES=contact:mailto:desk@example.com",
+            "ATTENDEE;CN=Lee;ROLE=CHAIR;X-SWITCHBOARD-ROLES=chair:invalid:nomail",
+            "ATTENDEE;CN=Sam;ROLE=OPT-PARTICIPANT;X-SWITCHBOARD-ROLES=optional:invalid:nomail",
+            "ATTENDEE;CN=Kim;ROLE=NON-PARTICIPANT;X-SWITCHBOARD-ROLES=owner:mailto:kim@example.com",
+            "ATTENDEE;CN=Noor;ROLE=REQ-PARTICIPANT;X-SWITCHBOARD-ROLES=\"attendee,owner\":invalid:nomail",
+            "ATTENDEE;CN=Ravi;ROLE=REQ-PARTICIPANT;X-SWITCHBOARD-ROLES=\"attendee,contact\":mailto:ravi@example.com",
+            "ATTENDEE;CN=Zoe;ROLE=REQ-PARTICIPANT;X-SWITCHBOARD-ROLES=\"\":invalid:nomail",
+            "ATTENDEE;CN=Ida;ROLE=REQ-PARTICIPANT:mailto:ida@example.com",
+            "ATTENDEE;CN=Vendor;ROLE=REQ-PARTICIPANT;X-SWITCHBOARD-ROLES=\"attendee,example.com:speaker\":invalid:nomail",
+        ] {
+            #expect(ics.contains(line + "\r\n"), "\(line)")
+        }
+        #expect(ics.components(separatedBy: "ORGANIZER").count == 2)
+    }
+
+    /// As Thunderbird writes a meeting: the organizer is also the chairing attendee, and a changed
+    /// occurrence carries its own attendee list.
+    static let thunderbirdMeeting = """
+        BEGIN:VCALENDAR\r
+        PRODID:-//Mozilla.org/NONSGML Mozilla Calendar V1.1//EN\r
+        VERSION:2.0\r
+        BEGIN:VTIMEZONE\r
+        TZID:Europe/Berlin\r
+        BEGIN:DAYLIGHT\r
+        TZOFFSETFROM:+0100\r
+        TZOFFSETTO:+0200\r
+        TZNAME:CEST\r
+        DTSTART:19700329T020000\r
+        RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3\r
+        END:DAYLIGHT\r
+        BEGIN:STANDARD\r
+        TZOFFSETFROM:+0200\r
+        TZOFFSETTO:+0100\r
+        TZNAME:CET\r
+        DTSTART:19701025T030000\r
+        RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10\r
+        END:STANDARD\r
+        END:VTIMEZONE\r
+        BEGIN:VEVENT\r
+        CREATED:20261101T120000Z\r
+        LAST-MODIFIED:20261101T121500Z\r
+        DTSTAMP:20261101T121500Z\r
+        UID:5a1b7c3e-tb-design-review\r
+        SUMMARY:Design review\r
+        ORGANIZER;RSVP=TRUE;CN=Ana Souza;PARTSTAT=ACCEPTED;ROLE=CHAIR:mailto:ana@example.com\r
+        ATTENDEE;RSVP=TRUE;CN=Ana Souza;PARTSTAT=ACCEPTED;ROLE=CHAIR:mailto:ana@example.com\r
+        ATTENDEE;RSVP=TRUE;CN=Jonas Becker;PARTSTAT=NEEDS-ACTION;ROLE=REQ-PARTICIPANT;CUTYPE=INDIVIDUAL:mailto:jonas@example.com\r
+        ATTENDEE;RSVP=TRUE;CN=Mei Chen;PARTSTAT=NEEDS-ACTION;ROLE=OPT-PARTICIPANT;CUTYPE=INDIVIDUAL:mailto:mei@example.com\r
+        ATTENDEE;RSVP=FALSE;CN=Boss;PARTSTAT=NEEDS-ACTION;ROLE=NON-PARTICIPANT;CUTYPE=INDIVIDUAL:mailto:boss@example.com\r
+        ATTENDEE;CN=Room Spree;PARTSTAT=NEEDS-ACTION;ROLE=X-ROOM-BOOKING;CUTYPE=ROOM:mailto:spree@example.com\r
+        RRULE:FREQ=WEEKLY;COUNT=4\r
+        DTSTART;TZID=Europe/Berlin:20261125T140000\r
+        DTEND;TZID=Europe/Berlin:20261125T150000\r
+        SEQUENCE:1\r
+        END:VEVENT\r
+        BEGIN:VEVENT\r
+        CREATED:20261101T120000Z\r
+        LAST-MODIFIED:20261101T121500Z\r
+        DTSTAMP:20261101T121500Z\r
+        UID:5a1b7c3e-tb-design-review\r
+        SUMMARY:Design review\r
+        RECURRENCE-ID;TZID=Europe/Berlin:20261202T140000\r
+        ORGANIZER;RSVP=TRUE;CN=Ana Souza;PARTSTAT=ACCEPTED;ROLE=CHAIR:mailto:ana@example.com\r
+        ATTENDEE;RSVP=TRUE;CN=Ana Souza;PARTSTAT=ACCEPTED;ROLE=CHAIR:mailto:ana@example.com\r
+        ATTENDEE;RSVP=TRUE;CN=Jonas Becker;PARTSTAT=ACCEPTED;ROLE=OPT-PARTICIPANT;CUTYPE=INDIVIDUAL:mailto:jonas@example.com\r
+        ATTENDEE;RSVP=TRUE;CN=Priya Nair;PARTSTAT=NEEDS-ACTION;ROLE=REQ-PARTICIPANT;CUTYPE=INDIVIDUAL:mailto:priya@example.com\r
+        DTSTART;TZID=Europe/Berlin:20261202T140000\r
+        DTEND;TZID=Europe/Berlin:20261202T150000\r
+        SEQUENCE:2\r
+        END:VEVENT\r
+        BEGIN:VEVENT\r
+        CREATED:20261101T120000Z\r
+        LAST-MODIFIED:20261101T121500Z\r
+        DTSTAMP:20261101T121500Z\r
+        UID:5a1b7c3e-tb-design-review\r
+        SUMMARY:Design review\r
+        RECURRENCE-ID;TZID=Europe/Berlin:20261209T140000\r
+        ORGANIZER;RSVP=TRUE;CN=Ana Souza;PARTSTAT=ACCEPTED;ROLE=CHAIR:mailto:ana@example.com\r
+        ATTENDEE;RSVP=TRUE;CN=Ana Souza;PARTSTAT=ACCEPTED;ROLE=CHAIR:mailto:ana@example.com\r
+        ATTENDEE;RSVP=TRUE;CN=Jonas Becker;PARTSTAT=NEEDS-ACTION;ROLE=REQ-PARTICIPANT;CUTYPE=INDIVIDUAL:mailto:jonas@example.com\r
+        ATTENDEE;RSVP=TRUE;CN=Mei Chen;PARTSTAT=NEEDS-ACTION;ROLE=OPT-PARTICIPANT;CUTYPE=INDIVIDUAL:mailto:mei@example.com\r
+        ATTENDEE;RSVP=FALSE;CN=Boss;PARTSTAT=NEEDS-ACTION;ROLE=NON-PARTICIPANT;CUTYPE=INDIVIDUAL:mailto:boss@example.com\r
+        ATTENDEE;CN=Room Spree;PARTSTAT=NEEDS-ACTION;ROLE=X-ROOM-BOOKING;CUTYPE=ROOM:mailto:spree@example.com\r
+        DTSTART;TZID=Europe/Berlin:20261209T160000\r
+        DTEND;TZID=Europe/Berlin:20261209T170000\r
+        SEQUENCE:2\r
+        END:VEVENT\r
+        END:VCALENDAR\r
+
+        """
+
+    /// The roles of `participants` by name (JSON objects compare in order; sets do not).
+    private static func rolesByName(_ participants: JSONValue?) -> [String: Set<String>] {
+        var result: [String: Set<String>] = [:]
+        for participant in participants?.objectValue?.values ?? [] {
+            let roles = participant["roles"]?.objectValue.map { Set(zip($0.keys, $0.values).filter { $0.1 == true }.map(\.0)) }
+            result[participant["name"]?.stringValue ?? ""] = roles ?? []
+        }
+        return result
+    }
+
+    @Test("a Thunderbird meeting imports: ROLE values become roles, the chairing organizer is one participant, an occurrence keeps its own attendees",
+          arguments: CalendarBackend.allCases)
+    func thunderbirdRolesAndOccurrenceAttendees(backend: CalendarBackend) async throws {
+        let harness = try CalendarHarness(backend)
+        let imported = try #require(await harness.result("calendar.import", ["ics": .string(Self.thunderbirdMeeting)]))
+        #expect(imported["created"] == 1)
+        #expect(imported["errors"] == [])
+        let event = try #require(await harness.result("calendar.get", ["id": "5a1b7c3e-tb-design-review"])?["event"])
+        #expect(event["participants"]?.objectValue?.count == 5)
+        #expect(event["participants"]?["p1"]?["email"] == "ana@example.com")
+        let roles = Self.rolesByName(event["participants"])
+        #expect(roles["Ana Souza"] == ["owner", "attendee", "chair"])
+        #expect(roles["Jonas Becker"] == ["attendee"])
+        #expect(roles["Mei Chen"] == ["attendee", "optional"])
+        #expect(roles["Boss"] == ["informational"])
+        #expect(roles["Room Spree"] == ["attendee"])
+        let overrides = try #require(event["recurrenceOverrides"])
+        let changed = try #require(overrides["2026-12-02T14:00:00"])
+        #expect(changed["title"] == nil && changed["start"] == nil)
+        let changedRoles = Self.rolesByName(changed["participants"])
+        #expect(changedRoles.count == 3)
+        #expect(changedRoles["Ana Souza"] == ["owner", "attendee", "chair"])
+        #expect(changedRoles["Jonas Becker"] == ["attendee", "optional"])
+        #expect(changedRoles["Priya Nair"] == ["attendee"])
+        // The moved occurrence lists the event's own people: no participants of its own.
+        #expect(overrides["2026-12-09T14:00:00"]?["start"] == "2026-12-09T16:00:00")
+        #expect(overrides["2026-12-09T14:00:00"]?["participants"] == nil)
+        // The agenda shows the occurrence's people on its day.
+        let day = try #require(await harness.result("calendar.day", ["date": "2026-12-02", "timeZone": "Europe/Berlin"]))
+        #expect(Self.rolesByName(day["events"]?.arrayValue?.first?["participants"]).keys.sorted() == ["Ana Souza", "Jonas Becker", "Priya Nair"])
+        // Exported and imported again, the event is the same.
+        let ics = try #require(await harness.result("calendar.export", nil)?["ics"]?.stringValue)
+        #expect(Self.occurrence(ics, ";TZID=Europe/Berlin:20261202T140000")?.contains("CN=Priya Nair;ROLE=REQ-PARTICIPANT:mailto:priya@example.com") == true)
+        let target = try CalendarHarness(backend == .memory ? .sqlite : .memory)
+        #expect(await target.result("calendar.import", ["ics": .string(ics)])?["created"] == 1)
+        let loaded = try #require(await target.result("calendar.get", ["id": "5a1b7c3e-tb-design-review"])?["event"])
+        #expect(try CalendarICalendarTests.event(loaded) == CalendarICalendarTests.event(event))
+    }
+
+    @Test("an imported occurrence whose attendee has a name too long is listed as an error and the event kept")
+    func occurrenceParticipantsAreChecked() async throws {
+        let harness = try CalendarHarness(.memory)
+        let name = String(repeating: "n", count: 1_001)
+        let ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n"
+            + "BEGIN:VEVENT\r\nUID:weekly\r\nDTSTART:20261103T093000\r\nDURATION:PT1H\r\nRRULE:FREQ=WEEKLY;COUNT=3\r\nSUMMARY:Weekly\r\nEND:VEVENT\r\n"
+            + "BEGIN:VEVENT\r\nUID:weekly\r\nRECURRENCE-ID:20261110T093000\r\nDTSTART:20261110T093000\r\nDURATION:PT1H\r\nSUMMARY:Weekly\r\n"
+            + "ATTENDEE;CN=\(name):mailto:long@example.com\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        let imported = try #require(await harness.result("calendar.import", ["ics": .string(ics)]))
+        #expect(imported["created"] == 1)
+        let error = imported["errors"]?.arrayValue?.first
+        #expect(error?["index"] == 1)
+        #expect(error?["reason"]?.stringValue?.hasPrefix("recurrenceOverrides.2026-11-10T09:30:00.participants.p1.name") == true)
+        let event = try #require(await harness.result("calendar.get", ["id": "weekly"])?["event"])
+        #expect(event["recurrenceOverrides"] == nil)
     }
 
     /// Found by the calendar-import fuzzer: libical reads `UID:\f` as a form feed and writes it back as an

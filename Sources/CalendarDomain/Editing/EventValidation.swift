@@ -19,9 +19,6 @@ enum EventValidation {
         }
         // The parser bounds a client's durations; an imported DURATION or DTEND is bounded here.
         try bounded(event.duration, field: p + "duration")
-        for (key, patch) in event.recurrenceOverrides ?? [:] {
-            if let duration = patch.duration { try bounded(duration, field: "\(p)recurrenceOverrides.\(key).duration") }
-        }
         if event.showWithoutTime {
             guard event.start.secondOfDay == 0 else {
                 throw JSONFieldError(field: p + "start", expected: "a date at midnight (YYYY-MM-DDT00:00:00) for an all-day event",
@@ -36,13 +33,7 @@ enum EventValidation {
                                      got: JSONFieldError.quote(event.timeZone ?? ""))
             }
         }
-        try members(event.locations, field: p + "locations") { location, field throws(JSONFieldError) in
-            try text(location.name, field: field + ".name", maximum: maximumTitle)
-        }
-        try members(event.participants, field: p + "participants") { participant, field throws(JSONFieldError) in
-            if let name = participant.name { try text(name, field: field + ".name", maximum: maximumTitle) }
-            if let email = participant.email { try text(email, field: field + ".email", maximum: maximumTitle) }
-        }
+        try people(event.locations, event.participants, prefix: p)
         for (index, rule) in (event.recurrenceRules ?? []).enumerated() {
             try rule.validate(field: "\(p)recurrenceRules[\(index)]")
         }
@@ -58,24 +49,42 @@ enum EventValidation {
             throw JSONFieldError(field: p + "recurrenceOverrides", expected: "at most \(maximumOverrides) overrides", got: String(overrides.count))
         }
         for key in overrides.keys.sorted() {
-            let field = "\(p)recurrenceOverrides.\(key)"
             guard LocalDateTime(key) != nil else {
                 throw JSONFieldError(field: p + "recurrenceOverrides", expected: "keys that are occurrence starts, " + LocalDateTime.expected,
                                      got: JSONFieldError.quote(key))
             }
             guard let patch = overrides[key] else { continue }
-            if let title = patch.title { try text(title, field: field + ".title", maximum: maximumTitle) }
-            if let description = patch.description { try text(description, field: field + ".description", maximum: maximumText) }
-            if event.showWithoutTime {
-                if let start = patch.start, start.secondOfDay != 0 {
-                    throw JSONFieldError(field: field + ".start", expected: "a date at midnight for an all-day event",
-                                         got: JSONFieldError.quote(start.description))
-                }
-                if let duration = patch.duration, !duration.isWholeDays || duration.days < 1 {
-                    throw JSONFieldError(field: field + ".duration", expected: "whole days for an all-day event",
-                                         got: JSONFieldError.quote(duration.description))
-                }
+            try check(patch, key: key, allDay: event.showWithoutTime, prefix: p)
+        }
+    }
+
+    /// The checks of one override, keyed `key`, of an event (all-day when `allDay`).
+    static func check(_ patch: EventOverride, key: String, allDay: Bool, prefix p: String) throws(JSONFieldError) {
+        let field = "\(p)recurrenceOverrides.\(key)"
+        if let title = patch.title { try text(title, field: field + ".title", maximum: maximumTitle) }
+        if let description = patch.description { try text(description, field: field + ".description", maximum: maximumText) }
+        if let duration = patch.duration { try bounded(duration, field: field + ".duration") }
+        if allDay {
+            if let start = patch.start, start.secondOfDay != 0 {
+                throw JSONFieldError(field: field + ".start", expected: "a date at midnight for an all-day event",
+                                     got: JSONFieldError.quote(start.description))
             }
+            if let duration = patch.duration, !duration.isWholeDays || duration.days < 1 {
+                throw JSONFieldError(field: field + ".duration", expected: "whole days for an all-day event",
+                                     got: JSONFieldError.quote(duration.description))
+            }
+        }
+        try people(patch.locations, patch.participants, prefix: field + ".")
+    }
+
+    /// Locations and participants: at most ``maximumMembers`` of each, their texts bounded.
+    private static func people(_ locations: [String: Location]?, _ participants: [String: Participant]?, prefix p: String) throws(JSONFieldError) {
+        try members(locations, field: p + "locations") { location, field throws(JSONFieldError) in
+            try text(location.name, field: field + ".name", maximum: maximumTitle)
+        }
+        try members(participants, field: p + "participants") { participant, field throws(JSONFieldError) in
+            if let name = participant.name { try text(name, field: field + ".name", maximum: maximumTitle) }
+            if let email = participant.email { try text(email, field: field + ".email", maximum: maximumTitle) }
         }
     }
 

@@ -9,8 +9,10 @@ import Jansson
 /// `/mozilla.org/20050126_1/Europe/Berlin`, or a Windows name as Outlook writes them, such as
 /// `W. Europe Standard Time`: ``WindowsZones``); any other TZID is converted to UTC through the
 /// file's VTIMEZONE. EXDATE become excluded overrides, RDATE added ones; ATTENDEE and ORGANIZER
-/// participants (ORGANIZER as owner; an email only from a `mailto:` address); LOCATION the first
-/// location and each X-SWITCHBOARD-LOCATION one more. A VEVENT that cannot be taken is
+/// participants with their roles (``ICalendarParticipants``); LOCATION the first location and each
+/// X-SWITCHBOARD-LOCATION one more. An occurrence's VEVENT overrides the title, start, duration,
+/// description, locations and participants that differ from its event's; one without a
+/// description, locations or participants keeps the event's. A VEVENT that cannot be taken is
 /// reported by its position and the rest kept.
 enum ICalendarReader {
     struct Problem: Sendable, Equatable, Encodable {
@@ -98,7 +100,7 @@ enum ICalendarReader {
         event.description = text(icalcomponent_get_description(component))
         event.locations = locations(locationNames(component))
         event.duration = try duration(component, start: start)
-        event.participants = participants(component)
+        event.participants = ICalendarParticipants.read(component)
         var rules: [RecurrenceRule] = []
         var overrides: [String: EventOverride] = [:]
         try forEachProperty(component, ICAL_RRULE_PROPERTY) { property in
@@ -136,11 +138,21 @@ enum ICalendarReader {
         if wall != key { patch.start = wall }
         let duration = try duration(component, start: start)
         if duration != master.duration { patch.duration = duration }
+        if let description = text(icalcomponent_get_description(component)), description != master.description {
+            patch.description = description
+        }
         let names = locationNames(component)
-        if !names.isEmpty, names != (master.locations ?? [:]).sorted(by: { $0.key < $1.key }).map(\.value.name) {
+        if !names.isEmpty, names != ICalendarText.inKeyOrder(master.locations ?? [:]).map(\.name) {
             patch.locations = locations(names)
         }
+        if let participants = ICalendarParticipants.read(component), participants != master.participants {
+            patch.participants = participants
+        }
+        try EventValidation.check(patch, key: key.description, allDay: master.showWithoutTime, prefix: "")
         var overrides = master.recurrenceOverrides ?? [:]
+        guard overrides[key.description] != nil || overrides.count < EventValidation.maximumOverrides else {
+            throw Refusal(reason: "more than \(EventValidation.maximumOverrides) changed, added or excluded occurrences")
+        }
         overrides[key.description] = patch
         master.recurrenceOverrides = overrides
     }
@@ -182,28 +194,6 @@ enum ICalendarReader {
         var result: [String: Location] = [:]
         for (index, name) in names.enumerated() { result["l\(index + 1)"] = Location(name: name) }
         return result
-    }
-
-    /// ORGANIZER (as owner) and each ATTENDEE. The email is taken only from a `mailto:` address; any
-    /// other (`invalid:nomail` as Google writes those without one, `urn:uuid:…`, `tel:…`) gives none.
-    private static func participants(_ component: OpaquePointer) -> [String: Participant]? {
-        var result: [String: Participant] = [:]
-        func add(_ property: OpaquePointer, address: UnsafePointer<CChar>?, role: String) {
-            guard let address = text(address) else { return }
-            let mailto = address.prefix(7).lowercased() == "mailto:" ? String(address.dropFirst(7)) : nil
-            let email = mailto.flatMap { $0.isEmpty ? nil : $0 }
-            let name = icalproperty_get_first_parameter(property, ICAL_CN_PARAMETER).flatMap { text(icalparameter_get_cn($0)) }
-            result["p\(result.count + 1)"] = Participant(name: name, email: email, roles: [role: true])
-        }
-        if let organizer = icalcomponent_get_first_property(component, ICAL_ORGANIZER_PROPERTY) {
-            add(organizer, address: icalproperty_get_organizer(organizer), role: "owner")
-        }
-        var attendee = icalcomponent_get_first_property(component, ICAL_ATTENDEE_PROPERTY)
-        while let property = attendee {
-            add(property, address: icalproperty_get_attendee(property), role: "attendee")
-            attendee = icalcomponent_get_next_property(component, ICAL_ATTENDEE_PROPERTY)
-        }
-        return result.isEmpty ? nil : result
     }
 
     private static func forEachProperty(_ component: OpaquePointer, _ kind: icalproperty_kind, _ body: (OpaquePointer) throws -> Void) rethrows {

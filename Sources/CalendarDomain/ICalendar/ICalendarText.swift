@@ -53,6 +53,12 @@ extension ICalendarText {
         return date.midnight.adding(seconds: hour * 3600 + minute * 60 + second)
     }
 
+    /// `map`'s values in key order, shorter keys first (`p2` before `p10`): the order in which import
+    /// numbers locations and participants, so the keys it gives come back the same from an export.
+    static func inKeyOrder<Value>(_ map: [String: Value]) -> [Value] {
+        map.sorted { ($0.key.utf8.count, $0.key) < ($1.key.utf8.count, $1.key) }.map(\.value)
+    }
+
     /// The text of a buffer libical allocated for the caller, which is freed.
     static func taking(_ pointer: UnsafeMutablePointer<CChar>?) -> String? {
         guard let pointer else { return nil }

@@ -8,9 +8,9 @@ import Synchronization
 /// further ones as X-SWITCHBOARD-LOCATION),
 /// DTSTART (TZID, floating, or VALUE=DATE all-day), DTEND for all-day events and DURATION otherwise,
 /// RRULE (UNTIL in UTC when the start has a zone, as RFC 5545 asks), EXDATE for excluded occurrences,
-/// RDATE for added ones, ORGANIZER (the owner) and ATTENDEE (`invalid:nomail` for those without an
-/// email, as Google writes them); and one VEVENT
-/// with RECURRENCE-ID per changed occurrence. Each zone used gets its VTIMEZONE.
+/// RDATE for added ones, ORGANIZER and ATTENDEE with their roles (``ICalendarParticipants``); and one
+/// VEVENT with RECURRENCE-ID per changed occurrence, holding everything the occurrence has (its own
+/// participants, or the event's). Each zone used gets its VTIMEZONE.
 enum ICalendarWriter {
     static func write(_ events: [CalendarEvent], stamp: Int64) -> String {
         LibicalSetup.once()
@@ -34,7 +34,7 @@ enum ICalendarWriter {
         guard let master = vevent(event, start: event.start, duration: event.duration, title: event.title,
                                   description: event.description, locations: event.locations, stamp: stamp) else { return [] }
         var result = [master]
-        if let participants = event.participants { addParticipants(participants, to: master) }
+        ICalendarParticipants.add(event.participants, to: master)
         for rule in event.recurrenceRules ?? [] {
             var rule = rule
             // RFC 5545: with a zoned DTSTART, UNTIL is in UTC.
@@ -64,6 +64,7 @@ enum ICalendarWriter {
                                           title: patch.title ?? event.title, description: patch.description ?? event.description,
                                           locations: patch.locations ?? event.locations, stamp: stamp) else { continue }
             icalcomponent_add_property(occurrence, withZone(icalproperty_new_recurrenceid(time), event))
+            ICalendarParticipants.add(patch.participants ?? event.participants, to: occurrence)
             result.append(occurrence)
         }
         return result
@@ -104,10 +105,11 @@ enum ICalendarWriter {
         return property
     }
 
-    /// The first location (by key) as LOCATION, each further one as X-SWITCHBOARD-LOCATION (libical
-    /// 3.0 writes VLOCATION components wrongly, so they are not used).
+    /// The first location (in key order, shorter keys first, as import numbers them) as LOCATION, each
+    /// further one as X-SWITCHBOARD-LOCATION (libical 3.0 writes VLOCATION components wrongly, so they
+    /// are not used).
     private static func addLocations(_ locations: [String: Location]?, to component: OpaquePointer) {
-        for (index, (_, location)) in (locations ?? [:]).sorted(by: { $0.key < $1.key }).enumerated() {
+        for (index, location) in ICalendarText.inKeyOrder(locations ?? [:]).enumerated() {
             if index == 0 {
                 icalcomponent_add_property(component, icalproperty_new_location(location.name))
             } else if let property = icalproperty_new_x(location.name) {
@@ -116,18 +118,6 @@ enum ICalendarWriter {
                 icalproperty_set_x_name(property, ICalendarText.extraLocation)
                 icalcomponent_add_property(component, property)
             }
-        }
-    }
-
-    /// ORGANIZER (the owner) and ATTENDEE, each `mailto:` its email; one without an email is
-    /// `invalid:nomail`, as Google writes them.
-    private static func addParticipants(_ participants: [String: Participant], to component: OpaquePointer) {
-        for (_, participant) in participants.sorted(by: { $0.key < $1.key }) {
-            let address = participant.email.flatMap { $0.isEmpty ? nil : "mailto:" + $0 } ?? ICalendarText.noMail
-            let owner = participant.roles?["owner"] == true
-            guard let property = owner ? icalproperty_new_organizer(address) : icalproperty_new_attendee(address) else { continue }
-            if let name = participant.name { icalproperty_add_parameter(property, icalparameter_new_cn(name)) }
-            icalcomponent_add_property(component, property)
         }
     }
 

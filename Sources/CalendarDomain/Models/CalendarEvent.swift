@@ -54,7 +54,8 @@ public struct Location: Sendable, Equatable, Codable {
 }
 
 /// Someone taking part: JSCalendar's `Participant` — name, email, and roles (`attendee`, `owner`,
-/// `chair`, …, as a set `{"attendee": true}`).
+/// `chair`, `optional`, `informational`, `contact`, as a set `{"attendee": true}`; in iCalendar
+/// ORGANIZER and ROLE, see ``ICalendarParticipants``).
 public struct Participant: Sendable, Equatable, Codable {
     public var name: String?
     public var email: String?
