@@ -200,23 +200,7 @@ struct CalendarICalendarPeopleTests {
         BEGIN:VCALENDAR\r
         PRODID:-//Mozilla.org/NONSGML Mozilla Calendar V1.1//EN\r
         VERSION:2.0\r
-        BEGIN:VTIMEZONE\r
-        TZID:Europe/Berlin\r
-        BEGIN:DAYLIGHT\r
-        TZOFFSETFROM:+0100\r
-        TZOFFSETTO:+0200\r
-        TZNAME:CEST\r
-        DTSTART:19700329T020000\r
-        RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3\r
-        END:DAYLIGHT\r
-        BEGIN:STANDARD\r
-        TZOFFSETFROM:+0200\r
-        TZOFFSETTO:+0100\r
-        TZNAME:CET\r
-        DTSTART:19701025T030000\r
-        RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10\r
-        END:STANDARD\r
-        END:VTIMEZONE\r
+        \(CalendarICalendarTests.berlinZone)\r
         BEGIN:VEVENT\r
         CREATED:20261101T120000Z\r
         LAST-MODIFIED:20261101T121500Z\r

@@ -56,10 +56,8 @@ struct CalendarICalendarTests {
         return try withExtendedLifetime(jansson) { try JanssonDecoder().decode(CalendarEvent.self, from: jansson.view) }
     }
 
-    static let thunderbird = """
-        BEGIN:VCALENDAR\r
-        PRODID:-//Mozilla.org/NONSGML Mozilla Calendar V1.1//EN\r
-        VERSION:2.0\r
+    /// Europe/Berlin as Thunderbird writes it into an .ics file (its last line without the final CRLF).
+    static let berlinZone = """
         BEGIN:VTIMEZONE\r
         TZID:Europe/Berlin\r
         BEGIN:DAYLIGHT\r
@@ -76,7 +74,14 @@ struct CalendarICalendarTests {
         DTSTART:19701025T030000\r
         RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10\r
         END:STANDARD\r
-        END:VTIMEZONE\r
+        END:VTIMEZONE
+        """
+
+    static let thunderbird = """
+        BEGIN:VCALENDAR\r
+        PRODID:-//Mozilla.org/NONSGML Mozilla Calendar V1.1//EN\r
+        VERSION:2.0\r
+        \(Self.berlinZone)\r
         BEGIN:VEVENT\r
         CREATED:20261101T120000Z\r
         DTSTAMP:20261101T120000Z\r
