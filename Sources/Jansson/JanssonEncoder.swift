@@ -51,7 +51,7 @@ final class JanssonEncoderImpl: Encoder {
     private let target: JanssonSuperTarget?
     /// The current level's object holds a `Dictionary`'s members: they are sorted once it is encoded.
     @exclusivity(unchecked) var sortsMembers = false
-    /// For ``DictionaryKeys/probe``: the key type of the last keyed container asked for.
+    /// When probing (``DictionaryKeys/codingKeyType``): the key type of the last keyed container asked for.
     @exclusivity(unchecked) var lastKeyType: ObjectIdentifier?
     private let probing: Bool
 
