@@ -11,7 +11,7 @@ import CJansson
 enum DictionaryKeys {
     static let codingKeyType: ObjectIdentifier? = {
         let probe = JanssonEncoderImpl(path: [], userInfo: [:], probing: true)
-        _ = try? probe.encodeRoot(["": 0] as [String: Int])
+        if let object = try? probe.encodeRoot(["": 0] as [String: Int]) { json_decref(object) }
         return probe.lastKeyType
     }()
 }
