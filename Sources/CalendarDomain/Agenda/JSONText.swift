@@ -4,9 +4,7 @@
 /// Strings are escaped as RFC 8259 requires (`"`, `\`, and control characters); everything else in
 /// them is copied as UTF-8.
 struct JSONText {
-    var bytes: [UInt8]
-
-    init() { bytes = [] }
+    var bytes: [UInt8] = []
 
     mutating func raw(_ text: StaticString) {
         bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))

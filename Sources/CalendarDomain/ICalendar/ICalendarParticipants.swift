@@ -1,4 +1,5 @@
 import CLibical
+import SwitchboardCore
 
 /// Participants as ORGANIZER and ATTENDEE properties (RFC 5545 §3.8.4.1, §3.8.4.3) and back, with
 /// their JSCalendar roles (RFC 8984 §4.4.6) in the ROLE parameter.
@@ -150,7 +151,7 @@ enum ICalendarParticipants {
         while let current = parameter {
             if let name = ICalendarReader.text(icalparameter_get_xname(current)), name.uppercased() == rolesParameter {
                 let value = ICalendarReader.text(icalparameter_get_xvalue(current)) ?? ""
-                let names = value.split(separator: ",").map { $0.trimmingSpaces() }.filter { !$0.isEmpty }
+                let names = value.split(separator: ",").map { $0.trimming { $0 == " " || $0 == "\t" } }.filter { !$0.isEmpty }
                 guard names.count <= 32, names.allSatisfy(isWritable) else { return nil }
                 return Set(names)
             }
@@ -191,14 +192,5 @@ enum ICalendarParticipants {
                                       roles: roles.isEmpty ? nil : roles))
         }
         return result
-    }
-}
-
-extension Substring {
-    /// The text without leading and trailing spaces and tabs.
-    fileprivate func trimmingSpaces() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(self[first...last])
     }
 }

@@ -1,3 +1,5 @@
+import SwitchboardCore
+
 /// Email address validation, as the prototype's `isValidEmail` does it: `local@domain.tld`.
 public enum EmailAddress {
     /// What a field holding an address expects, for `-32602` errors.
@@ -36,8 +38,6 @@ public enum EmailAddress {
 extension String {
     /// Without leading and trailing spaces, tabs and line breaks.
     func trimmingASCIISpaces() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(self[start...end])
+        trimming { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
     }
 }
