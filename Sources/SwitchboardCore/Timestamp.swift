@@ -20,6 +20,9 @@ public enum Timestamp {
     /// Any number of fractional digits is read; digits past milliseconds are dropped (truncated).
     /// The offset's hour is 00...23 and its minute 00...59, as RFC 3339 has them. With four-digit
     /// years every intermediate value stays far inside `Int64`, so no input can overflow.
+    /// A leap second (`:60`) is the second after `:59`. An instant outside ``representable`` (years
+    /// 0000...9999 in UTC, which `9999-12-31T23:59:60Z` or `0000-01-01T00:00:00+01:00` would leave)
+    /// is `nil`: ``format(_:)`` could not write it back as RFC 3339.
     public static func parse(_ text: String) -> Int64? {
         let bytes = Array(text.utf8)
         guard bytes.count >= 20 else { return nil }
@@ -68,8 +71,12 @@ public enum Timestamp {
         }
         guard index == bytes.count else { return nil }
         let days = days(fromCivil: year, month, day)
-        return ((days * 86_400 + hour * 3600 + minute * 60 + second) - offsetMinutes * 60) * 1000 + millis
+        let instant = ((days * 86_400 + hour * 3600 + minute * 60 + second) - offsetMinutes * 60) * 1000 + millis
+        return representable.contains(instant) ? instant : nil
     }
+
+    /// The instants RFC 3339 can write, in milliseconds: `0000-01-01T00:00:00Z` to `9999-12-31T23:59:59.999Z`.
+    public static let representable: ClosedRange<Int64> = -62_167_219_200_000...253_402_300_799_999
 
     // Howard Hinnant's civil-from-days algorithms (public: the calendar's dates use them too).
     /// The proleptic Gregorian (year, month, day) of a day number (days since 1970-01-01).

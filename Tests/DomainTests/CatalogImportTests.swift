@@ -82,19 +82,45 @@ struct CatalogImportTests {
         let document: JSONValue = ["sectors": [
             backendSector(1, name: "A", url: "https://x.example/a.png", brochures: [backendBrochure(10, cover: 5), backendBrochure(11)]),
             ["id": 2, "name": 3],
-            backendSector(1, name: "A again", brochures: [backendBrochure(11), backendBrochure(12, title: String(repeating: "t", count: 1_001))]),
-            ["id": 4, "brochures": "none"],
+            backendSector(5, name: "B", brochures: [backendBrochure(11), backendBrochure(12, title: String(repeating: "t", count: 1_001))]),
+            ["id": 4, "name": "C", "brochures": "none"],
         ]]
         let outcome = try await client.result("catalog.import", ["document": document])
-        #expect(Self.paths(outcome) == ["$.sectors[0].brochures[0].coverUrl", "$.sectors[1].name", "$.sectors[2].id",
+        #expect(Self.paths(outcome) == ["$.sectors[0].brochures[0].coverUrl", "$.sectors[1].name",
                                         "$.sectors[2].brochures[0].id", "$.sectors[2].brochures[1].title", "$.sectors[3].brochures"])
         let reasons = outcome["errors"]?.arrayValue?.compactMap { $0["reason"]?.stringValue } ?? []
-        #expect(reasons[2] == "sector id 1 appears before, at $.sectors[0]; this one is ignored")
-        #expect(reasons[3] == "brochure id 11 appears before, at $.sectors[0].brochures[1]; this one is ignored")
+        #expect(reasons[2] == "brochure id 11 appears before, at $.sectors[0].brochures[1]; this one is ignored")
         let sectors = try await client.result("catalog.sectors", ["locale": "de"])
-        #expect(outcome["invalid"] == 6)
-        #expect(sectors["items"] == [["id": 4, "name": "", "imageUrl": nil, "brochureCount": 0],
-                                     ["id": 1, "name": "A", "imageUrl": "https://x.example/a.png", "brochureCount": 1]])
+        #expect(outcome["invalid"] == 5)
+        #expect(sectors["items"] == [["id": 1, "name": "A", "imageUrl": "https://x.example/a.png", "brochureCount": 1],
+                                     ["id": 5, "name": "B", "imageUrl": nil, "brochureCount": 0],
+                                     ["id": 4, "name": "C", "imageUrl": nil, "brochureCount": 0]])
+    }
+
+    @Test("a repeated sector is ignored with its brochures, and says so; a sector without a name is invalid", arguments: CatalogBackend.allCases)
+    func repeatedAndNamelessSectors(backend: CatalogBackend) async throws {
+        let client = try backend.client(demo: false)
+        let document: JSONValue = ["sectors": [
+            backendSector(1, name: "A", brochures: [backendBrochure(10)]),
+            backendSector(1, name: "A again", brochures: [backendBrochure(11), backendBrochure(12)]),
+            ["id": 2, "brochures": [backendBrochure(20)]],
+            backendSector(3, name: " \t "),
+            ["id": 4, "name": nil],
+        ]]
+        let outcome = try await client.result("catalog.import", ["document": document])
+        #expect(Self.paths(outcome) == ["$.sectors[1].id", "$.sectors[2].name", "$.sectors[3].name", "$.sectors[4].name"])
+        let reasons = outcome["errors"]?.arrayValue?.compactMap { $0["reason"]?.stringValue } ?? []
+        #expect(reasons == ["sector id 1 appears before, at $.sectors[0]; this one is ignored; its 2 brochures were not imported",
+                            "missing: a sector needs a name; its 1 brochure was not imported",
+                            "a sector needs a name that is not blank",
+                            "missing: a sector needs a name"])
+        #expect(outcome["invalid"] == 4)
+        #expect(outcome["sectors"] == ["created": 1, "updated": 0, "unchanged": 0])
+        #expect(outcome["brochures"] == ["created": 1, "updated": 0, "unchanged": 0])
+        let sectors = try await client.result("catalog.sectors", ["locale": "de"])
+        #expect(sectors["items"] == [["id": 1, "name": "A", "imageUrl": nil, "brochureCount": 1]])
+        let brochures = try await client.result("catalog.brochures", ["sectorId": 1])
+        #expect(brochures["items"]?.arrayValue?.compactMap { $0["id"]?.int64Value } == [10])
     }
 
     @Test("importing twice updates nothing; a changed document updates what changed", arguments: CatalogBackend.allCases)

@@ -48,6 +48,33 @@ struct MailImportTests {
         #expect(try await client.result("mail.changes", ["sinceState": state])["created"] == [])
     }
 
+    @Test("an import record is held to mail.send's sizes and to RFC 3339 years 0000...9999, each refusal naming the member and a size, never the text",
+          arguments: MailBackend.allCases)
+    func sendLimitsAndTimeRange(backend: MailBackend) async throws {
+        let client = MailRPCClient(try mailDispatcher(try backend.make(messages: 0)))
+        let long = { (count: Int) in String(repeating: "é", count: count) }
+        let many = Array(repeating: "a@example.org", count: 101).joined(separator: ",")
+        let records: [JSONValue] = [
+            prototypeRecord(uid: "s", subject: long(100_000)),
+            prototypeRecord(uid: "t", text: long(2_000_000)),
+            prototypeRecord(uid: "r", responseToUid: long(201)),
+            prototypeRecord(uid: "a", to: many),
+            prototypeRecord(uid: "leap", dateTime: "9999-12-31T23:59:60Z"),
+            prototypeRecord(uid: "offset", dateTime: "0000-01-01T00:00:00+01:00"),
+            prototypeRecord(uid: "edge", subject: long(1_000), text: long(1_000_000), dateTime: "9999-12-31T23:59:59Z"),
+        ]
+        let outcome = try await client.result("mail.import", ["records": .array(records)])
+        #expect(outcome["imported"] == 1)
+        let reasons = outcome["errors"]?.arrayValue?.compactMap { $0["reason"]?.stringValue } ?? []
+        #expect(reasons == ["subject: expected at most 1000 characters, got 100000 characters",
+                            "text: expected at most 1000000 characters, got 2000000 characters",
+                            "responseToUid: expected at most 200 characters, got 201 characters",
+                            "to: expected at most 100 addresses, got 101 addresses",
+                            "dateTime: expected an RFC 3339 time, \"Today\" or \"Yesterday\", got a string",
+                            "dateTime: expected an RFC 3339 time, \"Today\" or \"Yesterday\", got a string"])
+        #expect(try await client.result("mail.get", ["uid": "edge"])["date"] == "9999-12-31T23:59:59Z")
+    }
+
     @Test("a large import reports $/progress after each batch when the request carries a progress token",
           arguments: MailBackend.allCases)
     func progress(backend: MailBackend) async throws {

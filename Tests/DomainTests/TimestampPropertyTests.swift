@@ -53,6 +53,21 @@ struct TimestampPropertyTests {
     /// Year 0000 to year 9999, what four digits hold.
     static let validRange: ClosedRange<Int64> = -62_167_219_200_000...253_402_300_799_999
 
+    @Test("an instant past year 9999 or before year 0000 in UTC is refused, leap second and offsets included",
+          arguments: ["9999-12-31T23:59:60Z", "9999-12-31T23:00:00-01:00", "9999-12-31T23:59:59.999-00:01",
+                      "0000-01-01T00:00:00+00:01", "0000-01-01T00:59:59.999+01:00"])
+    func outsideFourDigitYears(text: String) {
+        #expect(Timestamp.parse(text) == nil)
+    }
+
+    @Test("the first and last instants of years 0000...9999 parse; a leap second is the second after :59")
+    func edgesOfFourDigitYears() {
+        #expect(Timestamp.parse("0000-01-01T00:00:00Z") == Self.validRange.lowerBound)
+        #expect(Timestamp.parse("9999-12-31T23:59:59.999Z") == Self.validRange.upperBound)
+        #expect(Timestamp.parse("2016-12-31T23:59:60Z") == Timestamp.parse("2017-01-01T00:00:00Z"))
+        #expect(Timestamp.representable == Self.validRange)
+    }
+
     @Test("format then parse gives back every instant of years 0000...9999")
     func roundTrip() async {
         await propertyCheck(count: 5_000, input: Gen.int64(in: Self.validRange)) { instant in
@@ -79,7 +94,8 @@ struct TimestampPropertyTests {
             let millis = Int64((fraction + "000").prefix(3)) ?? 0
             let expected = Reference.milliseconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second,
                                                   offsetMinutes: offset, millis: millis)
-            #expect(Timestamp.parse(text) == expected, "\(text)")
+            // Outside years 0000...9999 in UTC (a leap second or an offset across either end) is refused.
+            #expect(Timestamp.parse(text) == (Self.validRange.contains(expected) ? expected : nil), "\(text)")
         }
     }
 }

@@ -8,9 +8,10 @@ import SwitchboardCore
 /// A sector or brochure is invalid when its id is missing, not an integer, or negative (the app's
 /// models refuse a negative id), when an id appears twice, or when a member has the wrong type or
 /// is too long; each is reported once, by the JSON path of the member at fault, and the rest is kept.
-/// An invalid sector's brochures are not imported (they have no sector); its reason says how many.
-/// `url` and `coverUrl` may be missing or `null`; a missing `name`, `title` or `retailerName` is
-/// empty. Members the format does not have are ignored.
+/// A sector needs a `name` with a character other than white space (sectors are listed and sorted by it).
+/// An invalid or repeated sector's brochures are not imported (they have no sector of their own); its
+/// reason says how many. `url` and `coverUrl` may be missing or `null`; a missing `title` or
+/// `retailerName` is empty. Members the format does not have are ignored.
 struct CatalogDocument {
     /// The valid entries, in document order: each sector before its brochures.
     private(set) var entries: [CatalogEntry] = []
@@ -39,6 +40,10 @@ struct CatalogDocument {
         let sector: SectorEntry
         do throws(CatalogImportProblem) {
             sector = try Self.sector(item, path: path)
+            if let first = sectorPaths[sector.id] {
+                throw CatalogImportProblem(path: path + ".id",
+                                           reason: "sector id \(sector.id) appears before, at \(first); this one is ignored")
+            }
         } catch {
             var problem = error
             if brochureCount > 0 {
@@ -47,13 +52,8 @@ struct CatalogDocument {
             problems.append(problem)
             return
         }
-        if let first = sectorPaths[sector.id] {
-            problems.append(CatalogImportProblem(path: path + ".id",
-                                                 reason: "sector id \(sector.id) appears before, at \(first); this one is ignored"))
-        } else {
-            sectorPaths[sector.id] = path
-            entries.append(.sector(sector))
-        }
+        sectorPaths[sector.id] = path
+        entries.append(.sector(sector))
         guard let brochures, !brochures.isNull else { return }
         guard brochures.kind == .array else {
             problems.append(CatalogImportProblem(path: path + ".brochures",
@@ -84,8 +84,13 @@ struct CatalogDocument {
         guard item.kind == .object else {
             throw CatalogImportProblem(path: path, reason: "expected a sector object, got \(describe(item))")
         }
-        return SectorEntry(id: try id(item, path: path, what: "sector"),
-                           name: try text(item, "name", path: path, maximum: maximumText) ?? "",
+        let id = try id(item, path: path, what: "sector")
+        let name = try text(item, "name", path: path, maximum: maximumText)
+        guard let name, name.contains(where: { !$0.isWhitespace }) else {
+            throw CatalogImportProblem(path: path + ".name",
+                                       reason: name == nil ? "missing: a sector needs a name" : "a sector needs a name that is not blank")
+        }
+        return SectorEntry(id: id, name: name,
                            imageUrl: try text(item, "url", path: path, maximum: maximumURL))
     }
 

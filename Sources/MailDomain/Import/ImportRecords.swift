@@ -28,8 +28,9 @@ final class ImportRecords {
         guard let item = array[index], item.kind == .object else {
             return .failure(ImportProblem(index: index, reason: "expected an object, got \(JSONImportFile.describe(array[index]))"))
         }
+        let record: ImportRecord
         do {
-            return .success(try Self.record(item, now: now))
+            record = try Self.record(item, now: now)
         } catch {
             // Name the bad member's type, never its text, whatever the check that refused it quoted:
             // the records may be a file's.
@@ -37,6 +38,13 @@ final class ImportRecords {
             problem.got = JSONImportFile.describe(item[problem.field])
             return .failure(ImportProblem(index: index, reason: problem.description))
         }
+        do {
+            // The sizes `mail.send` allows; the error gives a size, not the text.
+            try record.message.checkLimits(replyField: "responseToUid")
+        } catch {
+            return .failure(ImportProblem(index: index, reason: error.description))
+        }
+        return .success(record)
     }
 
     private static func record(_ item: JSONView, now: Int64) throws(JSONFieldError) -> ImportRecord {

@@ -24,13 +24,11 @@ public enum MailSend: RPCMethod {
     }
 
     static func run(_ params: Params, mail: any MailService, account: String) async throws -> Result {
-        try TextLimit.check(params.subject, field: "subject", maximum: TextLimit.subject)
-        try TextLimit.check(params.text, field: "text", maximum: TextLimit.text)
-        if let inReplyTo = params.inReplyTo { try TextLimit.check(inReplyTo, field: "inReplyTo", maximum: TextLimit.id) }
         let to = try AddressField.parse(params.to, field: "to", allowEmpty: false)
         let cc = try params.cc.map { value throws(JSONFieldError) in try AddressField.parse(value, field: "cc", allowEmpty: true) } ?? []
         let reply = params.inReplyTo.flatMap { $0.isEmpty ? nil : $0 }
         let outgoing = MailDraft(from: account, to: to, cc: cc, subject: params.subject, text: params.text, inReplyTo: reply)
+        try outgoing.checkLimits()
         do {
             let sent = try await mail.send(account: account, outgoing)
             return Result(message: sent.value, state: sent.state)
