@@ -3,7 +3,7 @@ import JSONRPC
 import Logging
 import PluginHost
 
-/// `--plugins DIR`, `--mcp-config FILE`, `--eager-plugins`, `--plugin-grace MS` of `serve`.
+/// `--plugins DIR`, `--mcp-config FILE`, `--eager-plugins`, `--plugin-grace MS`, `--plugin-wait MS` of `serve`.
 struct PluginOptions: ParsableArguments {
     @Option(name: .customLong("plugins"), help: ArgumentHelp(
         "A folder of plugins: each sub-folder holding a plugin.json is one (repeatable).",
@@ -24,12 +24,20 @@ struct PluginOptions: ParsableArguments {
     @Option(help: "At exit, milliseconds to wait after closing a plugin's stdin before SIGTERM (and after SIGTERM before SIGKILL).")
     var pluginGrace: Int = PluginLaunch().graceMilliseconds
 
+    @Option(help: ArgumentHelp(
+        "Milliseconds a listing (host.methods, rpc.discover, tools/list) waits for plugins still starting.",
+        discussion: "A plugin that starts later is announced when it does: host.methodsChanged, or notifications/tools/list_changed to MCP clients."
+    ))
+    var pluginWait: Int = PluginLaunch().listingWaitMilliseconds
+
     func validate() throws {
         guard (0...60_000).contains(pluginGrace) else { throw ValidationError("--plugin-grace must be 0...60000 milliseconds, got \(pluginGrace)") }
+        guard (0...600_000).contains(pluginWait) else { throw ValidationError("--plugin-wait must be 0...600000 milliseconds, got \(pluginWait)") }
     }
 
     var launch: PluginLaunch {
-        PluginLaunch(folders: folders, mcpConfigs: mcpConfigs, eager: eagerPlugins, graceMilliseconds: pluginGrace)
+        PluginLaunch(folders: folders, mcpConfigs: mcpConfigs, eager: eagerPlugins, graceMilliseconds: pluginGrace,
+                     listingWaitMilliseconds: pluginWait)
     }
 }
 
@@ -39,11 +47,13 @@ struct PluginLaunch {
     var mcpConfigs: [String] = []
     var eager = false
     var graceMilliseconds = 2_000
+    var listingWaitMilliseconds = PluginSettings.defaultListingWaitMilliseconds
 
     /// The supervisor of the configured plugins (none configured: `plugins.list` answers no items).
     func makeSupervisor(limits: ConnectionLimits, logger: Logger) -> PluginSupervisor {
         let configuration = PluginConfiguration.load(pluginFolders: folders, mcpConfigs: mcpConfigs, logger: logger)
         return PluginSupervisor(configuration: configuration,
-                                settings: PluginSettings(limits: limits, shutdownGraceMilliseconds: graceMilliseconds, logger: logger))
+                                settings: PluginSettings(limits: limits, shutdownGraceMilliseconds: graceMilliseconds,
+                                                        listingWaitMilliseconds: listingWaitMilliseconds, logger: logger))
     }
 }

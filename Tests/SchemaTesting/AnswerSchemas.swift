@@ -72,7 +72,8 @@ public struct AnswerSchemas: Sendable {
         guard let schema = notificationSchemas[method] else {
             return allowsUnlistedNotifications ? [] : ["\(method): a notification rpc.discover does not list"]
         }
-        return validator.problems(of: message["params"] ?? .null, against: schema, at: "\(method) params")
+        // JSON-RPC lets a notification omit params: then it has no members (a required one is still missed).
+        return validator.problems(of: message["params"] ?? [:], against: schema, at: "\(method) params")
     }
 
     /// An object schema for by-name params from OpenRPC content descriptors.

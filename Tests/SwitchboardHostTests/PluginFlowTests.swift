@@ -70,7 +70,7 @@ struct PluginFlowTests {
         return (uris, id)
     }
 
-    @Test("resources.list pages by URI through the core's and a plugin's resources (read over the plugin's own pages); MCP's resources/list follows nextCursor")
+    @Test("resources.list pages by URI through the core's and a plugin's resources (read over the plugin's own pages); MCP's resources/list has them all on one page")
     func pagesResources() throws {
         let host = try PluginBinaryTests.host()
         let (paged, next) = try Self.pages(host, "resources.list", items: "items", limit: 7, from: 1)
@@ -82,8 +82,11 @@ struct PluginFlowTests {
         let refused = try Self.call(host, next + 1, "resources.list", #"{"cursor":"not-a-cursor"}"#)["error"]
         #expect(refused?["code"] == -32602)
         #expect(refused?["data"]?["field"] == "cursor")
-        let (mcp, _) = try Self.pages(host, "resources/list", items: "resources", limit: nil, from: next + 2)
-        #expect(mcp == paged)
+        // MCP's resources/list: every resource on its one page (more than resources.list's 50 by default).
+        #expect(paged.count > 50)
+        let mcp = try #require(try Self.call(host, next + 2, "resources/list")["result"])
+        #expect(mcp["resources"]?.arrayValue?.compactMap { $0["uri"]?.stringValue } == paged)
+        #expect(mcp["nextCursor"] == nil)
     }
 
     @Test("A plugin resource is unsubscribed at the plugin when its last client subscription ends")

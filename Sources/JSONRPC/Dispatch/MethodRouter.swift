@@ -18,9 +18,16 @@ public protocol MethodRouter: Sendable {
     var isSettled: Bool { get }
     /// Suspends (a bounded time) until ``entries`` shows what a listing should: plugins started.
     func settle() async
+    /// When method `name` appeared, as a number that only grows (0: there from the start). Lets a
+    /// listing's cursor bring a method that arrived later and sorts before it.
+    func arrival(of name: String) -> UInt64
+    /// The number of the latest arrival (0: none since the start).
+    var latestArrival: UInt64 { get }
 }
 
 extension MethodRouter {
     public var isSettled: Bool { true }
     public func settle() async {}
+    public func arrival(of name: String) -> UInt64 { 0 }
+    public var latestArrival: UInt64 { 0 }
 }

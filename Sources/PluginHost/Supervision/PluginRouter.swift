@@ -69,4 +69,8 @@ public struct PluginRouter: MethodRouter {
               let tool = plugin.runningSession?.tools[String(name[name.index(after: dot)...])] else { return nil }
         return tool.methodDescription(method: name)
     }
+
+    public func arrival(of name: String) -> UInt64 { supervisor.toolArrivals.arrival(of: name) }
+
+    public var latestArrival: UInt64 { supervisor.toolArrivals.latest }
 }

@@ -7,14 +7,19 @@ public struct PluginSettings: Sendable {
     public var limits: ConnectionLimits
     /// After closing a plugin's stdin, how long to wait before SIGTERM (and SIGTERM before SIGKILL).
     public var shutdownGraceMilliseconds: Int
-    /// How long a listing (`plugins.list`, `rpc.discover`, `host.methods`) waits for plugins to start.
+    /// How long a listing (`plugins.list`, `rpc.discover`, `host.methods`, `tools/list`) waits for plugins
+    /// to start; one that starts later is announced when it does.
     public var listingWaitMilliseconds: Int
     /// Crashes within ``crashWindowSeconds`` after which a plugin is `failed` until `plugins.restart`.
     public var maxCrashes: Int
     public var crashWindowSeconds: Int
     public var logger: Logger
 
-    public init(limits: ConnectionLimits = ConnectionLimits(), shutdownGraceMilliseconds: Int = 2_000, listingWaitMilliseconds: Int = 5_000,
+    /// The listing wait unless `--plugin-wait` says otherwise.
+    public static let defaultListingWaitMilliseconds = 5_000
+
+    public init(limits: ConnectionLimits = ConnectionLimits(), shutdownGraceMilliseconds: Int = 2_000,
+                listingWaitMilliseconds: Int = defaultListingWaitMilliseconds,
                 maxCrashes: Int = 3, crashWindowSeconds: Int = 60, logger: Logger) {
         self.limits = limits
         self.shutdownGraceMilliseconds = shutdownGraceMilliseconds

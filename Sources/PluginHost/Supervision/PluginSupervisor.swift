@@ -24,6 +24,8 @@ public final class PluginSupervisor: Sendable {
     private let observers = Mutex<(next: Int, byKey: [Int: @Sendable () -> Void])>((0, [:]))
     /// Set by ``shutdown()``: plugins stopping then push nothing.
     private let exiting = Atomic(false)
+    /// When each tool appeared, for `tools/list` cursors.
+    let toolArrivals = ToolArrivals()
 
     public init(configuration: PluginConfiguration, settings: PluginSettings) {
         self.settings = settings
@@ -81,15 +83,27 @@ public final class PluginSupervisor: Sendable {
         case .phase:
             break
         case .started(let session):
+            // Its tools are methods from now on, whether or not anyone listed before: a plugin that took
+            // longer than the listing wait is announced when it arrives.
+            toolArrivals.offer(namespace: plugin.namespace, tools: session.tools.keys)
+            if !session.tools.isEmpty {
+                push("host.methodsChanged", params: ["namespace": .string(plugin.namespace)])
+            }
             if session.offersResources {
                 push("resources.listChanged", params: ["namespace": .string(plugin.namespace)])
             }
         case .ended(let session):
-            // Its resources are gone from the list until it runs again (not worth telling at exit).
-            if session.offersResources, !exiting.load(ordering: .acquiring) {
+            // Its tools and resources are gone from the lists until it runs again (not worth telling at exit).
+            toolArrivals.offer(namespace: plugin.namespace, tools: [])
+            guard !exiting.load(ordering: .acquiring) else { break }
+            if !session.tools.isEmpty {
+                push("host.methodsChanged", params: ["namespace": .string(plugin.namespace)])
+            }
+            if session.offersResources {
                 push("resources.listChanged", params: ["namespace": .string(plugin.namespace)])
             }
         case .changed(.tools):
+            toolArrivals.offer(namespace: plugin.namespace, tools: plugin.runningSession?.tools.keys.map { $0 } ?? [])
             push("host.methodsChanged", params: ["namespace": .string(plugin.namespace)])
         case .changed(.resources):
             push("resources.listChanged", params: ["namespace": .string(plugin.namespace)])

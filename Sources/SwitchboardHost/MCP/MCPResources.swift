@@ -5,23 +5,36 @@ import JSONRPC
 /// the same resources, contents and subscriptions, in MCP's shapes. Without those methods (a host
 /// with no resource catalog) the lists are empty.
 enum MCPResources {
+    /// Most resources (or templates) on one MCP page: more than any real setup has, so a client that
+    /// reads one page sees them all.
+    static let pageSize = 1_000
+
     static func list(_ method: String, member: String, cursor: String?, context: RequestContext) async throws -> JSONValue {
-        // `resources.list` and `resources.templates` page by cursor; MCP's nextCursor is theirs.
-        let page: JSONValue
-        do {
-            page = try await call(method, cursor.map { ["cursor": .string($0)] } ?? [:], context)
-        } catch let error as ResponseError where error.code == .methodNotFound {
-            page = [:]
-        }
+        // `resources.list` and `resources.templates` page by cursor, at most 500 a page; an MCP page gathers
+        // theirs up to `pageSize`, and MCP's nextCursor is theirs.
+        var items: [JSONValue] = []
+        var next = cursor
+        repeat {
+            var params: JSONObject = ["limit": 500]  // the most a `resources.*` list page holds
+            if let next { params["cursor"] = .string(next) }
+            let page: JSONValue
+            do {
+                page = try await call(method, .object(params), context)
+            } catch let error as ResponseError where error.code == .methodNotFound {
+                page = [:]
+            }
+            items += page["items"]?.arrayValue ?? []
+            next = page["nextCursor"]?.stringValue
+        } while next != nil && items.count < pageSize
         // `owner` is the host's own member; MCP keeps such things under `_meta`.
-        let resources: [JSONValue] = (page["items"]?.arrayValue ?? []).map { item in
+        let resources: [JSONValue] = items.map { item in
             guard case .object(var object) = item, let owner = object["owner"] else { return item }
             object["owner"] = nil
             object["_meta"] = ["switchboard/owner": owner]
             return .object(object)
         }
         var answer: JSONObject = [member: .array(resources)]
-        if let next = page["nextCursor"], next.stringValue != nil { answer["nextCursor"] = next }
+        if let next { answer["nextCursor"] = .string(next) }
         return .object(answer)
     }
 

@@ -11,8 +11,13 @@ struct MCPToolCatalog {
     let dispatcher: Dispatcher
     let catalog: SchemaCatalog
 
-    /// Tools per `tools/list` page.
-    static let pageSize = 20
+    /// Most tools per `tools/list` page: more than any real setup has, so a client that reads one page
+    /// (mcpo and several agent frameworks call `list_tools()` once) sees every tool.
+    static let pageSize = 1_000
+    /// Most bytes of tool descriptions per page (a page holds at least one tool).
+    static let pageBytes = 4 << 20
+    /// Most tools on a page this catalog makes (tests page with fewer).
+    var pageLimit = MCPToolCatalog.pageSize
 
     static func isTool(_ entry: MethodEntry) -> Bool {
         entry.kind == .request && entry.name.contains(".") && !entry.name.hasPrefix("$/")
@@ -24,20 +29,38 @@ struct MCPToolCatalog {
         dispatcher.entry(named: name).flatMap { Self.isTool($0) ? $0 : nil }
     }
 
-    /// One page of tools, sorted by name, after the tool a cursor names; and the next cursor.
+    /// One page of tools, sorted by name, after the tool a cursor names; and the next cursor. A tool that
+    /// arrived after the cursor was made (a plugin that started late) and sorts before it comes first
+    /// on this page, so paging never skips one.
     func page(after cursor: String?) throws -> (tools: [JSONValue], nextCursor: String?) {
         let entries = dispatcher.entries.filter(Self.isTool)
-        var start = 0
+        let router = dispatcher.router
+        var late: [MethodEntry] = []
+        var rest = entries[...]
+        var after: String?
         if let cursor {
-            guard let after = MCPCursor.toolName(from: cursor) else {
+            guard let position = MCPCursor(cursor) else {
                 throw ResponseError.invalidParams(JSONFieldError(field: "cursor", expected: "a nextCursor from tools/list",
                                                                  got: JSONFieldError.excerpt(cursor)))
             }
-            start = entries.firstIndex { $0.name > after } ?? entries.count
+            after = position.after
+            late = entries.filter { $0.name <= position.after && (router?.arrival(of: $0.name) ?? 0) > position.seen }
+            rest = entries[(entries.firstIndex { $0.name > position.after } ?? entries.count)...]
         }
-        let slice = entries[start..<min(start + Self.pageSize, entries.count)]
-        let next = slice.endIndex < entries.count ? slice.last.map { MCPCursor.make(after: $0.name) } : nil
-        return (slice.map(tool), next)
+        let seen = router?.latestArrival ?? 0
+        var tools = late.map(tool)
+        var bytes = tools.reduce(0) { $0 + $1.jsonText().utf8.count }
+        for entry in rest {
+            let tool = tool(entry)
+            let size = tool.jsonText().utf8.count
+            if !tools.isEmpty, tools.count >= pageLimit || bytes + size > Self.pageBytes {
+                return (tools, after.map { MCPCursor(after: $0, seen: seen).text })
+            }
+            tools.append(tool)
+            bytes += size
+            after = entry.name
+        }
+        return (tools, nil)
     }
 
     /// `{name, description, inputSchema, outputSchema?}` for `entry`.
@@ -58,15 +81,28 @@ struct MCPToolCatalog {
     }
 }
 
-/// `tools/list` cursors: the name of the last tool of the page, so a page is stable while plugins add
-/// and remove tools; opaque to clients, which only hand them back.
-enum MCPCursor {
+/// A `tools/list` cursor: the name of the last tool of the page, so a page is stable while plugins add
+/// and remove tools, and the latest tool arrival it had seen (``MethodRouter/latestArrival``); opaque to
+/// clients, which only hand it back (`after:7:mail.send`).
+struct MCPCursor {
     private static let prefix = "after:"
 
-    static func make(after name: String) -> String { prefix + name }
+    var after: String
+    var seen: UInt64
 
-    static func toolName(from cursor: String) -> String? {
-        guard cursor.hasPrefix(prefix), cursor.count > prefix.count, cursor.count <= 512 else { return nil }
-        return String(cursor.dropFirst(prefix.count))
+    init(after: String, seen: UInt64) {
+        self.after = after
+        self.seen = seen
     }
+
+    init?(_ text: String) {
+        guard text.hasPrefix(Self.prefix), text.utf8.count <= 512 else { return nil }
+        let body = text.dropFirst(Self.prefix.count)
+        guard let colon = body.firstIndex(of: ":"), let seen = UInt64(body[..<colon]) else { return nil }
+        let after = body[body.index(after: colon)...]
+        guard !after.isEmpty else { return nil }
+        self.init(after: String(after), seen: seen)
+    }
+
+    var text: String { "\(Self.prefix)\(seen):\(after)" }
 }

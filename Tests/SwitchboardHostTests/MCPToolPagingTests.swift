@@ -1,0 +1,67 @@
+import Jansson
+import JSONRPC
+@testable import SwitchboardHost
+import Synchronization
+import Testing
+
+/// `tools/list` paging: every tool on one page in any real setup, and a cursor that brings a tool
+/// which arrived later and sorts before it instead of skipping it (issue 20, points 1 and 2).
+@Suite("MCP tools/list paging")
+struct MCPToolPagingTests {
+    /// Tools as a plugin router serves them: a set that grows, each name with its arrival number.
+    final class GrowingTools: MethodRouter, Sendable {
+        private let state = Mutex<(names: [String: UInt64], latest: UInt64)>(([:], 0))
+
+        init(_ names: [String]) { add(names, arriving: false) }
+
+        func add(_ names: [String], arriving: Bool = true) {
+            state.withLock { state in
+                if arriving { state.latest += 1 }
+                for name in names { state.names[name] = arriving ? state.latest : 0 }
+            }
+        }
+
+        func entry(named name: String) -> MethodEntry? {
+            state.withLock { $0.names[name] } == nil ? nil : .dynamic(name: name, summary: "a tool") { _, _ in .null }
+        }
+
+        var entries: [MethodEntry] { state.withLock { Array($0.names.keys) }.sorted().compactMap(entry(named:)) }
+        var namespaces: [String] { ["p"] }
+        func methodDescription(named name: String) -> JSONValue? { nil }
+        func arrival(of name: String) -> UInt64 { state.withLock { $0.names[name] ?? 0 } }
+        var latestArrival: UInt64 { state.withLock { $0.latest } }
+    }
+
+    static func catalog(_ router: GrowingTools, pageLimit: Int = MCPToolCatalog.pageSize) throws -> MCPToolCatalog {
+        var registry = MethodRegistry()
+        registry.route(to: router)
+        return MCPToolCatalog(dispatcher: try registry.freeze(), catalog: .embedded, pageLimit: pageLimit)
+    }
+
+    static func names(_ tools: [JSONValue]) -> [String] { tools.compactMap { $0["name"]?.stringValue } }
+
+    @Test("500 tools come on one page, with no cursor")
+    func onePage() throws {
+        let names = (0..<500).map { "p.t\(1_000 + $0)" }
+        let (tools, next) = try Self.catalog(GrowingTools(names)).page(after: nil)
+        #expect(Self.names(tools) == names && next == nil)
+    }
+
+    @Test("a tool that arrives between pages and sorts before the cursor comes on the next page, once; one sorting after it comes in order")
+    func lateArrivalsAreNotSkipped() throws {
+        let router = GrowingTools(["p.b", "p.d", "p.f", "p.h"])
+        let catalog = try Self.catalog(router, pageLimit: 2)
+        let first = try catalog.page(after: nil)
+        #expect(Self.names(first.tools) == ["p.b", "p.d"] && first.nextCursor != nil)
+        router.add(["p.a", "p.e"])
+        let second = try catalog.page(after: first.nextCursor ?? "")
+        #expect(Self.names(second.tools) == ["p.a", "p.e"] && second.nextCursor != nil)
+        let third = try catalog.page(after: second.nextCursor ?? "")
+        #expect(Self.names(third.tools) == ["p.f", "p.h"] && third.nextCursor == nil)
+    }
+
+    @Test("cursors that are not ours are refused naming cursor", arguments: ["elsewhere", "after:", "after:7", "after:x:p.b", "after:1:", ""])
+    func foreignCursors(cursor: String) throws {
+        #expect(throws: ResponseError.self) { try Self.catalog(GrowingTools(["p.a"])).page(after: cursor) }
+    }
+}
