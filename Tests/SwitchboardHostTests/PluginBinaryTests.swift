@@ -161,7 +161,25 @@ struct PluginBinaryTests {
         #expect(try host.response(to: 2).response["error"]?["code"] == -32800)
     }
 
-    @Test("Garbage on a plugin's stdout is reason protocol; the plugin is stopped and restarted on the next call")
+    @Test("A line on a plugin's stdout that is not JSON is skipped and logged once under its name; the call is answered")
+    func skipsStrayLines() throws {
+        let host = try Self.host()
+        #expect(try Self.call(host, 1, "probe.chatter")["result"] == ["chatter": true])
+        #expect(try Self.call(host, 2, "probe.chatter")["result"] == ["chatter": true])
+        // Fifty more (a chatty plugin, not a broken one): it keeps serving.
+        try host.send(BinaryHarness.request(3, "probe.garbage", #"{"lines":50}"#))
+        #expect(try Self.call(host, 4, "probe.echo", #"{"text":"still"}"#)["result"] == ["text": "still"])
+        try host.send(BinaryHarness.notification("$/cancelRequest", #"{"id":3}"#))
+        #expect(try host.response(to: 3).response["error"]?["code"] == -32800)
+        host.closeInput()
+        _ = try host.waitForExit()
+        let notes = host.stderrText.split(separator: "\n").filter { $0.contains("not JSON on its stdout") }
+        #expect(notes.count == 1, "\(notes)")
+        #expect(notes.first?.contains("plugin probe wrote a line that is not JSON on its stdout: skipped") == true)
+        #expect(!host.stderrText.contains("broke the protocol"))
+    }
+
+    @Test("More than 100 lines that are not JSON within a minute is reason protocol; the plugin is stopped and restarted on the next call")
     func stopsAPluginWritingGarbage() throws {
         let host = try Self.host()
         let answer = try Self.call(host, 1, "probe.garbage")
@@ -246,6 +264,10 @@ struct PluginBinaryTests {
     @Test("tools/list_changed from a plugin pushes host.methodsChanged, and the new tool is a method")
     func followsToolChanges() throws {
         let host = try Self.host()
+        // The plugin's start is announced too: wait for that first.
+        try host.send(BinaryHarness.request(0, "probe.echo", #"{"text":"start"}"#))
+        var started = try host.response(to: 0).before
+        while !started.contains(where: { $0["method"] == "host.methodsChanged" }) { started.append(try host.nextMessage()) }
         try host.send(BinaryHarness.request(1, "probe.grow"))
         var pushed = try host.response(to: 1).before
         while !pushed.contains(where: { $0["method"] == "host.methodsChanged" }) { pushed.append(try host.nextMessage()) }

@@ -86,10 +86,15 @@ final class PluginSession: Sendable {
         logger[metadataKey: "plugin"] = "\(manifest.name)"
         let stderr = StderrRelay(fd: process.errorFD, plugin: manifest.name, logger: settings.logger)
         let fdSink = FileDescriptorSink(fd: process.inputFD, limit: settings.limits.maxOutputBytes)
-        let sink = ProtocolWatchSink(base: fdSink) { detail in callbacks.link.session?.breakProtocol(detail) }
+        let plugin = manifest.name
+        let sink = ProtocolWatchSink(base: fdSink) { detail in
+            callbacks.link.session?.breakProtocol(detail)
+        } onStray: { [logger = settings.logger] skipped in
+            let what = skipped == 1 ? "a line that is" : "\(skipped) lines that are"
+            logger.warning("plugin \(plugin) wrote \(what) not JSON on its stdout: skipped (more than \(StrayLines.limit) a minute stop it)")
+        }
         // The plugin's answers must always be read, also while its own calls into the host wait: past
         // the connection's slots and queue, its calls are refused, never left to stop the reader.
-        let plugin = manifest.name
         let connection = Connection(dispatcher: callbacks.dispatcher, limits: settings.limits, framing: .ndjson, sink: sink, logger: logger,
                                     admission: .refuse { method, limit in PluginError.busy(plugin, method: method, limit: limit) })
         let session = PluginSession(manifest: manifest, process: process, connection: connection, sink: fdSink, stderr: stderr,

@@ -1,14 +1,19 @@
 import Jansson
 import JSONRPC
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The sink of a plugin's stdin, watching two ways the plugin can break the protocol, each of which
 /// stops it (`reason: "protocol"`):
 ///
-/// - what the host's reader answers on its own: a parse error or an invalid-request error is the
-///   reader's verdict that the plugin wrote something that is not JSON-RPC (or a frame over the size
-///   limit). Only frames written from the input thread are looked at: the reader's own replies go that
-///   way, while requests to the plugin and answers of task-run callbacks do not, so calls cost nothing
-///   extra;
+/// - what the host's reader answers on its own: an invalid-request error is the reader's verdict that
+///   the plugin wrote something that is not JSON-RPC (or a frame over the size limit). A parse error is
+///   a line that is not JSON: skipped, its reply not sent, and logged (``StrayLines``) unless the
+///   plugin writes more than a hundred within a minute. Only frames written from the input thread are
+///   looked at: the reader's own replies go that way, while requests to the plugin and answers of
+///   task-run callbacks do not, so calls cost nothing extra;
 /// - whether the plugin reads its stdin: no frame to it ever waits for room (a wait would stop the
 ///   plugin's reader thread, which must read its stdout, or the host's input thread), nor is one
 ///   dropped; each is written or queued in order, and once more than the sink's `limit` waits unread,
@@ -16,10 +21,16 @@ import JSONRPC
 final class ProtocolWatchSink: FrameSink {
     let base: FileDescriptorSink
     private let onViolation: @Sendable (String) -> Void
+    private let onStray: @Sendable (_ skipped: Int) -> Void
+    private let stray = Mutex(StrayLines())
 
-    init(base: FileDescriptorSink, onViolation: @escaping @Sendable (String) -> Void) {
+    /// `onStray` is told when a line that is not JSON was skipped and should be logged (with how many
+    /// were skipped since the last log line).
+    init(base: FileDescriptorSink, onViolation: @escaping @Sendable (String) -> Void,
+         onStray: @escaping @Sendable (_ skipped: Int) -> Void = { _ in }) {
         self.base = base
         self.onViolation = onViolation
+        self.onStray = onStray
     }
 
     func writeFromInput(_ bytes: [UInt8]) {
@@ -27,7 +38,40 @@ final class ProtocolWatchSink: FrameSink {
             onViolation(violation)
             return
         }
-        deliver(bytes)
+        let (kept, strays) = Self.withoutStrayLineReplies(bytes)
+        for _ in 0..<strays {
+            switch stray.withLock({ $0.record(at: Self.monotonicNow()) }) {
+            case .log(let skipped): onStray(skipped)
+            case .skip: break
+            case .tooMany:
+                onViolation("it wrote more than \(StrayLines.limit) lines that are not JSON within a minute")
+                return
+            }
+        }
+        if !kept.isEmpty { deliver(kept) }
+    }
+
+    /// `frames` without the reader's parse-error replies to lines that were not JSON (a stray line has no
+    /// id to answer, and the plugin need not hear about it), and how many there were.
+    static func withoutStrayLineReplies(_ frames: [UInt8]) -> (kept: [UInt8], strays: Int) {
+        var kept: [UInt8] = []
+        var strays = 0
+        for line in frames.split(separator: 0x0A, omittingEmptySubsequences: true) {
+            if let message = try? JSONValue(parsing: line), message["id"] == .null,
+               message["error"]?["code"]?.int64Value == Int64(ErrorCode.parseError.rawValue) {
+                strays += 1
+            } else {
+                kept += line
+                kept.append(0x0A)
+            }
+        }
+        return strays == 0 ? (frames, 0) : (kept, strays)
+    }
+
+    private static func monotonicNow() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
     }
 
     func enqueue(_ bytes: [UInt8]) async { deliver(bytes) }
@@ -49,13 +93,14 @@ final class ProtocolWatchSink: FrameSink {
         onViolation("it stopped reading its stdin: more than \(base.limit) bytes sent to it were unread")
     }
 
-    /// The message of the first parse or invalid-request error among NDJSON `frames`, if any.
+    /// The message of the first invalid-request error among NDJSON `frames`, if any (a parse error is a
+    /// stray line, counted apart).
     static func violation(in frames: [UInt8]) -> String? {
         for line in frames.split(separator: 0x0A) {
             guard let message = try? JSONValue(parsing: line) else { continue }
             for reply in message.arrayValue ?? [message] {
                 guard let error = reply["error"], let code = error["code"]?.int64Value,
-                      code == Int64(ErrorCode.parseError.rawValue) || code == Int64(ErrorCode.invalidRequest.rawValue) else { continue }
+                      code == Int64(ErrorCode.invalidRequest.rawValue) else { continue }
                 return error["message"]?.stringValue ?? "not JSON-RPC"
             }
         }

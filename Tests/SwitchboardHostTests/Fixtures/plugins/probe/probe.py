@@ -21,7 +21,8 @@ TOOLS = [
     tool("echo", {"text": {"type": "string"}}, ["text"]),
     tool("crash", {"message": {"type": "string"}}),
     tool("hang"),
-    tool("garbage"),
+    tool("garbage", {"lines": {"type": "integer"}}),
+    tool("chatter"),
     tool("env"),
     tool("call", {"method": {"type": "string"}, "params": {"type": "object"}}, ["method"]),
     tool("progress"),
@@ -111,9 +112,14 @@ def run(name, arguments, meta):
     if name == "hang":
         return None
     if name == "garbage":
-        sys.stdout.write("this is not JSON-RPC\n")
+        sys.stdout.write("this is not JSON-RPC\n" * arguments.get("lines", 101))
         sys.stdout.flush()
         return None
+    if name == "chatter":
+        # What real servers print now and then; the answer follows.
+        sys.stdout.write("Server starting on stdio...\n")
+        sys.stdout.flush()
+        return text({"chatter": True})
     if name == "env":
         return text({"env": dict(os.environ)})
     if name == "call":
