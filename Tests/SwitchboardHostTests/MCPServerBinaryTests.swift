@@ -106,11 +106,31 @@ struct MCPServerBinaryTests {
         #expect(Set(forecast["inputSchema"]?["required"]?.arrayValue ?? []) == ["date", "place"])
         let params = #"{"name":"weather.forecast","arguments":{"date":"2026-11-22","place":"Berlin"}}"#
         let answer = try #require(try Self.call(host, 1, "tools/call", params)["result"])
-        #expect(answer["isError"] == false && answer["structuredContent"]?["date"] == "2026-11-22")
+        #expect(answer["isError"] != true && answer["structuredContent"]?["date"] == "2026-11-22")
         let refused = try #require(try Self.call(host, 2, "tools/call", #"{"name":"weather.forecast","arguments":{"date":"soon","place":"Berlin"}}"#)["result"])
         #expect(refused["isError"] == true)
         let error = try JSONValue(parsing: try #require(refused["content"]?.arrayValue?.first?["text"]?.stringValue))
         #expect(error["data"]?["field"] == "date")
+    }
+
+    @Test("a plugin tool's CallToolResult passes through tools/call unchanged: every content block, structuredContent, isError")
+    func pluginContentPassesThrough() throws {
+        let host = try SpawnedHost(arguments: ["serve", "--plugins", PluginBinaryTests.fixtures, "--plugin-grace", "500"] + Self.memory)
+        let picture = try #require(try Self.call(host, 1, "tools/call", #"{"name":"probe.picture","arguments":{}}"#)["result"])
+        let blocks = picture["content"]?.arrayValue ?? []
+        #expect(blocks.compactMap { $0["type"]?.stringValue } == ["text", "image", "audio", "resource_link", "resource"])
+        #expect(blocks.first == ["type": "text", "text": "a dot"], "a text block is not wrapped in another")
+        #expect(blocks.dropFirst().first == ["type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"])
+        #expect(blocks.dropFirst(4).first?["resource"]?["text"] == "one")
+        #expect(picture["structuredContent"] == nil)
+        let echo = try #require(try Self.call(host, 2, "tools/call", #"{"name":"probe.echo","arguments":{"text":"hi"}}"#)["result"])
+        #expect(echo["structuredContent"] == ["text": "hi"])
+        #expect(echo["content"] == [["type": "text", "text": #"{"text": "hi"}"#]], "the plugin's own text, as it wrote it")
+        let failed = try #require(try Self.call(host, 3, "tools/call", #"{"name":"probe.fail","arguments":{}}"#)["result"])
+        #expect(failed == ["content": [["type": "text", "text": "probe failed on purpose"]], "isError": true])
+        // The plain face keeps its own shape: {content} without structuredContent.
+        let plain = try #require(try Self.call(host, 4, "probe.picture")["result"])
+        #expect(plain["content"]?.arrayValue?.count == 5)
     }
 
     @Test("an MCP client's progress token brings notifications/progress, and notifications/cancelled stops the call with -32800")
@@ -203,7 +223,7 @@ struct MCPServerBinaryTests {
         #expect(answered == 20)
     }
 
-    @Test("The official MCP Python SDK's ClientSession drives switchboard: tools by cursor, a call, a resource and its update, progress, a cancel",
+    @Test("The official MCP Python SDK's ClientSession drives switchboard: every tool on one page, a call, a resource and its update, progress, a cancel",
           .enabled(if: PluginShippedTests.mcpPython != nil, "run scripts/mcp-sdk-venv (scripts/test does) to install the mcp package"))
     func officialSDKClient() throws {
         let python = try #require(PluginShippedTests.mcpPython)
@@ -216,7 +236,7 @@ struct MCPServerBinaryTests {
         let lines = client.stdoutText.split(separator: "\n")
         let seen = try JSONValue(parsing: String(try #require(lines.last)))
         #expect(seen["protocolVersion"] == "2025-11-25")
-        #expect((seen["pages"]?.int64Value ?? 0) > 1)
+        #expect(seen["pages"] == 1, "every tool on the first page")
         #expect(seen["toolError"] == "limit" && seen["unknownTool"] == -32602)
         #expect(seen["updated"] == "mail://inbox")
         #expect(seen["cancelled"] == -32800)
@@ -241,7 +261,7 @@ struct MCPServerBinaryTests {
         #expect(try client.waitForExit() == .exited(0), "\(client.stderrText)")
         let seen = try JSONValue(parsing: String(try #require(client.stdoutText.split(separator: "\n").last)))
         #expect(seen["protocolVersion"] == "2026-07-28")
-        #expect((seen["pages"]?.int64Value ?? 0) > 1)
+        #expect(seen["pages"] == 1, "every tool on the first page")
         #expect(seen["updated"] == "mail://inbox")
         #expect(seen["cancelled"] == -32800)
         #expect(seen["inFlightAfterCancel"] == 1)

@@ -8,8 +8,9 @@ import Synchronization
 /// parsed into. Time-outs, cancellation, crashes, id remapping and progress work as for every request
 /// to the plugin.
 extension PluginSession {
-    /// Calls `tool` for a client's request and answers it through `answer`; returns at once.
-    func relay(_ tool: PluginTool, arguments: ToolArguments, context: RequestContext, answer: DeferredAnswer) {
+    /// Calls `tool` for a client's request and answers it through `answer`; returns at once. With
+    /// `asToolResult`, the answer is the plugin's `CallToolResult` itself (for the MCP face).
+    func relay(_ tool: PluginTool, arguments: ToolArguments, context: RequestContext, answer: DeferredAnswer, asToolResult: Bool = false) {
         if answer.isCancelled { return answer.fail(ResponseError.cancelled) }
         let params = JanssonValue.object()
         params.set("name", taking: JanssonValue.makeString(tool.name))
@@ -23,7 +24,7 @@ extension PluginSession {
         let id = connection.startRequest(method: "tools/call", params: params) { [self] outcome in
             deadline.disarm()
             if let token { _ = state.withLock { $0.progress.removeValue(forKey: token) } }
-            finish(outcome, tool: tool.name, answer: answer)
+            finish(outcome, tool: tool.name, answer: answer, asToolResult: asToolResult)
         }
         guard let id else {
             if let token { _ = state.withLock { $0.progress.removeValue(forKey: token) } }
@@ -48,11 +49,14 @@ extension PluginSession {
     }
 
     /// Turns the plugin's answer into the client's: `structuredContent` when present, else `{content}`;
-    /// `isError: true` is a tool error; the plugin's own errors name it.
-    private func finish(_ outcome: Result<JSONView, ResponseError>, tool: String, answer: DeferredAnswer) {
+    /// `isError: true` is a tool error; the plugin's own errors name it. `asToolResult` keeps a result
+    /// object as the plugin sent it.
+    private func finish(_ outcome: Result<JSONView, ResponseError>, tool: String, answer: DeferredAnswer, asToolResult: Bool) {
         switch outcome {
         case .failure(let error):
             answer.fail(error.data?["plugin"] != nil || error.code == .requestCancelled ? error : PluginError.fromPlugin(name, error))
+        case .success(let result) where asToolResult && result.kind == .object:
+            answer.succeed(JanssonValue(retaining: result.pointer))
         case .success(let result):
             if result["isError"]?.bool == true {
                 answer.fail(PluginError.toolError(name, tool: tool, content: result["content"].map(JSONValue.init) ?? []))

@@ -73,4 +73,16 @@ public struct PluginRouter: MethodRouter {
     public func arrival(of name: String) -> UInt64 { supervisor.toolArrivals.arrival(of: name) }
 
     public var latestArrival: UInt64 { supervisor.toolArrivals.latest }
+
+    /// A plugin's tool called from the MCP face: the plugin's `CallToolResult` passes through as it came
+    /// (images, audio, resource links and embedded resources kept; `isError` results too), where a
+    /// method call answers `structuredContent` or `{content}`.
+    public func callTool(named name: String, arguments: JSONValue?, within context: RequestContext) async throws -> JSONValue? {
+        guard let dot = name.utf8.firstIndex(of: UInt8(ascii: ".")), let plugin = supervisor.plugin(namespace: String(name[..<dot])) else { return nil }
+        let toolName = String(name[name.utf8.index(after: dot)...])
+        let session = try await plugin.session()
+        guard let tool = session.tool(named: toolName) else { return nil }
+        let arguments = try ToolArguments(arguments, tool: tool)
+        return try await DeferredAnswer.value { session.relay(tool, arguments: arguments, context: context, answer: $0, asToolResult: true) }
+    }
 }

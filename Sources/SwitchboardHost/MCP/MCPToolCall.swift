@@ -5,7 +5,8 @@ import JSONRPC
 /// request, and answers MCP's `CallToolResult`.
 ///
 /// The result is the method's result as `structuredContent` (when it is an object) and as the JSON
-/// text block MCP asks for. An error the method answers (bad arguments, a domain error, a plugin's)
+/// text block MCP asks for; a plugin's tool answers its own `CallToolResult`, passed through as the
+/// plugin sent it (``MethodRouter/callTool(named:arguments:within:)``). An error the method answers (bad arguments, a domain error, a plugin's)
 /// is a result with `isError: true` whose text is the JSON-RPC error object, so the model can read
 /// and correct it; an unknown tool is a JSON-RPC `-32602`, a cancelled call `-32800`.
 enum MCPToolCall {
@@ -15,6 +16,10 @@ enum MCPToolCall {
                                 data: ["field": "name", "got": .string(JSONFieldError.excerpt(params.name))])
         }
         do {
+            if let router = tools.dispatcher.router,
+               let result = try await router.callTool(named: params.name, arguments: params.arguments, within: context) {
+                return result
+            }
             let result = try await tools.dispatcher.invoke(params.name, params: params.arguments, progressToken: context.progressToken,
                                                            within: context)
             var answer: JSONObject = ["content": [["type": "text", "text": .string(result.jsonText())]], "isError": false]

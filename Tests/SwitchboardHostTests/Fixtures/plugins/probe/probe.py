@@ -23,6 +23,7 @@ TOOLS = [
     tool("hang"),
     tool("garbage", {"lines": {"type": "integer"}}),
     tool("chatter"),
+    tool("picture"),
     tool("env"),
     tool("call", {"method": {"type": "string"}, "params": {"type": "object"}}, ["method"]),
     tool("progress"),
@@ -191,6 +192,13 @@ def run(name, arguments, meta):
         return text({"ignoring": True})
     if name == "subscriptions":
         return text({"uris": sorted(subscribed)})
+    if name == "picture":
+        # Content blocks of every kind a tool may answer, no structuredContent.
+        return {"content": [{"type": "text", "text": "a dot"},
+                            {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"},
+                            {"type": "audio", "data": "UklGRg==", "mimeType": "audio/wav"},
+                            {"type": "resource_link", "uri": "probe://counter", "name": "counter"},
+                            {"type": "resource", "resource": {"uri": "probe://item/01", "mimeType": "text/plain", "text": "one"}}]}
     if name == "fail":
         return {"content": [{"type": "text", "text": "probe failed on purpose"}], "isError": True}
     raise KeyError(name)
