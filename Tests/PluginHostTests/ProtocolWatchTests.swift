@@ -48,3 +48,18 @@ struct StrayLinesTests {
         #expect(none == 0 && untouched == Array((answer + "\n").utf8))
     }
 }
+
+@Suite("A tool's error message")
+struct ToolErrorMessageTests {
+    @Test("kept whole up to 1,000 characters; past that cut after the last whole word, with …")
+    func wholeWords() {
+        let short = "No such file: notes.txt"
+        #expect(PluginError.toolError("p", tool: "t", content: [["type": "text", "text": .string(short)]]).message == "Tool t failed: " + short)
+        let words = String(repeating: "word ", count: 300)
+        let cut = PluginError.wholeWords(words, limit: 1_000)
+        #expect(cut == String(repeating: "word ", count: 200).dropLast() + "…")
+        #expect(PluginError.wholeWords("lorem ipsum dolorsit", limit: 14) == "lorem ipsum…")
+        #expect(PluginError.wholeWords(String(repeating: "x", count: 20), limit: 10) == String(repeating: "x", count: 10) + "…")
+        #expect(PluginError.wholeWords("exactly ten", limit: 11) == "exactly ten")
+    }
+}

@@ -113,7 +113,24 @@ struct PluginShippedTests {
         #expect(try Self.call(host, 3, "notes.add", #"{"a":"two","b":3}"#)["error"]?["data"]?["field"] == "a")
         let items = try Self.call(host, 4, "plugins.list")["result"]?["items"]?.arrayValue ?? []
         #expect(items.first?["resources"] == ["notes://greeting"])
+        // An mcpServers entry has no version of its own: the server's handshake gives it.
+        #expect(items.first?["server"]?["name"] == "notes")
+        let version = try #require(items.first?["server"]?["version"]?.stringValue)
+        #expect(!version.isEmpty && items.first?["version"] == .string(version))
         let discovered = try Self.call(host, 5, "rpc.discover")["result"]?["methods"]?.arrayValue ?? []
         #expect(discovered.first { $0["name"] == "notes.add" }?["params"]?.arrayValue?.count == 2)
+    }
+
+    @Test("A server whose command is missing: the call fails startFailed and plugins.list says startFailed too")
+    func missingCommandIsOneTruth() throws {
+        let folder = try BinaryHarness.temporaryFolder("mcp")
+        let config = folder + "/mcp.json"
+        try Self.write(#"{"mcpServers":{"gone":{"command":"\#(folder)/no-such-uvx","args":["mcp-server-time"]}}}"#, to: config, mode: 0o600)
+        let host = try SpawnedHost(arguments: ["serve", "--mcp-config", config, "--backend", "memory", "--log-level", "error"])
+        let failed = try Self.call(host, 1, "gone.now")
+        #expect(failed["error"]?["code"] == -32070 && failed["error"]?["data"]?["reason"] == "startFailed", "\(failed)")
+        let items = try Self.call(host, 2, "plugins.list")["result"]?["items"]?.arrayValue ?? []
+        #expect(items.first?["state"] == "startFailed", "\(items)")
+        #expect(items.first?["lastError"]?.stringValue?.isEmpty == false)
     }
 }

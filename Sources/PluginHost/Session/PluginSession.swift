@@ -29,6 +29,8 @@ final class PluginSession: Sendable {
         var resources: [JSONValue] = []
         var templates: [JSONValue] = []
         var capabilities: JSONValue = [:]
+        /// Who the plugin said it is in its `initialize` answer.
+        var server: PluginServerInfo?
         /// Progress tokens given to the plugin → the client's request.
         var progress: [String: RequestContext] = [:]
         /// Client subscriptions per resource URI subscribed at the plugin.
@@ -57,6 +59,8 @@ final class PluginSession: Sendable {
 
     var name: String { manifest.name }
     var tools: [String: PluginTool] { state.withLock { $0.tools } }
+    /// Who the plugin said it is (`serverInfo`), when it said.
+    var server: PluginServerInfo? { state.withLock { $0.server } }
     /// The tool called `name`, looked up without copying the table (every call asks).
     func tool(named name: String) -> PluginTool? { state.withLock { $0.tools[name] } }
     var resources: [JSONValue] { state.withLock { $0.resources } }
@@ -122,7 +126,11 @@ final class PluginSession: Sendable {
             breakProtocol("it answered initialize with protocol version \(JSONFieldError.excerpt(offered)), not one of \(Self.protocolVersions.joined(separator: ", "))")
             throw PluginError.unavailable(name, reason: "protocol", message: "unsupported MCP protocol version \(offered)")
         }
-        state.withLock { $0.capabilities = answer["capabilities"] ?? [:] }
+        let server = PluginServerInfo(answer["serverInfo"])
+        state.withLock { state in
+            state.capabilities = answer["capabilities"] ?? [:]
+            state.server = server
+        }
         connection.notify(method: "notifications/initialized", params: nil)
         try await refreshTools()
         if capabilities["resources"] != nil { try await refreshResources() }

@@ -30,6 +30,10 @@ public final class Plugin: Sendable {
         var restarts = 0
         var crashes: [UInt64] = []
         var lastError: String?
+        /// `data.reason` of the last crash or failed start (`startFailed` shows as the state until the next try).
+        var lastReason: String?
+        /// Who the plugin said it was in its last handshake.
+        var server: PluginServerInfo?
         /// What the last run that ended had announced: its resources and templates.
         var lastOffer = ResourceOffer()
         /// Whether a run ever finished its handshake, so its listing (tools, resources) is known.
@@ -117,6 +121,7 @@ public final class Plugin: Sendable {
                     if let error = session.endError { return .ended(error) }
                     state.phase = .running(session)
                     state.listed = true
+                    state.server = session.server
                     return .running
                 }
                 switch outcome {
@@ -169,6 +174,7 @@ public final class Plugin: Sendable {
             guard state.generation == generation else { return }
             state.crashes = state.crashes.filter { now - $0 < window } + [now]
             state.lastError = error.message
+            state.lastReason = error.data?["reason"]?.stringValue
             if state.crashes.count >= settings.maxCrashes {
                 state.phase = .failed(PluginError.unavailable(
                     name, reason: "failed",
@@ -212,6 +218,7 @@ public final class Plugin: Sendable {
             if resetting {
                 state.crashes = []
                 state.lastError = nil
+                state.lastReason = nil
             }
             return session
         }
@@ -253,6 +260,8 @@ public final class Plugin: Sendable {
         state.withLock { state in
             let session: PluginSession? = if case .running(let running) = state.phase { running } else { nil }
             let phase = switch state.phase {
+            // A start that failed (a command missing, say) says so, as the call that started it did.
+            case .stopped where state.lastReason == "startFailed": "startFailed"
             case .stopped: "stopped"
             case .starting: "starting"
             case .running: "running"
@@ -260,7 +269,8 @@ public final class Plugin: Sendable {
             case .invalid: "invalid"
             }
             return PluginStatus(
-                name: name, namespace: namespace, version: version, state: phase, pid: session?.pid.map(Int.init),
+                name: name, namespace: namespace, version: version.isEmpty ? state.server?.version ?? "" : version,
+                server: state.server, state: phase, pid: session?.pid.map(Int.init),
                 restarts: state.restarts, lastError: state.lastError,
                 methods: (session?.tools.keys.sorted() ?? []).map { namespace + "." + $0 },
                 resources: (session?.resources ?? []).compactMap { $0["uri"]?.stringValue }
@@ -284,7 +294,10 @@ enum PluginEvent: Sendable {
 public struct PluginStatus: Encodable, Sendable, Equatable {
     public var name: String
     public var namespace: String
+    /// The manifest's version, else the one the server gave in its handshake.
     public var version: String
+    /// Who the server said it is (`serverInfo`), once it has started.
+    public var server: PluginServerInfo?
     public var state: String
     public var pid: Int?
     public var restarts: Int

@@ -1,5 +1,6 @@
 import Jansson
 import JSONRPC
+import SwitchboardCore
 
 /// The error codes of plugin calls (in JSON-RPC's server range); every error's `data` names the plugin.
 extension ErrorCode {
@@ -42,8 +43,11 @@ enum PluginError {
                     details: ["timeoutMs": .integer(Int64(milliseconds))])
     }
 
+    /// The most characters of a tool's own message a `-32071` message keeps (the whole content is in `data`).
+    static let toolMessageLimit = 1_000
+
     static func toolError(_ plugin: String, tool: String, content: JSONValue) -> ResponseError {
-        let text = content.arrayValue?.first?["text"]?.stringValue.map { ": " + JSONFieldError.excerpt($0) } ?? ""
+        let text = content.arrayValue?.first?["text"]?.stringValue.map { ": " + wholeWords($0, limit: toolMessageLimit) } ?? ""
         return ResponseError(code: .toolError, message: "Tool \(tool) failed\(text)",
                              data: ["plugin": .string(plugin), "reason": "toolError", "content": content])
     }
@@ -67,5 +71,17 @@ enum PluginError {
                       message: "Plugin \(plugin) has \(limit) calls into the host running and queued, the most allowed; \(JSONFieldError.excerpt(method)) was refused",
                       data: ["plugin": .string(plugin), "reason": "busy", "method": .string(JSONFieldError.excerpt(method)),
                              "limit": .integer(Int64(limit))])
+    }
+
+    /// `text` whole when it has at most `limit` characters, else cut after its last whole word within
+    /// them (mid-word only when the first word alone is longer) and ended with `…`.
+    static func wholeWords(_ text: String, limit: Int) -> String {
+        let scalars = text.unicodeScalars
+        guard let end = scalars.index(scalars.startIndex, offsetBy: limit, limitedBy: scalars.endIndex), end != scalars.endIndex else {
+            return text
+        }
+        let kept = scalars[..<end]
+        let cut = scalars[end].properties.isWhitespace ? end : kept.lastIndex { $0.properties.isWhitespace } ?? end
+        return String(String.UnicodeScalarView(scalars[..<cut])).trimming(\.isWhitespace) + "…"
     }
 }
