@@ -27,7 +27,8 @@ enum HostRegistry {
         registry.add(.resourceMethods(ResourceCatalog(core: CoreResources.all(services: services), plugins: plugins),
                                       subscriptions: services.subscriptions))
         registry.add(.pluginMethods(plugins))
-        registry.add(.mcpServerMethods())
+        registry.add(.promptMethods(plugins))
+        registry.add(.mcpServerMethods(prompts: plugins))
         if !plugins.plugins.isEmpty { registry.route(to: plugins.router) }
         return registry
     }

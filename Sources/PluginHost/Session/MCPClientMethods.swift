@@ -35,6 +35,12 @@ enum MCPResourcesListChanged: RPCNotification {
     typealias Params = JSONValue
 }
 
+enum MCPPromptsListChanged: RPCNotification {
+    static let name = "notifications/prompts/list_changed"
+    static let summary = "The plugin's prompts changed: read again, prompts.listChanged pushed."
+    typealias Params = JSONValue
+}
+
 enum MCPResourceUpdated: RPCNotification {
     static let name = "notifications/resources/updated"
     static let summary = "A resource the plugin serves changed."

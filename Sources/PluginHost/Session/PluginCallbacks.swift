@@ -22,6 +22,7 @@ final class PluginCallbacks: Sendable {
         registry.registerNotification(MCPProgress.self) { params, _ in link.session?.forwardProgress(params) }
         registry.registerNotification(MCPToolsListChanged.self) { _, _ in link.session?.listChanged(.tools) }
         registry.registerNotification(MCPResourcesListChanged.self) { _, _ in link.session?.listChanged(.resources) }
+        registry.registerNotification(MCPPromptsListChanged.self) { _, _ in link.session?.listChanged(.prompts) }
         registry.registerNotification(MCPResourceUpdated.self) { params, _ in
             if let uri = params["uri"]?.stringValue { link.session?.listChanged(.resourceUpdated(uri)) }
         }

@@ -22,12 +22,14 @@ final class PluginSession: Sendable {
     let onChange: @Sendable (ChangeKind) -> Void
 
     /// What changed at the plugin, for pushes to the clients.
-    enum ChangeKind: Sendable { case tools, resources, resourceUpdated(String) }
+    enum ChangeKind: Sendable { case tools, resources, prompts, resourceUpdated(String) }
 
     struct State {
         var tools: [String: PluginTool] = [:]
         var resources: [JSONValue] = []
         var templates: [JSONValue] = []
+        /// MCP `Prompt` objects, under the plugin's own names.
+        var prompts: [JSONValue] = []
         var capabilities: JSONValue = [:]
         /// Who the plugin said it is in its `initialize` answer.
         var server: PluginServerInfo?
@@ -59,6 +61,8 @@ final class PluginSession: Sendable {
 
     var name: String { manifest.name }
     var tools: [String: PluginTool] { state.withLock { $0.tools } }
+    /// The plugin's prompts (MCP `Prompt` objects, its own names).
+    var prompts: [JSONValue] { state.withLock { $0.prompts } }
     /// Who the plugin said it is (`serverInfo`), when it said.
     var server: PluginServerInfo? { state.withLock { $0.server } }
     /// The tool called `name`, looked up without copying the table (every call asks).
@@ -134,6 +138,7 @@ final class PluginSession: Sendable {
         connection.notify(method: "notifications/initialized", params: nil)
         try await refreshTools()
         if capabilities["resources"] != nil { try await refreshResources() }
+        if capabilities["prompts"] != nil { try await refreshPrompts() }
     }
 
     /// Reads `tools/list`, every page.
@@ -154,6 +159,12 @@ final class PluginSession: Sendable {
             $0.resources = resources
             $0.templates = templates
         }
+    }
+
+    /// Reads `prompts/list`, every page; an item without a string `name` is left out.
+    func refreshPrompts() async throws {
+        let prompts = try await listAll("prompts/list", member: "prompts").filter { $0["name"]?.stringValue != nil }
+        state.withLock { $0.prompts = prompts }
     }
 
     /// A paginated MCP list, at most 100 pages.

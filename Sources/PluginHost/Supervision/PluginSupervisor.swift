@@ -65,7 +65,7 @@ public final class PluginSupervisor: Sendable {
 
     // MARK: Clients
 
-    /// A client connection that receives `host.methodsChanged` and `resources.listChanged` (once, however
+    /// A client connection that receives `host.methodsChanged`, `resources.listChanged` and `prompts.listChanged` (once, however
     /// often it is added: each listing adds its caller).
     public func addClient(_ connection: Connection) {
         clients.withLock { clients in
@@ -92,6 +92,9 @@ public final class PluginSupervisor: Sendable {
             if session.offersResources {
                 push("resources.listChanged", params: ["namespace": .string(plugin.namespace)])
             }
+            if !session.prompts.isEmpty {
+                push("prompts.listChanged", params: ["namespace": .string(plugin.namespace)])
+            }
         case .ended(let session):
             // Its tools and resources are gone from the lists until it runs again (not worth telling at exit).
             toolArrivals.offer(namespace: plugin.namespace, tools: [])
@@ -102,11 +105,16 @@ public final class PluginSupervisor: Sendable {
             if session.offersResources {
                 push("resources.listChanged", params: ["namespace": .string(plugin.namespace)])
             }
+            if !session.prompts.isEmpty {
+                push("prompts.listChanged", params: ["namespace": .string(plugin.namespace)])
+            }
         case .changed(.tools):
             toolArrivals.offer(namespace: plugin.namespace, tools: plugin.runningSession?.tools.keys.map { $0 } ?? [])
             push("host.methodsChanged", params: ["namespace": .string(plugin.namespace)])
         case .changed(.resources):
             push("resources.listChanged", params: ["namespace": .string(plugin.namespace)])
+        case .changed(.prompts):
+            push("prompts.listChanged", params: ["namespace": .string(plugin.namespace)])
         case .changed(.resourceUpdated(let uri)):
             // Delivered to the resources.subscribe subscriptions of that URI, and no one else.
             resourceUpdates.record(uri)

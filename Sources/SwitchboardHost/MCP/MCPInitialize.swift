@@ -1,8 +1,8 @@
 import Jansson
 import JSONRPC
 
-/// The answer to an MCP client's `initialize`: the negotiated revision, tools and resources (with
-/// `subscribe` and `listChanged`), and who we are. The connection then speaks MCP (``NotificationDialect/mcp(listens:)``).
+/// The answer to an MCP client's `initialize`: the negotiated revision, tools, resources (with
+/// `subscribe` and `listChanged`) and prompts, and who we are. The connection then speaks MCP (``NotificationDialect/mcp(listens:)``).
 public struct MCPInitializeResult: Encodable, Sendable {
     public struct Capabilities: Encodable, Sendable {
         public struct Tools: Encodable, Sendable { public var listChanged = true }
@@ -11,8 +11,11 @@ public struct MCPInitializeResult: Encodable, Sendable {
             public var listChanged = true
         }
 
+        public struct Prompts: Encodable, Sendable { public var listChanged = true }
+
         public var tools = Tools()
         public var resources = Resources()
+        public var prompts = Prompts()
     }
 
     public struct Implementation: Encodable, Sendable {

@@ -3,13 +3,13 @@ import JSONRPC
 
 extension MethodRegistry {
     /// The MCP server face, on the same stream as every other method: `ping`, `tools/list`,
-    /// `tools/call` and `resources/*` (2025-11-25), `server/discover` and `subscriptions/listen`
+    /// `tools/call`, `resources/*` and `prompts/*` (2025-11-25; prompts from `prompts`, the plugins'), `server/discover` and `subscriptions/listen`
     /// (2026-07-28). `initialize` tells an MCP client by its params (``MCPVersion``); these methods
     /// work with or without it, and `tools/call`, `resources/subscribe`, `server/discover` or
     /// `subscriptions/listen` make the connection word its notifications for MCP too
     /// (``NotificationDialect/mcp(listens:)``). Results to requests naming the 2026-07-28 revision in
     /// `_meta` carry what it adds (``MCPResultStamp``).
-    public static func mcpServerMethods(catalog: SchemaCatalog? = nil) -> MethodRegistry {
+    public static func mcpServerMethods(catalog: SchemaCatalog? = nil, prompts: (any PromptSource)? = nil) -> MethodRegistry {
         var registry = MethodRegistry()
         registry.registerImmediate(MCPPing.self) { _, _ in [:] }
         registry.registerImmediate(ServerDiscover.self) { _, context in ServerDiscover.result(on: context.connection) }
@@ -44,6 +44,17 @@ extension MethodRegistry {
         }
         registry.register(MCPResourcesUnsubscribe.self) { params, context in
             try await MCPResources.unsubscribe(params.uri, context: context)
+        }
+        registry.register(MCPPromptsList.self) { params, _ in
+            MCPResultStamp.stamped(try MCPPromptsList.page(await prompts?.prompts() ?? [], after: params.cursor), meta: params.meta, cacheable: true)
+        }
+        registry.register(MCPPromptsGet.self) { params, context in
+            guard let prompts else {
+                throw ResponseError.invalidParams(JSONFieldError(field: "name", expected: "the name of a prompt from prompts/list",
+                                                                 got: JSONFieldError.excerpt(params.name)))
+            }
+            let result = try await prompts.prompt(named: params.name, arguments: params.arguments, within: context)
+            return MCPResultStamp.stamped(result, meta: params.meta, cacheable: false)
         }
         return registry
     }

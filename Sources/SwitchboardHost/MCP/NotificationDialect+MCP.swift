@@ -10,6 +10,7 @@ extension NotificationDialect {
     /// | `resources.updated {subscriptionId, uri, …}` | `notifications/resources/updated {uri}` |
     /// | `resources.listChanged` | `notifications/resources/list_changed` |
     /// | `host.methodsChanged` | `notifications/tools/list_changed` |
+    /// | `prompts.listChanged` | `notifications/prompts/list_changed` |
     ///
     /// Anything else goes out as it is. A progress report without a number is dropped: MCP's needs one.
     /// An update for a subscription a `subscriptions/listen` stream made (``MCPListens``) carries that
@@ -33,6 +34,8 @@ extension NotificationDialect {
             return ("notifications/resources/list_changed", nil)
         case "host.methodsChanged":
             return ("notifications/tools/list_changed", nil)
+        case "prompts.listChanged":
+            return ("notifications/prompts/list_changed", nil)
         default:
             return (method, params)
         }

@@ -42,6 +42,8 @@ TOOLS = [
     tool("cancellations"),
     tool("ignoreUnsubscribe"),
 ]
+PROMPTS = [{"name": "greet", "description": "Greets someone.",
+            "arguments": [{"name": "who", "required": True}, {"name": "tone", "required": False}]}]
 COUNTER = "probe://counter"
 # Resources beyond the counter, listed over several pages (resources/list follows nextCursor).
 ITEMS = [f"probe://item/{number:02d}" for number in range(60)]
@@ -217,7 +219,8 @@ for line in sys.stdin:
         continue
     received.add(ident)
     if method == "initialize":
-        result = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}, "resources": {"subscribe": True}},
+        result = {"protocolVersion": "2025-06-18",
+                  "capabilities": {"tools": {}, "resources": {"subscribe": True}, "prompts": {"listChanged": True}},
                   "serverInfo": {"name": "probe", "version": "0.1.0"}}
     elif method == "resources/list":
         start = int(params.get("cursor") or 0)
@@ -241,6 +244,11 @@ for line in sys.stdin:
             continue
         subscribed.discard(params["uri"])
         result = {}
+    elif method == "prompts/list":
+        result = {"prompts": PROMPTS}
+    elif method == "prompts/get":
+        who = (params.get("arguments") or {}).get("who", "nobody")
+        result = {"description": "a greeting", "messages": [{"role": "user", "content": {"type": "text", "text": f"Greet {who}."}}]}
     elif method == "tools/list":
         result = {"tools": TOOLS}
     elif method == "tools/call":

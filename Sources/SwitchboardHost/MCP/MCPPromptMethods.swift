@@ -1,0 +1,51 @@
+import Jansson
+import JSONRPC
+
+/// MCP `prompts/list {cursor?}` → `{prompts, nextCursor?}`: every prompt of the plugins on one page.
+public enum MCPPromptsList: RPCMethod {
+    public static let name = "prompts/list"
+    public static let summary = "MCP: lists the prompts the plugins offer."
+    public typealias Params = ToolsList.Params
+    public typealias Result = JSONValue
+
+    /// Most prompts on one page: more than any real setup has.
+    static let pageSize = 1_000
+
+    /// The page after `cursor` (the name of the last prompt of the page before), `owner` under `_meta`.
+    static func page(_ prompts: [JSONValue], after cursor: String?) throws -> JSONValue {
+        var rest = prompts[...]
+        if let cursor {
+            guard cursor.hasPrefix("after:"), cursor.count > "after:".count, cursor.utf8.count <= 512 else {
+                throw ResponseError.invalidParams(JSONFieldError(field: "cursor", expected: "a nextCursor from prompts/list",
+                                                                 got: JSONFieldError.excerpt(cursor)))
+            }
+            let after = cursor.dropFirst("after:".count)
+            rest = prompts.drop { ($0["name"]?.stringValue ?? "") <= after }
+        }
+        let items = rest.prefix(pageSize).map { prompt -> JSONValue in
+            guard case .object(var object) = prompt, let owner = object["owner"] else { return prompt }
+            object["owner"] = nil
+            object["_meta"] = ["switchboard/owner": owner]
+            return .object(object)
+        }
+        var answer: JSONObject = ["prompts": .array(items)]
+        if rest.count > pageSize, let last = items.last?["name"]?.stringValue { answer["nextCursor"] = .string("after:" + last) }
+        return .object(answer)
+    }
+}
+
+/// MCP `prompts/get {name, arguments?}` → `{description?, messages}`.
+public enum MCPPromptsGet: RPCMethod {
+    public static let name = "prompts/get"
+    public static let summary = "MCP: a prompt filled with its arguments, as its plugin answers it."
+
+    public struct Params: Decodable, Sendable {
+        public var name: String
+        public var arguments: JSONValue?
+        public var meta: JSONValue?
+
+        private enum CodingKeys: String, CodingKey { case name, arguments, meta = "_meta" }
+    }
+
+    public typealias Result = JSONValue
+}
