@@ -23,6 +23,27 @@ public enum CalendarCreate: RPCMethod {
         public var participants: [String: Participant]?
         public var recurrenceRules: [RecurrenceRule]?
         public var recurrenceOverrides: [String: EventOverride]?
+
+        private enum CodingKeys: String, CodingKey {
+            case id, title, description, start, timeZone, duration, showWithoutTime, locations, participants, recurrenceRules, recurrenceOverrides
+        }
+
+        /// An `@type` of `Event` is taken (``JSCalendarType``).
+        public init(from decoder: any Decoder) throws {
+            try JSCalendarType.check(decoder, is: "Event")
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decodeIfPresent(String.self, forKey: .id)
+            title = try container.decode(String.self, forKey: .title)
+            description = try container.decodeIfPresent(String.self, forKey: .description)
+            start = try container.decode(LocalDateTime.self, forKey: .start)
+            timeZone = try container.decodeIfPresent(String.self, forKey: .timeZone)
+            duration = try container.decodeIfPresent(EventDuration.self, forKey: .duration)
+            showWithoutTime = try container.decodeIfPresent(Bool.self, forKey: .showWithoutTime)
+            locations = try container.decodeIfPresent([String: Location].self, forKey: .locations)
+            participants = try container.decodeIfPresent([String: Participant].self, forKey: .participants)
+            recurrenceRules = try container.decodeIfPresent([RecurrenceRule].self, forKey: .recurrenceRules)
+            recurrenceOverrides = try container.decodeIfPresent([String: EventOverride].self, forKey: .recurrenceOverrides)
+        }
     }
 
     public struct Result: Encodable, Sendable {

@@ -9,7 +9,7 @@
 /// - `recurrenceRules` (``RecurrenceRule``) and `recurrenceOverrides`, a map from the `start` of an
 ///   occurrence to either `{"excluded": true}` or the members that differ for it (``EventOverride``).
 ///
-/// Not taken: `@type` (always `Event`), `excludedRecurrenceRules`, `recurrenceId` on an event,
+/// `@type` is taken where RFC 8984 has it (``JSCalendarType``) and not written. Not taken: `excludedRecurrenceRules`, `recurrenceId` on an event,
 /// `relatedTo`, `alerts`, `virtualLocations`, `localizations`, `status`, `priority`, `privacy`,
 /// `color`, `keywords`, and patches deeper than one member.
 public struct CalendarEvent: Sendable, Equatable, Codable {
@@ -51,6 +51,11 @@ public struct Location: Sendable, Equatable, Codable {
     public var name: String
 
     public init(name: String) { self.name = name }
+
+    public init(from decoder: any Decoder) throws {
+        try JSCalendarType.check(decoder, is: "Location")
+        name = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .name)
+    }
 }
 
 /// Someone taking part: JSCalendar's `Participant` — name, email, and roles (`attendee`, `owner`,
@@ -65,6 +70,14 @@ public struct Participant: Sendable, Equatable, Codable {
         self.name = name
         self.email = email
         self.roles = roles
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try JSCalendarType.check(decoder, is: "Participant")
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decodeIfPresent(String.self, forKey: .name)
+        email = try container.decodeIfPresent(String.self, forKey: .email)
+        roles = try container.decodeIfPresent([String: Bool].self, forKey: .roles)
     }
 }
 

@@ -20,6 +20,13 @@ public struct RecurrenceRule: Sendable, Equatable, Codable {
             self.day = day
             self.nthOfPeriod = nthOfPeriod
         }
+
+        public init(from decoder: any Decoder) throws {
+            try JSCalendarType.check(decoder, is: "NDay")
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            day = try container.decode(Weekday.self, forKey: .day)
+            nthOfPeriod = try container.decodeIfPresent(Int.self, forKey: .nthOfPeriod)
+        }
     }
 
     public enum Weekday: String, Sendable, Codable, CaseIterable {
@@ -58,6 +65,24 @@ public struct RecurrenceRule: Sendable, Equatable, Codable {
         self.bySetPosition = bySetPosition
         self.count = count
         self.until = until
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try JSCalendarType.check(decoder, is: "RecurrenceRule")
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        frequency = try container.decode(Frequency.self, forKey: .frequency)
+        interval = try container.decodeIfPresent(Int.self, forKey: .interval)
+        firstDayOfWeek = try container.decodeIfPresent(Weekday.self, forKey: .firstDayOfWeek)
+        byDay = try container.decodeIfPresent([NDay].self, forKey: .byDay)
+        byMonthDay = try container.decodeIfPresent([Int].self, forKey: .byMonthDay)
+        byMonth = try container.decodeIfPresent([String].self, forKey: .byMonth)
+        byYearDay = try container.decodeIfPresent([Int].self, forKey: .byYearDay)
+        byWeekNo = try container.decodeIfPresent([Int].self, forKey: .byWeekNo)
+        byHour = try container.decodeIfPresent([Int].self, forKey: .byHour)
+        byMinute = try container.decodeIfPresent([Int].self, forKey: .byMinute)
+        bySetPosition = try container.decodeIfPresent([Int].self, forKey: .bySetPosition)
+        count = try container.decodeIfPresent(Int.self, forKey: .count)
+        until = try container.decodeIfPresent(LocalDateTime.self, forKey: .until)
     }
 
     /// The most occurrences a `count` may ask for.
