@@ -39,13 +39,7 @@ public enum MCPPromptsGet: RPCMethod {
     public static let name = "prompts/get"
     public static let summary = "MCP: a prompt filled with its arguments, as its plugin answers it."
 
-    public struct Params: Decodable, Sendable {
-        public var name: String
-        public var arguments: JSONValue?
-        public var meta: JSONValue?
-
-        private enum CodingKeys: String, CodingKey { case name, arguments, meta = "_meta" }
-    }
-
+    /// `{name, arguments?, _meta?}`, as `tools/call`'s.
+    public typealias Params = ToolsCall.Params
     public typealias Result = JSONValue
 }
