@@ -119,7 +119,7 @@ let package = Package(
         .target(
             name: "SwitchboardHost",
             dependencies: [
-                "JSONRPC", "Jansson", "CSystemShims",
+                "JSONRPC", "Jansson", "CSystemShims", "SwitchboardCore",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings,

@@ -53,4 +53,32 @@ struct BinarySecretLogTests {
         #expect(!run.stderr.contains(Self.password))
         #expect(!run.stdout.contains(Self.password))
     }
+
+    @Test("the prompt's history keeps a mail.login typed as key=value words, as JSON, or unreadable, without its password")
+    func passwordNotInPromptHistory() throws {
+        let state = try ScratchFolder("secret-history")
+        let pane = try TmuxPane(arguments: BinaryPromptTests.fixed, environment: ["XDG_STATE_HOME": state.path])
+        try pane.waitFor(text: BinaryPromptTests.banner)
+        let lines = [
+            "mail.login email=ann@example.com password=\(Self.password)",
+            #"mail.login {"email": "ann@example.com", "password": "\#(Self.password)"}"#,
+            #"mail.login {"email": "ann@example.com", "password": "\#(Self.password)""#,
+        ]
+        for (index, line) in lines.enumerated() {
+            try BinaryPromptTests.waitForEmptyPrompt(pane)
+            pane.type(line, then: "Enter")
+            // Each line's answer (two logins, then the unreadable line's reason) before the next line.
+            try pane.waitFor("the answer to line \(index + 1)") { screen in
+                screen.ranges(of: #""created": "#).count == min(index + 1, 2)
+                    && (index < 2 || screen.contains("params are neither JSON nor key=value words"))
+            }
+        }
+        try BinaryPromptTests.waitForEmptyPrompt(pane)
+        pane.type("quit", then: "Enter")
+        try pane.waitForExit()
+        let history = try #require(state.read("switchboard/history"))
+        #expect(history.ranges(of: "mail.login").count == 3, "all three lines are kept: \(history)")
+        #expect(history.contains("[redacted]"), "\(history)")
+        #expect(!history.contains(Self.password), "\(history)")
+    }
 }
