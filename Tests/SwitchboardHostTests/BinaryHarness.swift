@@ -175,6 +175,18 @@ enum BinaryHarness {
         }
     }
 
+    /// The thread ids of a live process, from /proc/PID/task.
+    static func threadIDs(of pid: pid_t) -> [String] {
+        guard let tasks = opendir("/proc/\(pid)/task") else { return [] }
+        defer { closedir(tasks) }
+        var ids: [String] = []
+        while let entry = readdir(tasks) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if !name.hasPrefix(".") { ids.append(name) }
+        }
+        return ids
+    }
+
     /// Peak resident set size of a live process, in bytes (VmHWM from /proc).
     static func peakResidentBytes(of pid: pid_t) -> Int? {
         let fd = open("/proc/\(pid)/status", O_RDONLY)

@@ -13,18 +13,12 @@ struct BinaryNonBlockingInputTests {
 
     /// The scheduler state (`R`, `S`, …) of each of `pid`'s threads, from /proc.
     static func threadStates(_ pid: pid_t) -> [Character] {
-        guard let tasks = opendir("/proc/\(pid)/task") else { return [] }
-        defer { closedir(tasks) }
-        var states: [Character] = []
-        while let entry = readdir(tasks) {
-            let tid = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard !tid.hasPrefix("."), let stat = ScratchFolder.contents(of: "/proc/\(pid)/task/\(tid)/stat"),
-                  let close = stat.lastIndex(of: ")"),
-                  // "tid (comm) S …": the state follows the command name's closing parenthesis.
-                  let state = stat[stat.index(after: close)...].first(where: { !$0.isWhitespace }) else { continue }
-            states.append(state)
+        H.threadIDs(of: pid).compactMap { thread in
+            // "tid (comm) S …": the state follows the command name's closing parenthesis.
+            guard let stat = ScratchFolder.contents(of: "/proc/\(pid)/task/\(thread)/stat"),
+                  let close = stat.lastIndex(of: ")") else { return nil }
+            return stat[stat.index(after: close)...].first { !$0.isWhitespace }
         }
-        return states
     }
 
     /// Looks at the host's threads until none is runnable: all wait (the input thread for input).
