@@ -104,15 +104,27 @@ struct BinaryStartupFileTests {
         }
     }
 
-    @Test("replay of a file that is not a recording: the line and the kind of error, none of its text",
-          arguments: [shadow, #"{"switchboard":"recording","version":1,"args":{},"volatile":["\#(secret)[*"]}"# + "\n",
-                      #"{"switchboard":"recording","version":1,"args":{},"volatile":"\#(secret)"}"# + "\n"])
-    func recordingNotQuoted(_ content: String) throws {
+    /// A recording's first line, the header, with `members`.
+    static func header(_ members: String) -> String {
+        #"{"switchboard":"recording","version":1,"#  + members + "}\n"
+    }
+
+    @Test("replay of a file that is not a recording, or whose header is not valid: what and where, none of its text",
+          arguments: [
+            (shadow, "/session.jsonl: line 1"),
+            (header(#""args":{},"volatile":["\#(secret)[*"]"#), "/session.jsonl: line 1"),
+            (header(#""args":{},"volatile":"\#(secret)""#), "/session.jsonl: line 1"),
+            (header(#""args":{"simulate":"\#(secret)"}"#), "the recording's args: simulate is not one of"),
+            (header(#""args":{"account":"\#(secret)"}"#), "the recording's args: --account takes"),
+            (header(#""args":{"chatUser":"\#(secret)"}"#), "the recording's args: --chat-user takes"),
+            (header(#""args":{"now":"\#(secret)"}"#), "the recording's args: --now takes"),
+          ])
+    func recordingNotQuoted(_ content: String, says expected: String) throws {
         let folder = try ScratchFolder("shadow-recording")
         folder.write(content, to: "session.jsonl")
         let run = try H.run(["replay", folder.path + "/session.jsonl"], raw: true)
         #expect(run.termination == .exited(1))
-        #expect(run.stderr.contains("cannot read the recording \(folder.path)/session.jsonl: line 1"), "\(run.stderr)")
+        #expect(run.stderr.contains(expected), "\(run.stderr)")
         #expect(!run.stderr.contains(Self.firstToken) && !run.stderr.contains(Self.secret), "\(run.stderr)")
     }
 }
