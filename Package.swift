@@ -7,6 +7,16 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+/// `SWITCHBOARD_STATIC_EXECUTABLE=1` (scripts/run, scripts/install and scripts/bench set it, with
+/// `--static-swift-stdlib`): the release binary links everything statically (the Swift runtime,
+/// Foundation, glibc, jansson, SQLite): no dynamic loader, no relocations to apply, a third fewer page
+/// faults, so the first answer comes sooner (docs/benchmarks.md). glibc's user and host look-ups then
+/// need the NSS libraries of the glibc it was built with, at run time. Without it, a plain
+/// `swift build -c release` links as any Swift program does.
+let staticExecutableSettings: [LinkerSetting] = Context.environment["SWITCHBOARD_STATIC_EXECUTABLE"] == "1"
+    ? [.unsafeFlags(["-static-executable"], .when(platforms: [.linux], configuration: .release))]
+    : []
+
 let package = Package(
     name: "switchboard",
     products: [
@@ -119,7 +129,7 @@ let package = Package(
         .target(
             name: "SwitchboardHost",
             dependencies: [
-                "JSONRPC", "Jansson", "CSystemShims",
+                "JSONRPC", "Jansson", "CSystemShims", "SwitchboardCore",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings,
@@ -168,11 +178,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings,
-            // Release builds link everything statically (the Swift runtime, Foundation, glibc, jansson,
-            // SQLite): no dynamic loader, no relocations to apply, a third fewer page faults, so the
-            // first answer comes sooner (docs/benchmarks.md). glibc's user and host look-ups then need
-            // the NSS libraries of the glibc it was built with, at run time.
-            linkerSettings: [.unsafeFlags(["-static-executable"], .when(platforms: [.linux], configuration: .release))]
+            linkerSettings: staticExecutableSettings
         ),
 
         // Benchmarks: a load driver for any stdio JSON-RPC server (scripts/bench, docs/benchmarks.md).

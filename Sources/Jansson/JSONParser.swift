@@ -44,6 +44,9 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
 
     /// What kind of failure, from jansson's error code.
     public var kind: Kind
+    /// The failure in a few words of our own (`invalid syntax`, `premature end of input`), quoting
+    /// nothing of the text, unlike ``reason``.
+    public var problem: String
 
     public enum Kind: Sendable, Equatable {
         /// Not JSON: bad syntax, invalid UTF-8, a premature end.
@@ -56,12 +59,19 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
         case nulInMemberName
     }
 
-    public init(reason: String, line: Int, column: Int, offset: Int, kind: Kind = .invalid) {
+    public init(reason: String, line: Int, column: Int, offset: Int, kind: Kind = .invalid, problem: String? = nil) {
         self.reason = reason
         self.line = line
         self.column = column
         self.offset = offset
         self.kind = kind
+        let byKind = switch kind {
+        case .invalid: "invalid JSON"
+        case .tooDeep: "nested too deeply"
+        case .numberOutOfRange: "a number out of range"
+        case .nulInMemberName: "\\u0000 in a member name"
+        }
+        self.problem = problem ?? byKind
     }
 
     init(_ error: json_error_t) {
@@ -69,16 +79,30 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
         let reason = withUnsafeBytes(of: &error.text) { raw in
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
         }
-        let kind: Kind = switch json_error_code(&error) {
+        let code = json_error_code(&error)
+        let kind: Kind = switch code {
         case json_error_stack_overflow: .tooDeep
         case json_error_numeric_overflow: .numberOutOfRange
         case json_error_null_byte_in_key: .nulInMemberName
         default: .invalid
         }
-        self.init(reason: reason, line: Int(error.line), column: Int(error.column), offset: Int(error.position), kind: kind)
+        let problem: String? = switch code {
+        case json_error_invalid_utf8: "invalid UTF-8"
+        case json_error_premature_end_of_input: "premature end of input"
+        case json_error_end_of_input_expected: "text after the JSON value"
+        case json_error_invalid_syntax: "invalid syntax"
+        case json_error_out_of_memory: "out of memory"
+        default: nil
+        }
+        self.init(reason: reason, line: Int(error.line), column: Int(error.column), offset: Int(error.position), kind: kind,
+                  problem: problem)
     }
 
+    /// jansson's reason, which quotes the text near the error: for a client's own message only.
     public var description: String { "\(reason) at line \(line), column \(column)" }
+
+    /// The kind of failure and where, quoting none of the text: what an error about a file's content says.
+    public var descriptionWithoutText: String { "\(problem) at line \(line), column \(column)" }
 
     /// True when the text nests deeper than jansson parses (``JSONParser/maximumDepth``).
     public var isDepthLimit: Bool { kind == .tooDeep }

@@ -12,6 +12,11 @@ import SwitchboardCore
 /// events; listeners then read the change log. It never polls while inotify works; where inotify is
 /// unavailable it falls back to comparing the files' size and times every ``fallbackPollMilliseconds``.
 ///
+/// - Important: The watch is set up by ``init(path:signal:mode:)``, not by ``run()``: a commit made
+///   after the watcher exists is seen however late its thread starts (inotify queues the event), so
+///   a subscription that reads its start state after the services open cannot miss the next commit.
+///   When inotify drops events (its queue overflowed), the watcher posts too.
+///
 /// Another store (a server database with LISTEN/NOTIFY) can post the same signal; subscriptions do
 /// not know which source woke them.
 public final class DatabaseWatcher: ChangeSource {
@@ -25,16 +30,20 @@ public final class DatabaseWatcher: ChangeSource {
         case polling
     }
 
-    private let path: String
     private let signal: ChangeSignal
-    private let mode: Mode
     /// Written to end ``run()``.
     private let stopPipe: (read: Int32, write: Int32)
+    /// The inotify descriptor, watching the folder since `init`; -1 when polling.
+    private let inotify: Int32
+    /// The names in the folder whose events post: the database, its WAL, the announcement file.
+    private let names: Set<String>
+    /// When polling: the files compared, and their stamps when the watcher was made.
+    private let polledFiles: [String]
+    private let initialStamps: [[Int]]
 
+    /// Starts watching at once (see the type's note); ``run()`` then waits for the events.
     public init(path: String, signal: ChangeSignal, mode: Mode = .automatic) {
-        self.path = path
         self.signal = signal
-        self.mode = mode
         var fds: [Int32] = [-1, -1]
         if pipe(&fds) == 0 {
             for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -42,12 +51,26 @@ public final class DatabaseWatcher: ChangeSource {
         } else {
             stopPipe = (-1, -1)
         }
+        let (folder, base) = Self.split(path)
+        let announcement = AppDatabase.announcementPath(for: path)
+        names = [base, base + "-wal", Self.split(announcement).name]
+        polledFiles = [path, path + "-wal", announcement]
+        var fd = mode == .polling ? -1 : inotify_init1(Int32(IN_CLOEXEC))
+        if fd >= 0, inotify_add_watch(fd, folder, Self.mask) < 0 {
+            close(fd)
+            fd = -1
+        }
+        inotify = fd
+        initialStamps = fd >= 0 ? [] : polledFiles.map(Self.stamp)
     }
 
     deinit {
         if stopPipe.read >= 0 { close(stopPipe.read) }
         if stopPipe.write >= 0 { close(stopPipe.write) }
+        if inotify >= 0 { close(inotify) }
     }
+
+    static let mask = UInt32(IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_CREATE | IN_MOVED_TO)
 
     /// Ends ``run()``.
     public func stop() {
@@ -57,30 +80,28 @@ public final class DatabaseWatcher: ChangeSource {
 
     /// Watches until ``stop()``; blocks, so run it on a thread of its own.
     public func run() {
-        let (folder, base) = Self.split(path)
-        let fd = mode == .polling ? -1 : inotify_init1(Int32(IN_CLOEXEC))
-        let mask = UInt32(IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_CREATE | IN_MOVED_TO)
-        let announcement = AppDatabase.announcementPath(for: path)
-        if fd >= 0 && inotify_add_watch(fd, folder, mask) >= 0 {
-            watch(fd, names: [base, base + "-wal", Self.split(announcement).name])
+        if inotify >= 0 {
+            watch(inotify)
         } else {
-            poll(files: [path, path + "-wal", announcement])
+            poll(files: polledFiles, last: initialStamps)
         }
-        if fd >= 0 { close(fd) }
     }
 
-    private func watch(_ fd: Int32, names: Set<String>) {
+    private func watch(_ fd: Int32) {
         var buffer = [UInt8](repeating: 0, count: 16 << 10)
         while waitReadable(fd, timeout: -1) {
             let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR || errno == EAGAIN { continue }
             guard count > 0 else { return }
-            if Self.names(in: buffer[..<count]).contains(where: names.contains) { signal.post() }
+            // IN_Q_OVERFLOW: events were dropped, ours perhaps among them.
+            if Self.events(in: buffer[..<count]).contains(where: { $0.mask & UInt32(IN_Q_OVERFLOW) != 0 || names.contains($0.name) }) {
+                signal.post()
+            }
         }
     }
 
-    private func poll(files: [String]) {
-        var last = files.map(Self.stamp)
+    private func poll(files: [String], last initial: [[Int]]) {
+        var last = initial
         while !stopRequested(timeout: Self.fallbackPollMilliseconds) {
             let now = files.map(Self.stamp)
             if now != last {
@@ -107,18 +128,24 @@ public final class DatabaseWatcher: ChangeSource {
 
     /// The file names of the inotify events in `bytes` (each: wd, mask, cookie, len, then `len` name bytes).
     public static func names(in bytes: ArraySlice<UInt8>) -> [String] {
-        var names: [String] = []
+        events(in: bytes).map(\.name).filter { !$0.isEmpty }
+    }
+
+    /// The inotify events in `bytes`: each one's mask and file name ("" for none); a cut one is left out.
+    static func events(in bytes: ArraySlice<UInt8>) -> [(mask: UInt32, name: String)] {
+        var events: [(mask: UInt32, name: String)] = []
         var offset = bytes.startIndex
         let header = MemoryLayout<inotify_event>.size
+        func word(at start: Int) -> Int { bytes[start..<(start + 4)].reversed().reduce(0) { $0 << 8 | Int($1) } }
         while offset + header <= bytes.endIndex {
-            let length = bytes[(offset + 12)..<(offset + 16)].reversed().reduce(0) { $0 << 8 | Int($1) }
+            let length = word(at: offset + 12)
             let nameStart = offset + header
             let nameEnd = min(nameStart + length, bytes.endIndex)
             let name = bytes[nameStart..<nameEnd].prefix { $0 != 0 }
-            if !name.isEmpty { names.append(String(decoding: name, as: UTF8.self)) }
+            events.append((UInt32(truncatingIfNeeded: word(at: offset + 4)), String(decoding: name, as: UTF8.self)))
             offset = nameEnd
         }
-        return names
+        return events
     }
 
     /// Size, modification time and change time, or zeros when the file is missing.

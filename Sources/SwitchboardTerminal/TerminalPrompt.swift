@@ -116,7 +116,7 @@ public final class TerminalPrompt {
     private func handle(_ line: String, editor: LineEditor, reader: MessageReader, output: PromptOutput,
                         catalog: MethodCatalog, highlighter: JSONHighlighter) -> Bool {
         let command = PromptCommand(line: line)
-        if command != .empty { editor.remember(line) }
+        if command != .empty { editor.remember(command.historyText(of: line)) }
         switch command {
         case .empty:
             break

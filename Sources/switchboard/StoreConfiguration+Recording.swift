@@ -19,10 +19,16 @@ extension StoreConfiguration {
         if let user = args["chatUser"]?.stringValue { chatUser = user }
         if let mode = args["simulate"]?.stringValue {
             guard let simulation = ChatSimulation(rawValue: mode) else {
-                throw ConfigurationError("the recording's simulate is \"\(mode)\", not one of \(ChatSimulation.allCases.map(\.rawValue))")
+                throw ConfigurationError("the recording's args: simulate is not one of \(ChatSimulation.allCases.map(\.rawValue))")
             }
             simulate = simulation
         }
-        try validate()
+        do {
+            try validate()
+            _ = try makeClock()
+        } catch {
+            // The values are the recording's text: the error names the flag, not what the file holds.
+            throw ConfigurationError("the recording's args: \(error.withoutValue)")
+        }
     }
 }

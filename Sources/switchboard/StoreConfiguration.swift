@@ -116,4 +116,7 @@ struct ConfigurationError: Error, CustomStringConvertible {
     let message: String
     init(_ message: String) { self.message = message }
     var description: String { message }
+    /// The message without the value it quotes (a message about a value ends `, got VALUE`): for values
+    /// read from a file.
+    var withoutValue: String { message.firstRange(of: ", got ").map { String(message[..<$0.lowerBound]) } ?? message }
 }

@@ -177,7 +177,7 @@ struct CatalogImportTests {
         folders.write(#"{"sectors":[{"id":1,"name":"a\u0000b"}]}"#, to: folders.allowed + "/nul.json")
         let cases: [(String, String)] = [
             (folders.allowed + "/missing.json", "a readable file (no such file)"),
-            (folders.allowed + "/broken.json", "a JSON file (not valid JSON at line 2, column "),
+            (folders.allowed + "/broken.json", "a JSON file (not valid JSON: invalid syntax at line 2, column "),
             (folders.allowed + "/inbox.json", "a JSON file of the form {\"sectors\": [...]}"),
         ]
         for (path, expected) in cases {

@@ -88,7 +88,7 @@ struct MailImportAccessTests {
             (folders.allowed + "/missing.json", "a readable file (no such file)"),
             (folders.allowed + "/sub", "a readable file (a folder, not a file)"),
             (folders.allowed + "/fifo", "a readable file (not a regular file)"),
-            (folders.allowed + "/broken.json", "a JSON file (not valid JSON at line 2, column 16)"),
+            (folders.allowed + "/broken.json", "a JSON file (not valid JSON: invalid syntax at line 2, column 16)"),
             ("", "a file path (the path is empty)"),
             (folders.allowed + "/inbox.json\u{0}", "a string without U+0000 (NUL)"),
         ]

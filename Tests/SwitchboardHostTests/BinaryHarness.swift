@@ -175,6 +175,18 @@ enum BinaryHarness {
         }
     }
 
+    /// The thread ids of a live process, from /proc/PID/task.
+    static func threadIDs(of pid: pid_t) -> [String] {
+        guard let tasks = opendir("/proc/\(pid)/task") else { return [] }
+        defer { closedir(tasks) }
+        var ids: [String] = []
+        while let entry = readdir(tasks) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if !name.hasPrefix(".") { ids.append(name) }
+        }
+        return ids
+    }
+
     /// Peak resident set size of a live process, in bytes (VmHWM from /proc).
     static func peakResidentBytes(of pid: pid_t) -> Int? {
         let fd = open("/proc/\(pid)/status", O_RDONLY)
@@ -322,9 +334,10 @@ final class SpawnedHost {
     /// Spawns the binary (or `executable`) with `arguments`; `environment` adds (or, with nil, removes) variables.
     /// `raw`: stdout is not decoded as frames (for a shell wrapping the host); read it with `nextLine`.
     /// `checksAnswers`: see ``checksAnswers`` (off only for the harness's own `rpc.discover`).
+    /// `nonBlockingInput`: the host's stdin is handed over with `O_NONBLOCK` set, as some parents do.
     init(arguments: [String] = [], wire: Wire = .ndjson, environment: [String: String?] = [:],
          executable: String = BinaryHarness.binaryPath, newProcessGroup: Bool = false, raw: Bool = false,
-         checksAnswers: Bool = true) throws {
+         checksAnswers: Bool = true, nonBlockingInput: Bool = false) throws {
         _ = BinaryHarness.ignoreSIGPIPE
         self.wire = wire
         self.raw = raw
@@ -333,6 +346,7 @@ final class SpawnedHost {
             let input = try BinaryHarness.makePipe()
             let output = try BinaryHarness.makePipe()
             let errors = try BinaryHarness.makePipe()
+            if nonBlockingInput { _ = fcntl(input.read, F_SETFL, fcntl(input.read, F_GETFL) | O_NONBLOCK) }
             defer {
                 close(input.read)
                 close(output.write)

@@ -53,4 +53,30 @@ struct BinarySecretLogTests {
         #expect(!run.stderr.contains(Self.password))
         #expect(!run.stdout.contains(Self.password))
     }
+
+    @Test("the prompt's history keeps a mail.login typed as key=value words, as JSON, or unreadable, without its password")
+    func passwordNotInPromptHistory() throws {
+        let state = try ScratchFolder("secret-history")
+        let pane = try TmuxPane(arguments: BinaryPromptTests.fixed, environment: ["XDG_STATE_HOME": state.path])
+        try pane.waitFor(text: BinaryPromptTests.banner)
+        // Each line, and what shows once it is answered: two logins, then the reasons of two unreadable lines.
+        let lines: [(String, (String) -> Bool)] = [
+            ("mail.login email=ann@example.com password=\(Self.password)", { $0.ranges(of: #""created": "#).count == 1 }),
+            (#"mail.login {"email": "ann@example.com", "password": "\#(Self.password)"}"#, { $0.ranges(of: #""created": "#).count == 2 }),
+            (#"mail.login {"email": "ann@example.com", "password": "\#(Self.password)""#, { $0.contains("params are neither JSON nor key=value words") }),
+            ("mail.login password=\(Self.password) password=again", { $0.contains(#""password" is given twice"#) }),
+        ]
+        for (index, (line, answered)) in lines.enumerated() {
+            try BinaryPromptTests.waitForEmptyPrompt(pane)
+            pane.type(line, then: "Enter")
+            try pane.waitFor("the answer to line \(index + 1)", answered)
+        }
+        try BinaryPromptTests.waitForEmptyPrompt(pane)
+        pane.type("quit", then: "Enter")
+        try pane.waitForExit()
+        let history = try #require(state.read("switchboard/history"))
+        #expect(history.ranges(of: "mail.login").count == 4, "every line is kept: \(history)")
+        #expect(history.contains("[redacted]"), "\(history)")
+        #expect(!history.contains(Self.password), "\(history)")
+    }
 }

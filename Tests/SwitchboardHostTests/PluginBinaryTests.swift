@@ -309,15 +309,9 @@ struct PluginBinaryTests {
 
     /// The pids of `pid`'s children, from /proc.
     static func children(of pid: pid_t) -> [String] {
-        guard let tasks = opendir("/proc/\(pid)/task") else { return [] }
-        defer { closedir(tasks) }
-        var children: [String] = []
-        while let entry = readdir(tasks) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard !name.hasPrefix("."), let text = readText("/proc/\(pid)/task/\(name)/children") else { continue }
-            children += text.split(separator: " ").map(String.init)
+        BinaryHarness.threadIDs(of: pid).flatMap { thread in
+            (readText("/proc/\(pid)/task/\(thread)/children") ?? "").split(separator: " ").map(String.init)
         }
-        return children
     }
 
     /// A small file's text (at most `limit` bytes).

@@ -20,7 +20,7 @@ public enum MCPClientConfig {
         guard let object = entry.objectValue else { throw ManifestError("\(name): not a JSON object") }
         let reader = MemberReader(object: object, allowed: [])
         if let type = try reader.string("type"), type != "stdio" {
-            throw ManifestError("\(name): type \"\(type)\" is not supported (only stdio servers can be plugins)")
+            throw ManifestError("\(name): type: only \"stdio\" servers can be plugins")
         }
         let program = try reader.requiredString("command")
         return PluginManifest(

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Jansson
 import Logging
+import SwitchboardCore
 
 /// The plugins the host knows of, valid or not, in the order they were found: each `--plugins`
 /// folder's sub-folders holding a `plugin.json`, then `$XDG_CONFIG_HOME/switchboard/plugins`, then
@@ -31,7 +32,7 @@ public struct PluginConfiguration: Sendable {
         }
         for file in mcpConfigs.map(FileText.absolute) {
             do {
-                let value = try JSONValue(parsing: try FileText.read(file))
+                let value = try FileText.readJSON(file)
                 for (name, result) in try MCPClientConfig.entries(in: value, file: file) {
                     switch result {
                     case .success(let manifest): found.append(.valid(manifest))
@@ -39,7 +40,7 @@ public struct PluginConfiguration: Sendable {
                     }
                 }
             } catch {
-                logger.error("--mcp-config \(file): \(error)")
+                logger.error("--mcp-config \(error)")
             }
         }
         let configuration = PluginConfiguration(entries: refuseConflicts(found))
@@ -59,10 +60,12 @@ public struct PluginConfiguration: Sendable {
     static func readManifest(folder: String) -> Entry {
         let fallbackName = String(folder.split(separator: "/").last ?? "plugin")
         do {
-            let value = try JSONValue(parsing: try FileText.read(folder + "/plugin.json"))
+            let value = try FileText.readJSON(folder + "/plugin.json")
             return .valid(try PluginManifest(pluginJSON: value, folder: folder))
-        } catch {
+        } catch let error as ManifestError {
             return .invalid(name: fallbackName, namespace: "", version: "", reason: "\(folder)/plugin.json: \(error)")
+        } catch {
+            return .invalid(name: fallbackName, namespace: "", version: "", reason: "\(error)")
         }
     }
 
@@ -98,25 +101,25 @@ public struct PluginConfiguration: Sendable {
 enum FileText {
     static let maxBytes = 1 << 20
 
+    /// Why a configuration file could not be read: names the file and the reason, never its content.
     struct ReadError: Error, CustomStringConvertible {
         var description: String
     }
 
-    /// The whole file, at most 1 MiB.
-    static func read(_ path: String) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw ReadError(description: "cannot open \(path): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
-            bytes += buffer[..<count]
-            guard bytes.count <= maxBytes else { throw ReadError(description: "\(path) is larger than 1 MiB") }
+    /// The JSON document in `path` (at most 1 MiB, a regular file: a FIFO or a device is refused without
+    /// waiting). Not JSON: the kind of error and its line and column, quoting none of the text.
+    static func readJSON(_ path: String) throws(ReadError) -> JSONValue {
+        let bytes: [UInt8]
+        do {
+            bytes = try RegularFile.read(path, limit: maxBytes)
+        } catch {
+            throw ReadError(description: "\(path): \(error)")
         }
-        return bytes
+        do {
+            return try JSONValue(parsing: bytes)
+        } catch {
+            throw ReadError(description: "\(path): cannot be read as JSON: \(error.descriptionWithoutText)")
+        }
     }
 
     static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }

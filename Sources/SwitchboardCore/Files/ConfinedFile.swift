@@ -3,7 +3,7 @@ import CSystemShims
 import Glibc
 #endif
 
-/// A regular file opened through ``ReadRoots``: its descriptor, closed when the value goes.
+/// A regular file opened for reading (through ``ReadRoots``, or ``RegularFile``): its descriptor, closed when the value goes.
 public final class ConfinedFile: Sendable {
     private let descriptor: Int32
     /// The file's size when it was opened.

@@ -23,7 +23,7 @@ public enum JSONImportFile {
         do {
             return try JSONParser.parse(bytes)
         } catch {
-            throw failure(path: path, expected: "a JSON file (not valid JSON at line \(error.line), column \(error.column))")
+            throw failure(path: path, expected: "a JSON file (not valid JSON: \(error.descriptionWithoutText))")
         }
     }
 

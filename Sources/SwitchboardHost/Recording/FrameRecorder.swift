@@ -20,9 +20,21 @@ public final class FrameRecorder: @unchecked Sendable {
     private var output: Framer
 
     /// Creates (or empties) `path` and writes the header with `args`, the flags a replay needs.
+    /// Only a regular file is written: a FIFO or a device is refused without waiting for a reader.
     public init(path: String, args: JSONObject) throws(RecordingError) {
-        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw .cannotWrite(path: path, errno: errno) }
+        fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0o644)
+        // ENXIO: a FIFO no one reads.
+        guard fd >= 0 else { throw .cannotWrite(path: path, reason: errno == ENXIO ? "not a regular file" : String(cString: strerror(errno))) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            throw .cannotWrite(path: path, reason: "not a regular file")
+        }
+        guard ftruncate(fd, 0) == 0, fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw .cannotWrite(path: path, reason: reason)
+        }
         let limit = Int.max / 2
         input = Framer(framing: nil, maxMessageBytes: limit)
         output = Framer(framing: nil, maxMessageBytes: limit)
@@ -68,12 +80,12 @@ public final class FrameRecorder: @unchecked Sendable {
 }
 
 public enum RecordingError: Error, CustomStringConvertible {
-    case cannotWrite(path: String, errno: Int32)
+    case cannotWrite(path: String, reason: String)
     case cannotRead(path: String, reason: String)
 
     public var description: String {
         switch self {
-        case .cannotWrite(let path, let code): "cannot write the recording \(path): \(String(cString: strerror(code)))"
+        case .cannotWrite(let path, let reason): "cannot write the recording \(path): \(reason)"
         case .cannotRead(let path, let reason): "cannot read the recording \(path): \(reason)"
         }
     }

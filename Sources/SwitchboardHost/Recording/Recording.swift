@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Jansson
+import SwitchboardCore
 
 /// A recording as ``FrameRecorder`` writes it, read back for `switchboard replay`.
 ///
@@ -34,18 +35,21 @@ public struct Recording: Sendable {
         var entries: [Entry] = []
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             guard !line.allSatisfy(\.isWhitespace) else { continue }
-            guard let value = try? JSONValue(parsing: String(line)) else {
-                throw .cannotRead(path: "", reason: "line \(number + 1) is not JSON")
+            let value: JSONValue
+            do {
+                value = try JSONValue(parsing: String(line))
+            } catch {
+                throw .cannotRead(path: "", reason: "line \(number + 1) is not JSON: \(error.problem) at column \(error.column)")
             }
             if value["switchboard"] == "recording" {
                 args = value["args"]?.objectValue ?? [:]
                 let listed = value["volatile"] ?? []
                 guard let items = listed.arrayValue else {
-                    throw .cannotRead(path: "", reason: "line \(number + 1): volatile is \(listed.jsonText()), not an array of paths")
+                    throw .cannotRead(path: "", reason: "line \(number + 1): volatile is not an array of paths")
                 }
-                for item in items {
+                for (index, item) in items.enumerated() {
                     guard let text = item.stringValue, let path = VolatilePath(text) else {
-                        throw .cannotRead(path: "", reason: "line \(number + 1): volatile holds \(item.jsonText()), not a path such as result.items[*].date")
+                        throw .cannotRead(path: "", reason: "line \(number + 1): volatile[\(index)] is not a path such as result.items[*].date")
                     }
                     volatile.append(path)
                 }
@@ -57,19 +61,13 @@ public struct Recording: Sendable {
         self.init(args: args, volatile: volatile, entries: entries)
     }
 
-    /// Reads the recording at `path`.
+    /// Reads the recording at `path`: a regular file (a FIFO or a device is refused without waiting).
     public init(path: String) throws(RecordingError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .cannotRead(path: path, reason: String(cString: strerror(errno))) }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 << 10)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { throw .cannotRead(path: path, reason: String(cString: strerror(errno))) }
-            if count == 0 { break }
-            bytes += chunk[..<count]
+        let bytes: [UInt8]
+        do {
+            bytes = try RegularFile.read(path, limit: Self.maxFileBytes)
+        } catch {
+            throw .cannotRead(path: path, reason: error.description)
         }
         do {
             try self.init(text: String(decoding: bytes, as: UTF8.self))
@@ -79,4 +77,7 @@ public struct Recording: Sendable {
             throw error
         }
     }
+
+    /// The largest recording `replay` reads.
+    public static let maxFileBytes = 1 << 30
 }

@@ -1,16 +1,17 @@
 import Jansson
 import JSONRPC
 
-/// What a recording keeps of a secret: a frame's `password` members (`mail.login {email, password}`)
-/// are replaced by ``placeholder`` before the frame is written, so a `--record` file never holds a
-/// password. A replay still works: a login accepts any non-empty password.
-enum SecretRedaction {
-    static let placeholder = "[redacted]"
+/// What a recording, or the prompt's history, keeps of a secret: a frame's `password` members
+/// (`mail.login {email, password}`) are replaced by ``placeholder`` before the frame is written, so a
+/// `--record` file or the history file never holds a password. A replay still works: a login accepts
+/// any non-empty password.
+public enum SecretRedaction {
+    public static let placeholder = "[redacted]"
     /// The member names whose values are secrets.
     static var secretMembers: Set<String> { ResponseError.secretMembers }
 
     /// `value` with every secret member's value, at any depth, replaced by the placeholder.
-    static func redact(_ value: JSONValue) -> JSONValue {
+    public static func redact(_ value: JSONValue) -> JSONValue {
         switch value {
         case .object(let object):
             var redacted = JSONObject()
@@ -25,13 +26,18 @@ enum SecretRedaction {
         }
     }
 
-    /// A frame that is not JSON, cut before the first secret member name it holds (the rest may be the secret).
-    static func redact(text: String) -> String {
+    /// A frame (or a typed line) that is not JSON, cut before the first secret member name it holds,
+    /// quoted (`"password"`) or as a `key=value` word (`password=`): the rest may be the secret.
+    public static func redact(text: String) -> String {
+        var cut: (at: String.Index, name: String, quoted: Bool)?
         for name in secretMembers {
-            if let range = text.firstRange(of: "\"\(name)\"") {
-                return String(text[..<range.lowerBound]) + "\"\(name)\": \(placeholder)"
+            for (pattern, quoted) in [("\"\(name)\"", true), ("\(name)=", false)] {
+                if let range = text.firstRange(of: pattern), range.lowerBound < cut?.at ?? text.endIndex {
+                    cut = (range.lowerBound, name, quoted)
+                }
             }
         }
-        return text
+        guard let cut else { return text }
+        return String(text[..<cut.at]) + (cut.quoted ? "\"\(cut.name)\": \(placeholder)" : "\(cut.name)=\(placeholder)")
     }
 }

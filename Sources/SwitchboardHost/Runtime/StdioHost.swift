@@ -109,7 +109,13 @@ public enum StdioHost {
             }
             let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
             if count < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
+                if errno == EINTR { continue }
+                // A parent may hand over a non-blocking stdin: wait until it is readable, never spin.
+                if errno == EAGAIN || errno == EWOULDBLOCK {
+                    var poller = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+                    _ = poll(&poller, 1, -1)
+                    continue
+                }
                 stop.stop(.inputFailed(errno))
                 return
             }
