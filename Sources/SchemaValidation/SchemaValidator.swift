@@ -3,13 +3,17 @@ import Jansson
 /// Checks JSON values against JSON Schema (draft 2020-12 semantics) for the subset the method schemas
 /// use: `type` (one or several), `enum`, `const`, `properties`, `required`, `additionalProperties`,
 /// `items`, `minItems`/`maxItems`, `minimum`/`maximum` (and the exclusive ones), `minLength`/`maxLength`,
-/// `pattern`, `format` (date-time, email, uri), `$ref` (to `#/components/schemas/NAME` and to the
+/// `pattern` (ICU, bounded: ``CompiledPattern``), `format` (date-time, email, uri), `$ref` (to `#/components/schemas/NAME` and to the
 /// external documents it is given), `oneOf`, `anyOf`, `allOf`.
 ///
 /// - Important: a keyword it does not know is reported as a problem, never skipped, so a schema using
 ///   more than this validator understands cannot pass unchecked — unless ``ignoresUnknownKeywords`` is
 ///   set, as for plugins' tool schemas, which the plugin checks again itself. Annotations (`description`, `default`,
 ///   `title`, `examples`, `$comment`) are ignored, as the standard says.
+/// - Important: a validator compiles each pattern once and keeps it: make one per schema and reuse it.
+///   A check stops early when its task is cancelled (the caller looks at `Task.isCancelled`), and its
+///   pattern searches together take at most ``PatternBudget/ticksPerValidation`` ticks; a pattern that
+///   runs out is a problem ("took too long"), never a wait.
 ///
 /// ```swift
 /// let validator = SchemaValidator(components: document["components"]?["schemas"]?.objectValue ?? [:])
@@ -24,6 +28,9 @@ public struct SchemaValidator: Sendable {
     public let ignoresUnknownKeywords: Bool
     /// The schema being checked, for `$ref`s into its own `$defs` (`#/$defs/NAME`).
     private let root: JSONValue?
+    private let patterns = PatternCache()
+    /// What the pattern searches of the check under way may still spend; one per ``problems(of:against:at:)``.
+    private var budget = PatternBudget()
 
     public init(components: JSONObject, external: [String: JSONValue] = [:], ignoresUnknownKeywords: Bool = false) {
         self.init(components: components, external: external, ignoresUnknownKeywords: ignoresUnknownKeywords, root: nil)
@@ -45,7 +52,9 @@ public struct SchemaValidator: Sendable {
     /// Every way `value` fails `schema`, each naming where (`result.items[3].date`) and why; empty when it matches.
     public func problems(of value: JSONValue, against schema: JSONValue, at path: String = "$") -> [String] {
         var found: [String] = []
-        check(value, schema, path, depth: 0, into: &found)
+        var pass = self
+        pass.budget = PatternBudget()
+        pass.check(value, schema, path, depth: 0, into: &found)
         return found
     }
 
@@ -53,6 +62,7 @@ public struct SchemaValidator: Sendable {
     static let annotations: Set<String> = ["description", "default", "title", "examples", "$comment", "deprecated", "readOnly", "writeOnly"]
 
     private func check(_ value: JSONValue, _ schema: JSONValue, _ path: String, depth: Int, into found: inout [String]) {
+        if Task.isCancelled { return }
         guard depth < 64 else {
             found.append("\(path): schema nesting too deep (a $ref loop?)")
             return
@@ -95,7 +105,7 @@ public struct SchemaValidator: Sendable {
                 continue  // checked together, above
             case "items":
                 guard let elements = value.arrayValue else { continue }
-                for (position, element) in elements.enumerated() {
+                for (position, element) in elements.enumerated() where !Task.isCancelled {
                     check(element, argument, "\(path)[\(position)]", depth: depth + 1, into: &found)
                 }
             case "minItems", "maxItems":
@@ -121,12 +131,19 @@ public struct SchemaValidator: Sendable {
                 }
             case "pattern":
                 guard let text = value.stringValue, let pattern = argument.stringValue else { continue }
-                guard let regex = try? Regex(pattern) else {
-                    if !ignoresUnknownKeywords { found.append("\(path): pattern \(pattern) does not compile") }
-                    continue
-                }
-                if (try? regex.firstMatch(in: text)) == nil {
+                switch patterns.pattern(pattern).flatMap({ $0.search(text, budget: budget) }) {
+                case .success(true), .failure(.cancelled):
+                    break
+                case .success(false):
                     found.append("\(path): \(Self.excerpt(value)) does not match \(pattern)")
+                case .failure(.doesNotCompile(let reason)):
+                    if !ignoresUnknownKeywords { found.append("\(path): pattern \(pattern) does not compile (\(reason))") }
+                case .failure(.tooSlow):
+                    found.append("\(path): pattern \(pattern) took too long to match (the check's \(PatternBudget.ticksPerValidation) ticks ran out)")
+                case .failure(.tooMuchMemory):
+                    found.append("\(path): pattern \(pattern) needs too much memory to match (over \(CompiledPattern.stackBytes >> 20) MiB)")
+                case .failure(.failed):
+                    found.append("\(path): pattern \(pattern) could not be matched")
                 }
             case "format":
                 guard let text = value.stringValue, let format = argument.stringValue else { continue }
@@ -171,7 +188,7 @@ public struct SchemaValidator: Sendable {
         for name in keywords["required"]?.arrayValue?.compactMap(\.stringValue) ?? [] where object[name] == nil {
             found.append("\(path): missing required member \"\(name)\"")
         }
-        for (name, member) in object {
+        for (name, member) in object where !Task.isCancelled {
             let memberPath = "\(path).\(name)"
             if let schema = properties[name] {
                 check(member, schema, memberPath, depth: depth + 1, into: &found)

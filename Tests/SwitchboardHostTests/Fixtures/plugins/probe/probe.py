@@ -39,6 +39,8 @@ TOOLS = [
     tool("deaf", {"pings": {"type": "integer"}}),
     tool("cancellations"),
     tool("ignoreUnsubscribe"),
+    # A pattern that backtracks exponentially on "aaa…a!": the host's check must stay bounded.
+    tool("match", {"text": {"type": "string", "pattern": "(a+)+$"}}, ["text"]),
 ]
 COUNTER = "probe://counter"
 # Resources beyond the counter, listed over several pages (resources/list follows nextCursor).
@@ -102,7 +104,7 @@ def fan(count, method):
 
 
 def run(name, arguments, meta):
-    if name == "echo":
+    if name in ("echo", "match"):
         return text({"text": arguments["text"]})
     if name == "crash":
         sys.stderr.write(arguments.get("message", "probe: crashing") + "\n")
