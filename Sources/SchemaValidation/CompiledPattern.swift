@@ -66,8 +66,8 @@ enum PatternError: Error, Equatable {
 }
 
 /// The engine steps the pattern searches of one validation may take together, in ICU's time-limit
-/// ticks (ten thousand steps each; some thousands a second on a 2020s core: a few seconds at most): a value with many
-/// strings cannot multiply the bound of one search.
+/// ticks (ten thousand steps each, some thousands a second on a 2020s core: a few seconds at most),
+/// so a value with many strings cannot multiply the bound of one search.
 final class PatternBudget: Sendable {
     /// What one validation (one ``SchemaValidator/problems(of:against:at:)`` call) may spend.
     static let ticksPerValidation: Int32 = 5_000

@@ -56,9 +56,9 @@ final class PluginProcess: Sendable {
         do {
             try OSThread.detach(name: "sb-plugin-reap") { process.reap() }
         } catch {
-            process.signalGroup(SIGKILL)
+            let reason = process.abandon(closing: [process.inputFD, process.outputFD, process.errorFD], because: error)
             process.reap()  // killed: it is gone at once
-            throw process.abandon(closing: [process.inputFD, process.outputFD, process.errorFD], because: error)
+            throw reason
         }
         return process
     }

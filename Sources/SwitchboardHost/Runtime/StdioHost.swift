@@ -90,10 +90,11 @@ public enum StdioHost {
                 break
             }
         }
-        // Flush; a client that stopped reading cannot hold the host past a signal's deadline.
+        // Flush, for a second more at most: a client that stopped reading cannot hold the host.
+        let flushLimit = deadline.map { max($0, monotonicNanoseconds()) + 1_000_000_000 }
         while !connection.flush(deadline: monotonicNanoseconds() + step) {
             if let later = stop.latestReason, later.isUrgent, let code = escalate(later) { return code }
-            if let limit = deadline, monotonicNanoseconds() >= limit + 1_000_000_000 { break }
+            if let flushLimit, monotonicNanoseconds() >= flushLimit { break }
         }
         if case .exitRequested(let code) = first { return code }
         return 0
