@@ -27,7 +27,7 @@ final class CompiledPattern: @unchecked Sendable {
     deinit { sb_regex_close(regex) }
 
     /// Whether the pattern matches somewhere in `text`, taking at most what `budget` has left.
-    func search(_ text: String, budget: PatternBudget) -> Result<Bool, PatternError> {
+    func search(_ text: String, budget: ValidationBudget) -> Result<Bool, PatternError> {
         guard let clone = sb_regex_clone(regex) else { return .failure(.tooMuchMemory) }
         defer { sb_regex_close(clone) }
         var text = text
@@ -57,26 +57,12 @@ final class CompiledPattern: @unchecked Sendable {
 /// Why a pattern gave no answer.
 enum PatternError: Error, Equatable {
     case doesNotCompile(String)
-    /// The validation's steps ran out (``PatternBudget``).
+    /// The validation's ticks ran out (``ValidationBudget``).
     case tooSlow
     case tooMuchMemory
     /// The task was cancelled.
     case cancelled
     case failed
-}
-
-/// The engine steps the pattern searches of one validation may take together, in ICU's time-limit
-/// ticks (ten thousand steps each, some thousands a second on a 2020s core: a few seconds at most),
-/// so a value with many strings cannot multiply the bound of one search.
-final class PatternBudget: Sendable {
-    /// What one validation (one ``SchemaValidator/problems(of:against:at:)`` call) may spend.
-    static let ticksPerValidation: Int32 = 5_000
-
-    private let left = Atomic<Int32>(PatternBudget.ticksPerValidation)
-
-    var ticksLeft: Int32 { left.load(ordering: .relaxed) }
-
-    func spend(_ ticks: Int32) { _ = left.subtract(max(0, min(ticks, ticksLeft)), ordering: .relaxed) }
 }
 
 /// Patterns compiled once for a validator, so a schema's patterns are compiled once, not per check.

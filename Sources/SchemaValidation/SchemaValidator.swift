@@ -11,9 +11,10 @@ import Jansson
 ///   set, as for plugins' tool schemas, which the plugin checks again itself. Annotations (`description`, `default`,
 ///   `title`, `examples`, `$comment`) are ignored, as the standard says.
 /// - Important: a validator compiles each pattern once and keeps it: make one per schema and reuse it.
-///   A check stops early when its task is cancelled (the caller looks at `Task.isCancelled`), and its
-///   pattern searches together take at most ``PatternBudget/ticksPerValidation`` ticks; a pattern that
-///   runs out is a problem ("took too long"), never a wait.
+///   A check stops early when its task is cancelled (the caller looks at `Task.isCancelled`); it takes
+///   at most ``ValidationBudget/stepsPerValidation`` schema applications (``standalone(_:)`` only) and
+///   its pattern searches together at most ``ValidationBudget/ticksPerValidation`` ticks: running out is
+///   a problem ("took too long", "too many steps"), never a wait.
 ///
 /// ```swift
 /// let validator = SchemaValidator(components: document["components"]?["schemas"]?.objectValue ?? [:])
@@ -29,14 +30,17 @@ public struct SchemaValidator: Sendable {
     /// The schema being checked, for `$ref`s into its own `$defs` (`#/$defs/NAME`).
     private let root: JSONValue?
     private let patterns = PatternCache()
-    /// What the pattern searches of the check under way may still spend; one per ``problems(of:against:at:)``.
-    private var budget = PatternBudget()
+    /// What the check under way may still spend; one per ``problems(of:against:at:)``.
+    private var budget = ValidationBudget()
+    /// Schema applications one check may take: bounded for schemas written elsewhere (``standalone(_:)``).
+    private let maxSteps: Int
 
     public init(components: JSONObject, external: [String: JSONValue] = [:], ignoresUnknownKeywords: Bool = false) {
-        self.init(components: components, external: external, ignoresUnknownKeywords: ignoresUnknownKeywords, root: nil)
+        self.init(components: components, external: external, ignoresUnknownKeywords: ignoresUnknownKeywords, root: nil, maxSteps: .max)
     }
 
-    private init(components: JSONObject, external: [String: JSONValue], ignoresUnknownKeywords: Bool, root: JSONValue?) {
+    private init(components: JSONObject, external: [String: JSONValue], ignoresUnknownKeywords: Bool, root: JSONValue?, maxSteps: Int) {
+        self.maxSteps = maxSteps
         self.components = components
         self.external = external
         self.ignoresUnknownKeywords = ignoresUnknownKeywords
@@ -44,25 +48,27 @@ public struct SchemaValidator: Sendable {
     }
 
     /// A validator for a self-contained schema (a tool's `inputSchema`): `$ref`s point into its own
-    /// `$defs` or `definitions`, and keywords it does not know are skipped.
+    /// `$defs` or `definitions`, keywords it does not know are skipped, and a check takes at most
+    /// ``ValidationBudget/stepsPerValidation`` schema applications.
     public static func standalone(_ schema: JSONValue) -> SchemaValidator {
-        SchemaValidator(components: [:], external: [:], ignoresUnknownKeywords: true, root: schema)
+        SchemaValidator(components: [:], external: [:], ignoresUnknownKeywords: true, root: schema, maxSteps: ValidationBudget.stepsPerValidation)
     }
 
     /// Every way `value` fails `schema`, each naming where (`result.items[3].date`) and why; empty when it matches.
     public func problems(of value: JSONValue, against schema: JSONValue, at path: String = "$") -> [String] {
         var found: [String] = []
         var pass = self
-        pass.budget = PatternBudget()
+        pass.budget = ValidationBudget(steps: maxSteps)
         pass.check(value, schema, path, depth: 0, into: &found)
-        return found
+        // Cut short, the check may have let a branch pass: only the bound is reported.
+        return pass.budget.ranOutOfSteps ? [ValidationBudget.outOfSteps] : found
     }
 
     /// Keywords that only annotate.
     static let annotations: Set<String> = ["description", "default", "title", "examples", "$comment", "deprecated", "readOnly", "writeOnly"]
 
     private func check(_ value: JSONValue, _ schema: JSONValue, _ path: String, depth: Int, into found: inout [String]) {
-        if Task.isCancelled { return }
+        if Task.isCancelled || !budget.takeStep() { return }
         guard depth < 64 else {
             found.append("\(path): schema nesting too deep (a $ref loop?)")
             return
@@ -139,7 +145,7 @@ public struct SchemaValidator: Sendable {
                 case .failure(.doesNotCompile(let reason)):
                     if !ignoresUnknownKeywords { found.append("\(path): pattern \(pattern) does not compile (\(reason))") }
                 case .failure(.tooSlow):
-                    found.append("\(path): pattern \(pattern) took too long to match (the check's \(PatternBudget.ticksPerValidation) ticks ran out)")
+                    found.append("\(path): pattern \(pattern) took too long to match (the check's \(ValidationBudget.ticksPerValidation) ticks ran out)")
                 case .failure(.tooMuchMemory):
                     found.append("\(path): pattern \(pattern) needs too much memory to match (over \(CompiledPattern.stackBytes >> 20) MiB)")
                 case .failure(.failed):

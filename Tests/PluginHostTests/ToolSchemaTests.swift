@@ -23,13 +23,25 @@ struct ToolSchemaTests {
     func runawayPatternIsBounded() throws {
         let schema: JSONValue = ["type": "object", "properties": ["text": ["type": "string", "pattern": "(a+)+$"]]]
         let tool = try #require(PluginTool(["name": "m", "inputSchema": schema]))
-        #expect(tool.matchesPatterns, "checked in the request's task, off the input thread")
+        #expect(tool.checksInTask, "checked in the request's task, off the input thread")
         try tool.validate(["text": "xaaa"])
         let slow: JSONValue = ["text": .string(String(repeating: "a", count: 30) + "!")]
         let error = try #require(throws: ResponseError.self) { try tool.validate(slow) }
         #expect(error.code == .invalidParams)
         #expect(error.data?["field"] == "text", "\(error)")
         #expect(error.message.contains("pattern (a+)+$ took too long"), "\(error)")
+    }
+
+    @Test("a schema whose $refs branch at every level is cut off after its steps: -32602, not exponential time")
+    func branchingSchemaIsBounded() throws {
+        let schema = try JSONValue(parsing: #"""
+            {"type": "object", "properties": {"x": {"$ref": "#/$defs/A"}},
+             "$defs": {"A": {"anyOf": [{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/A"}]}}}
+            """#)
+        let tool = try #require(PluginTool(["name": "b", "inputSchema": schema]))
+        let error = try #require(throws: ResponseError.self) { try tool.validate(["x": 1]) }
+        #expect(error.code == .invalidParams)
+        #expect(error.message.contains("too many steps"), "\(error)")
     }
 
     @Test("a check in a cancelled task stops and is -32800")

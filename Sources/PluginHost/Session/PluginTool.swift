@@ -16,9 +16,10 @@ final class PluginTool: Sendable {
     /// False when the input schema accepts every object (`{"type": "object"}`), so arguments that are an
     /// object need no check.
     let checksMembers: Bool
-    /// True when the input schema has a `pattern`: a search may take long (within its bound), so the
-    /// arguments are checked in the request's task, not on the input thread.
-    let matchesPatterns: Bool
+    /// True when the input schema has a `pattern` (a search may take long, within its bound) or may
+    /// branch (`$ref`, `anyOf`, `oneOf`, `allOf`: many steps, within their bound): the arguments are then
+    /// checked in the request's task, not on the input thread.
+    let checksInTask: Bool
     /// The input schema's validator, made once: it keeps the patterns it compiled.
     private let validator: SchemaValidator
 
@@ -35,7 +36,7 @@ final class PluginTool: Sendable {
         let annotations: Set<String> = ["$schema", "$comment", "title", "description", "default", "examples"]
         let keywords = Set(inputSchema.objectValue?.keys.map { $0 } ?? []).subtracting(annotations)
         checksMembers = keywords != ["type"] || inputSchema["type"] != "object"
-        matchesPatterns = Self.hasKeyword("pattern", in: inputSchema)
+        checksInTask = ["pattern", "$ref", "anyOf", "oneOf", "allOf"].contains { Self.hasKeyword($0, in: inputSchema) }
         validator = SchemaValidator.standalone(inputSchema)
     }
 

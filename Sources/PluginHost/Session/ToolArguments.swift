@@ -2,7 +2,7 @@ import Jansson
 import JSONRPC
 
 /// A client's arguments for a tool: checked against the tool's `inputSchema` (on the input thread,
-/// unless the schema has patterns: ``PluginTool/matchesPatterns``), and kept as the jansson value they
+/// unless the schema has patterns or branches: ``PluginTool/checksInTask``), and kept as the jansson value they
 /// were parsed into, to be passed on to the plugin unchanged.
 ///
 /// - Important: the value is never changed once made, and jansson counts references atomically, so it
