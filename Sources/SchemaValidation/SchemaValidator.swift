@@ -3,8 +3,8 @@ import Jansson
 /// Checks JSON values against JSON Schema (draft 2020-12 semantics) for the subset the method schemas
 /// use: `type` (one or several), `enum`, `const`, `properties`, `required`, `additionalProperties`,
 /// `items`, `minItems`/`maxItems`, `minimum`/`maximum` (and the exclusive ones), `minLength`/`maxLength`,
-/// `pattern` (ICU, bounded: ``CompiledPattern``), `format` (date-time, email, uri), `$ref` (to `#/components/schemas/NAME` and to the
-/// external documents it is given), `oneOf`, `anyOf`, `allOf`.
+/// `pattern` (ICU, bounded: ``CompiledPattern``), `format` (date-time, email, uri), `$ref` (to
+/// `#/components/schemas/NAME` and to the external documents it is given), `oneOf`, `anyOf`, `allOf`.
 ///
 /// - Important: a keyword it does not know is reported as a problem, never skipped, so a schema using
 ///   more than this validator understands cannot pass unchecked — unless ``ignoresUnknownKeywords`` is

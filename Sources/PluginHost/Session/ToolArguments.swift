@@ -2,8 +2,8 @@ import Jansson
 import JSONRPC
 
 /// A client's arguments for a tool: checked against the tool's `inputSchema` (on the input thread,
-/// unless the schema has patterns or branches: ``PluginTool/checksInTask``), and kept as the jansson value they
-/// were parsed into, to be passed on to the plugin unchanged.
+/// unless the schema has patterns or branches: ``PluginTool/checksInTask``), and kept as the jansson
+/// value they were parsed into, to be passed on to the plugin unchanged.
 ///
 /// - Important: the value is never changed once made, and jansson counts references atomically, so it
 ///   may be passed on and released on another thread (the one the request gets its slot on).
