@@ -50,8 +50,9 @@ final class CompiledPattern: @unchecked Sendable {
         }
     }
 
-    /// Backtracking memory one search may take (ICU's default).
-    static let stackBytes: Int32 = 8 << 20
+    /// Backtracking memory one search may take (a quarter of ICU's default): at most `--max-in-flight`
+    /// searches run at once.
+    static let stackBytes: Int32 = 2 << 20
 }
 
 /// Why a pattern gave no answer.

@@ -44,6 +44,16 @@ struct ToolSchemaTests {
         #expect(error.message.contains("too many steps"), "\(error)")
     }
 
+    @Test("a pattern whose backtracking outgrows its memory bound is -32602 saying so")
+    func patternMemoryIsBounded() throws {
+        let schema: JSONValue = ["type": "object", "properties": ["text": ["type": "string", "pattern": "^(a|b)*$"]]]
+        let tool = try #require(PluginTool(["name": "m", "inputSchema": schema]))
+        try tool.validate(["text": "abba"])
+        let error = try #require(throws: ResponseError.self) { try tool.validate(["text": .string(String(repeating: "a", count: 200_000))]) }
+        #expect(error.data?["field"] == "text", "\(error)")
+        #expect(error.message.contains("needs too much memory"), "\(error)")
+    }
+
     @Test("a check in a cancelled task stops and is -32800")
     func cancelledCheck() async throws {
         let schema: JSONValue = ["type": "object", "properties": ["text": ["type": "string", "pattern": "(a+)+$"]]]
