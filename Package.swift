@@ -48,6 +48,12 @@ let package = Package(
             pkgConfig: "libical",
             providers: [.apt(["libical-dev"])]
         ),
+        // ICU's regular expressions from the system (libicu-dev), for JSON Schema `pattern`: compiled once,
+        // matched with a time and memory bound. Wrappers give the version-renamed functions fixed names.
+        .target(
+            name: "CICURegex",
+            linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc"), .linkedLibrary("icudata")]
+        ),
         // The system libedit (BSD editline) for the interactive prompt: line editing, history, completion.
         .systemLibrary(
             name: "CEditLine",
@@ -166,7 +172,7 @@ let package = Package(
         ),
 
         // JSON Schema checks on jansson values: plugins' tool params, and every answer the tests see.
-        .target(name: "SchemaValidation", dependencies: ["Jansson"], swiftSettings: swiftSettings),
+        .target(name: "SchemaValidation", dependencies: ["CICURegex", "Jansson"], swiftSettings: swiftSettings),
 
         // The executable.
         .executableTarget(

@@ -3,13 +3,18 @@ import Jansson
 /// Checks JSON values against JSON Schema (draft 2020-12 semantics) for the subset the method schemas
 /// use: `type` (one or several), `enum`, `const`, `properties`, `required`, `additionalProperties`,
 /// `items`, `minItems`/`maxItems`, `minimum`/`maximum` (and the exclusive ones), `minLength`/`maxLength`,
-/// `pattern`, `format` (date-time, email, uri), `$ref` (to `#/components/schemas/NAME` and to the
-/// external documents it is given), `oneOf`, `anyOf`, `allOf`.
+/// `pattern` (ICU, bounded: ``CompiledPattern``), `format` (date-time, email, uri), `$ref` (to
+/// `#/components/schemas/NAME` and to the external documents it is given), `oneOf`, `anyOf`, `allOf`.
 ///
 /// - Important: a keyword it does not know is reported as a problem, never skipped, so a schema using
 ///   more than this validator understands cannot pass unchecked — unless ``ignoresUnknownKeywords`` is
 ///   set, as for plugins' tool schemas, which the plugin checks again itself. Annotations (`description`, `default`,
 ///   `title`, `examples`, `$comment`) are ignored, as the standard says.
+/// - Important: a validator compiles each pattern once and keeps it: make one per schema and reuse it.
+///   A check stops early when its task is cancelled (the caller looks at `Task.isCancelled`); it takes
+///   at most ``ValidationBudget/stepsPerValidation`` schema applications (``standalone(_:)`` only) and
+///   its pattern searches together at most ``ValidationBudget/ticksPerValidation`` ticks: running out is
+///   a problem ("took too long", "too many steps"), never a wait.
 ///
 /// ```swift
 /// let validator = SchemaValidator(components: document["components"]?["schemas"]?.objectValue ?? [:])
@@ -24,12 +29,18 @@ public struct SchemaValidator: Sendable {
     public let ignoresUnknownKeywords: Bool
     /// The schema being checked, for `$ref`s into its own `$defs` (`#/$defs/NAME`).
     private let root: JSONValue?
+    private let patterns = PatternCache()
+    /// What the check under way may still spend; one per ``problems(of:against:at:)``.
+    private var budget = ValidationBudget()
+    /// Schema applications one check may take: bounded for schemas written elsewhere (``standalone(_:)``).
+    private let maxSteps: Int
 
     public init(components: JSONObject, external: [String: JSONValue] = [:], ignoresUnknownKeywords: Bool = false) {
-        self.init(components: components, external: external, ignoresUnknownKeywords: ignoresUnknownKeywords, root: nil)
+        self.init(components: components, external: external, ignoresUnknownKeywords: ignoresUnknownKeywords, root: nil, maxSteps: .max)
     }
 
-    private init(components: JSONObject, external: [String: JSONValue], ignoresUnknownKeywords: Bool, root: JSONValue?) {
+    private init(components: JSONObject, external: [String: JSONValue], ignoresUnknownKeywords: Bool, root: JSONValue?, maxSteps: Int) {
+        self.maxSteps = maxSteps
         self.components = components
         self.external = external
         self.ignoresUnknownKeywords = ignoresUnknownKeywords
@@ -37,22 +48,27 @@ public struct SchemaValidator: Sendable {
     }
 
     /// A validator for a self-contained schema (a tool's `inputSchema`): `$ref`s point into its own
-    /// `$defs` or `definitions`, and keywords it does not know are skipped.
+    /// `$defs` or `definitions`, keywords it does not know are skipped, and a check takes at most
+    /// ``ValidationBudget/stepsPerValidation`` schema applications.
     public static func standalone(_ schema: JSONValue) -> SchemaValidator {
-        SchemaValidator(components: [:], external: [:], ignoresUnknownKeywords: true, root: schema)
+        SchemaValidator(components: [:], external: [:], ignoresUnknownKeywords: true, root: schema, maxSteps: ValidationBudget.stepsPerValidation)
     }
 
     /// Every way `value` fails `schema`, each naming where (`result.items[3].date`) and why; empty when it matches.
     public func problems(of value: JSONValue, against schema: JSONValue, at path: String = "$") -> [String] {
         var found: [String] = []
-        check(value, schema, path, depth: 0, into: &found)
-        return found
+        var pass = self
+        pass.budget = ValidationBudget(steps: maxSteps)
+        pass.check(value, schema, path, depth: 0, into: &found)
+        // Cut short, the check may have let a branch pass: only the bound is reported.
+        return pass.budget.ranOutOfSteps ? [ValidationBudget.outOfSteps] : found
     }
 
     /// Keywords that only annotate.
     static let annotations: Set<String> = ["description", "default", "title", "examples", "$comment", "deprecated", "readOnly", "writeOnly"]
 
     private func check(_ value: JSONValue, _ schema: JSONValue, _ path: String, depth: Int, into found: inout [String]) {
+        if Task.isCancelled || !budget.takeStep() { return }
         guard depth < 64 else {
             found.append("\(path): schema nesting too deep (a $ref loop?)")
             return
@@ -95,7 +111,7 @@ public struct SchemaValidator: Sendable {
                 continue  // checked together, above
             case "items":
                 guard let elements = value.arrayValue else { continue }
-                for (position, element) in elements.enumerated() {
+                for (position, element) in elements.enumerated() where !Task.isCancelled {
                     check(element, argument, "\(path)[\(position)]", depth: depth + 1, into: &found)
                 }
             case "minItems", "maxItems":
@@ -121,12 +137,19 @@ public struct SchemaValidator: Sendable {
                 }
             case "pattern":
                 guard let text = value.stringValue, let pattern = argument.stringValue else { continue }
-                guard let regex = try? Regex(pattern) else {
-                    if !ignoresUnknownKeywords { found.append("\(path): pattern \(pattern) does not compile") }
-                    continue
-                }
-                if (try? regex.firstMatch(in: text)) == nil {
+                switch patterns.pattern(pattern).flatMap({ $0.search(text, budget: budget) }) {
+                case .success(true), .failure(.cancelled):
+                    break
+                case .success(false):
                     found.append("\(path): \(Self.excerpt(value)) does not match \(pattern)")
+                case .failure(.doesNotCompile(let reason)):
+                    if !ignoresUnknownKeywords { found.append("\(path): pattern \(pattern) does not compile (\(reason))") }
+                case .failure(.tooSlow):
+                    found.append("\(path): pattern \(pattern) took too long to match (the check's \(ValidationBudget.ticksPerValidation) ticks ran out)")
+                case .failure(.tooMuchMemory):
+                    found.append("\(path): pattern \(pattern) needs too much memory to match (over \(CompiledPattern.stackBytes >> 20) MiB)")
+                case .failure(.failed):
+                    found.append("\(path): pattern \(pattern) could not be matched")
                 }
             case "format":
                 guard let text = value.stringValue, let format = argument.stringValue else { continue }
@@ -171,7 +194,7 @@ public struct SchemaValidator: Sendable {
         for name in keywords["required"]?.arrayValue?.compactMap(\.stringValue) ?? [] where object[name] == nil {
             found.append("\(path): missing required member \"\(name)\"")
         }
-        for (name, member) in object {
+        for (name, member) in object where !Task.isCancelled {
             let memberPath = "\(path).\(name)"
             if let schema = properties[name] {
                 check(member, schema, memberPath, depth: depth + 1, into: &found)

@@ -59,7 +59,7 @@ struct DomainServices: Sendable {
             let observation = database.signalChanges(to: signal)
             if database.path != ":memory:" {
                 let watcher = DatabaseWatcher(path: database.path, signal: signal)
-                OSThread.detach(name: "sb-db-watch") { watcher.run() }
+                try OSThread.detach(name: "sb-db-watch") { watcher.run() }
             }
             return DomainServices(
                 feed: SQLiteFeedService(database: database),
@@ -126,20 +126,28 @@ final class LazyServices: Sendable {
                 return false
             }
             guard startOpening else { return }
-            OSThread.detach(name: "sb-open-store") { [self] in
-                let result = Result { try DomainServices.open(options, logger: logger, progress: progress, signal: signal) }
-                progress.removeRequests()
-                if case .failure(let error) = result { logger.error("cannot open the storage: \(error)") }
-                let waiting: [CheckedContinuation<DomainServices, any Error>] = state.withLock { state in
-                    defer {
-                        if case .success(let services) = result { state = .opened(services) } else { state = .closed }
-                    }
-                    if case .opening(let waiting) = state { return waiting }
-                    return []
+            do {
+                try OSThread.detach(name: "sb-open-store") { [self] in
+                    finishOpening(Result { try DomainServices.open(options, logger: logger, progress: progress, signal: signal) })
                 }
-                waiting.forEach { $0.resume(with: result) }
+            } catch {
+                finishOpening(.failure(error))
             }
         }
+    }
+
+    /// Answers every request that waited for the opening; a failure leaves it to the next call.
+    private func finishOpening(_ result: Result<DomainServices, any Error>) {
+        progress.removeRequests()
+        if case .failure(let error) = result { logger.error("cannot open the storage: \(error)") }
+        let waiting: [CheckedContinuation<DomainServices, any Error>] = state.withLock { state in
+            defer {
+                if case .success(let services) = result { state = .opened(services) } else { state = .closed }
+            }
+            if case .opening(let waiting) = state { return waiting }
+            return []
+        }
+        waiting.forEach { $0.resume(with: result) }
     }
 
     /// The feed, opened on first use.

@@ -17,8 +17,9 @@ struct Serve: ParsableCommand {
         abstract: "Serve JSON-RPC 2.0 on stdin/stdout (the default).",
         discussion: """
             Framing is detected from the first bytes: LSP-style `Content-Length:` headers, else one JSON \
-            message per line. Logs go to stderr; stdout carries frames only. On end of input the host \
-            finishes in-flight requests and exits 0; SIGTERM/SIGINT drain and exit. The database is \
+            message per line. Logs go to stderr; stdout carries frames only. On end of input, `exit` or \
+            SIGTERM/SIGINT the host lets in-flight requests finish for --drain-timeout, cancels the rest \
+            and exits. The database is \
             opened on the first domain request; while it cannot be, domain requests answer -32050 \
             {path, cause} and the next one tries again; writes to a read-only database answer -32051.
             """
@@ -42,7 +43,7 @@ struct Serve: ParsableCommand {
     @Option(help: "Output bytes that may wait for the client to read them; past it answers wait and pushed notifications are dropped (then counted in $/notificationsDropped).")
     var maxOutputBytes: Int = ConnectionLimits().maxOutputBytes
 
-    @Option(help: "On SIGTERM/SIGINT, milliseconds to let in-flight requests finish before cancelling them.")
+    @Option(help: "At end of input, exit or SIGTERM/SIGINT, milliseconds to let in-flight requests finish before cancelling them.")
     var drainTimeout: Int = HostOptions().drainTimeoutMilliseconds
 
     @Option(help: "Milliseconds an LSP message may stay half-received before it is answered as truncated (0: no limit).")

@@ -44,7 +44,7 @@ struct DatabaseWatcherTests {
         if suffix == ".lock" { Self.append(AppDatabase.announcementPath(for: path)) }   // made by the setup lock
         let watcher = DatabaseWatcher(path: path, signal: signal, mode: mode)
         let ended = Atomic(false)
-        OSThread.detach(name: "test-watch") {
+        try OSThread.detach(name: "test-watch") {
             watcher.run()
             ended.store(true, ordering: .relaxed)
         }

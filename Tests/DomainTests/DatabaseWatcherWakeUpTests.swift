@@ -23,9 +23,9 @@ struct DatabaseWatcherWakeUpTests {
     }
 
     /// A watcher on `path` whose thread runs `run()`, as `DomainServices` starts it.
-    static func startWatcher(_ path: String, signal: ChangeSignal) -> DatabaseWatcher {
+    static func startWatcher(_ path: String, signal: ChangeSignal) throws -> DatabaseWatcher {
         let watcher = DatabaseWatcher(path: path, signal: signal)
-        OSThread.detach(name: "test-watch") { watcher.run() }
+        try OSThread.detach(name: "test-watch") { watcher.run() }
         return watcher
     }
 
@@ -46,7 +46,7 @@ struct DatabaseWatcherWakeUpTests {
         defer { watcher.stop() }
         // Another process commits and announces it while this one's watcher thread has not started yet.
         Self.touch(announcement)
-        OSThread.detach(name: "test-watch") { watcher.run() }
+        try OSThread.detach(name: "test-watch") { watcher.run() }
         #expect(await wakeUps.next() != nil, "the commit made before the watcher's thread ran was never announced")
     }
 
@@ -67,7 +67,7 @@ struct DatabaseWatcherWakeUpTests {
         // then the commit's announcement, which finds the queue full.
         for index in 0...limit { Self.touch(others[index % 2]) }
         Self.touch(announcement)
-        OSThread.detach(name: "test-watch") { watcher.run() }
+        try OSThread.detach(name: "test-watch") { watcher.run() }
         #expect(await wakeUps.next() != nil, "the announcement inotify dropped was never reported")
     }
 
@@ -81,7 +81,7 @@ struct DatabaseWatcherWakeUpTests {
             // A signal of its own each round: no wake-up of an earlier round's watcher counts.
             let signal = ChangeSignal()
             var wakeUps = Self.wakeUps(of: signal).makeAsyncIterator()
-            let watcher = Self.startWatcher(reader.database.path, signal: signal)
+            let watcher = try Self.startWatcher(reader.database.path, signal: signal)
             defer { watcher.stop() }
             let state = try await reader.state()
             _ = try await writer.send(sender: ChatSharedDatabaseTests.me, roomId: "grp-team", text: "\(round)", clientMessageId: "fresh-\(round)")
@@ -99,7 +99,7 @@ struct DatabaseWatcherWakeUpTests {
         let observation = writer.database.signalChanges(to: ChangeSignal())
         defer { observation.cancel() }
         let signal = ChangeSignal()
-        let watcher = Self.startWatcher(reader.database.path, signal: signal)
+        let watcher = try Self.startWatcher(reader.database.path, signal: signal)
         defer { watcher.stop() }
         var wakeUps = Self.wakeUps(of: signal).makeAsyncIterator()
         for round in 1...300 {

@@ -34,8 +34,13 @@ struct ReadConnectionsTests {
         let done = DispatchGroup()
         for index in 0..<count {
             done.enter()
-            OSThread.detach(name: "read-connections-test") {
-                body(index)
+            do {
+                try OSThread.detach(name: "read-connections-test") {
+                    body(index)
+                    done.leave()
+                }
+            } catch {
+                Issue.record("\(error)")
                 done.leave()
             }
         }

@@ -14,7 +14,7 @@ struct BacklogBoundTests {
         let pipe = try Pipe()
         let filler = pipe.fill()
         let backlog = 8 << 10
-        let sink = FileDescriptorSink(fd: pipe.write, limit: 1 << 10)
+        let sink = try FileDescriptorSink(fd: pipe.write, limit: 1 << 10)
         // 1 KiB frames: the limit is passed at once (no wait), the backlog after about eight more.
         var taken = 0
         while taken < 100, sink.writeUnlessBacklogged(OutputBoundTests.line(taken, padding: 1000), over: backlog) { taken += 1 }
@@ -23,7 +23,7 @@ struct BacklogBoundTests {
         #expect(sink.queuedByteCount <= backlog + 1100, "one frame past the bound at most: \(sink.queuedByteCount) bytes wait")
 
         let expected = filler + taken
-        let lines = await OutputBoundTests.readLines(from: pipe.read) { $0.count >= expected }
+        let lines = try await OutputBoundTests.readLines(from: pipe.read) { $0.count >= expected }
         let numbers = lines.dropFirst(filler).compactMap { try? JSONValue(parsing: $0)["n"]?.int64Value }
         #expect(numbers == (0..<taken).map(Int64.init), "every frame taken, once, in order")
         #expect(sink.writeUnlessBacklogged(OutputBoundTests.line(taken, padding: 10), over: backlog), "room again once read")

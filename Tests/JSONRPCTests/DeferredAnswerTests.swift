@@ -67,7 +67,7 @@ struct DeferredAnswerTests {
         peer.receive([#"{"jsonrpc":"2.0","id":7,"method":"test.later"}"#])
         #expect(peer.written.isEmpty)
         let answer = try #require(peer.pending.first)
-        TestThread { answer.succeed(JanssonValue.string("done")) }.join()
+        try TestThread { answer.succeed(JanssonValue.string("done")) }.join()
         answer.fail(ResponseError.internalError("too late"))
         #expect(peer.written == [["jsonrpc": "2.0", "id": 7, "result": "done"]])
         #expect(peer.connection.inFlightCount == 0)
@@ -112,8 +112,8 @@ final class TestThread: Sendable {
     private let done = Mutex(false)
     private let lock = ConditionLock()
 
-    init(_ body: @escaping @Sendable () -> Void) {
-        OSThread.detach(name: "test-deferred") { [self] in
+    init(_ body: @escaping @Sendable () -> Void) throws {
+        try OSThread.detach(name: "test-deferred") { [self] in
             body()
             lock.withLock {
                 done.withLock { $0 = true }

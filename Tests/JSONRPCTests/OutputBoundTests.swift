@@ -44,25 +44,29 @@ struct OutputBoundTests {
     }
 
     /// Reads NDJSON lines from `fd` on a thread of its own until `done` is satisfied by the lines so far.
-    static func readLines(from fd: Int32, until done: @escaping @Sendable ([String]) -> Bool) async -> [String] {
-        await withCheckedContinuation { continuation in
-            OSThread.detach(name: "test-reader") {
-                var lines: [String] = []
-                var partial: [UInt8] = []
-                var chunk = [UInt8](repeating: 0, count: 64 << 10)
-                while !done(lines) {
-                    let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-                    if count <= 0 { break }
-                    var start = 0
-                    for index in 0..<count where chunk[index] == 0x0A {
-                        partial += chunk[start..<index]
-                        lines.append(String(decoding: partial, as: UTF8.self))
-                        partial.removeAll(keepingCapacity: true)
-                        start = index + 1
+    static func readLines(from fd: Int32, until done: @escaping @Sendable ([String]) -> Bool) async throws -> [String] {
+        try await withCheckedThrowingContinuation { continuation in
+            do {
+                try OSThread.detach(name: "test-reader") {
+                    var lines: [String] = []
+                    var partial: [UInt8] = []
+                    var chunk = [UInt8](repeating: 0, count: 64 << 10)
+                    while !done(lines) {
+                        let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+                        if count <= 0 { break }
+                        var start = 0
+                        for index in 0..<count where chunk[index] == 0x0A {
+                            partial += chunk[start..<index]
+                            lines.append(String(decoding: partial, as: UTF8.self))
+                            partial.removeAll(keepingCapacity: true)
+                            start = index + 1
+                        }
+                        partial += chunk[start..<count]
                     }
-                    partial += chunk[start..<count]
+                    continuation.resume(returning: lines)
                 }
-                continuation.resume(returning: lines)
+            } catch {
+                continuation.resume(throwing: error)
             }
         }
     }
@@ -89,7 +93,7 @@ struct OutputBoundTests {
         let pipe = try Pipe()
         let filler = pipe.fill()
         let limit = 32 << 10
-        let sink = FileDescriptorSink(fd: pipe.write, limit: limit)
+        let sink = try FileDescriptorSink(fd: pipe.write, limit: limit)
         let total = 60
         let queued = Counter()
         let answers = (0..<total).map { index in
@@ -103,7 +107,7 @@ struct OutputBoundTests {
         #expect(sink.waitingAnswerCount >= total - 5, "a full pipe and a 32 KiB queue take at most 5 answers of 8 KiB")
         #expect(sink.queuedByteCount <= limit, "queued \(sink.queuedByteCount) bytes over a limit of \(limit)")
 
-        let lines = await Self.readLines(from: pipe.read) { $0.count >= filler + total }
+        let lines = try await Self.readLines(from: pipe.read) { $0.count >= filler + total }
         for answer in answers { await answer.value }
         let numbers = lines.compactMap { try? JSONValue(parsing: $0)["n"]?.int64Value }
         #expect(numbers.count == total)
@@ -115,17 +119,17 @@ struct OutputBoundTests {
     func inputThreadWaits() async throws {
         let pipe = try Pipe()
         let limit = 16 << 10
-        let sink = FileDescriptorSink(fd: pipe.write, limit: limit)
+        let sink = try FileDescriptorSink(fd: pipe.write, limit: limit)
         let written = Counter()
         let total = 40
-        OSThread.detach(name: "test-input") {
+        try OSThread.detach(name: "test-input") {
             for index in 0..<total {
                 sink.writeFromInput(Self.line(index, padding: 4 << 10))
                 written.add()
             }
         }
         let mostQueued = Counter()
-        let lines = await Self.readLines(from: pipe.read) { lines in
+        let lines = try await Self.readLines(from: pipe.read) { lines in
             // Looked at before each read, while the writer is held up.
             mostQueued.raise(to: sink.queuedByteCount)
             return lines.count >= total
@@ -139,7 +143,7 @@ struct OutputBoundTests {
     func pushesDroppedWithNotice() async throws {
         let pipe = try Pipe()
         let limit = 16 << 10
-        let sink = FileDescriptorSink(fd: pipe.write, limit: limit)
+        let sink = try FileDescriptorSink(fd: pipe.write, limit: limit)
         let connection = Connection(dispatcher: try MethodRegistry().freeze(), limits: ConnectionLimits(maxOutputBytes: limit),
                                     framing: .ndjson, sink: sink, logger: Logger(label: "test"))
         let filler = pipe.fill()
@@ -152,7 +156,7 @@ struct OutputBoundTests {
         #expect(sink.queuedByteCount <= limit)
         #expect(sink.queuedByteCount > limit / 2)
 
-        let lines = await Self.readLines(from: pipe.read) { lines in
+        let lines = try await Self.readLines(from: pipe.read) { lines in
             lines.last.map { $0.contains("notificationsDropped") } ?? false
         }
         #expect(lines.prefix(filler).allSatisfy { $0 == "{}" })
@@ -169,7 +173,7 @@ struct OutputBoundTests {
 
         // There is room now: the next push goes out, after the notice.
         connection.notify(method: "test/push", params: ["n": "after"])
-        let after = await Self.readLines(from: pipe.read) { !$0.isEmpty }
+        let after = try await Self.readLines(from: pipe.read) { !$0.isEmpty }
         #expect(after.first.map { (try? JSONValue(parsing: $0))?["params"]?["n"] == "after" } == true)
     }
 
@@ -177,7 +181,7 @@ struct OutputBoundTests {
     func answersAreNotDropped() async throws {
         let pipe = try Pipe()
         let limit = 8 << 10
-        let sink = FileDescriptorSink(fd: pipe.write, limit: limit)
+        let sink = try FileDescriptorSink(fd: pipe.write, limit: limit)
         // Fill the pipe, then the queue with pushes nobody reads.
         let filler = pipe.fill()
         var offered = 0
@@ -185,7 +189,7 @@ struct OutputBoundTests {
         #expect(sink.offer(Self.line(-1, padding: 1 << 10)) == false, "a full output refuses pushes")
         let answer = Task { await sink.enqueue(Self.line(1_000_000, padding: 1 << 10)) }
         try await Self.waitUntil { sink.waitingAnswerCount == 1 }
-        let lines = await Self.readLines(from: pipe.read) { $0.last?.contains("1000000") == true }
+        let lines = try await Self.readLines(from: pipe.read) { $0.last?.contains("1000000") == true }
         await answer.value
         #expect(lines.count == filler + offered + 1, "every accepted push and the answer arrive, nothing else")
     }

@@ -189,6 +189,14 @@ enum BinaryHarness {
 
     /// Peak resident set size of a live process, in bytes (VmHWM from /proc).
     static func peakResidentBytes(of pid: pid_t) -> Int? {
+        statusNumber("VmHWM", of: pid).map { $0 * 1024 }
+    }
+
+    /// How many threads a live process has (Threads from /proc).
+    static func threadCount(of pid: pid_t) -> Int? { statusNumber("Threads", of: pid) }
+
+    /// The number on line `field` of /proc/PID/status.
+    private static func statusNumber(_ field: String, of pid: pid_t) -> Int? {
         let fd = open("/proc/\(pid)/status", O_RDONLY)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -196,9 +204,8 @@ enum BinaryHarness {
         let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
         guard count > 0 else { return nil }
         let text = String(decoding: bytes[..<count], as: UTF8.self)
-        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return nil }
-        let digits = line.filter(\.isNumber)
-        return Int(digits).map { $0 * 1024 }
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }) else { return nil }
+        return Int(line.filter(\.isNumber))
     }
 
     /// Reaps a child the harness spawned, waiting at most `milliseconds`.

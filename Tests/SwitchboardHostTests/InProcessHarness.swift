@@ -426,17 +426,22 @@ final class Harness: @unchecked Sendable {
             defer { last = done }
             return last
         }
-        OSThread.detach(name: "test-input") { [self] in
-            previous?.blockUntilOpen()
-            bytes.withUnsafeBytes { buffer in
-                let size = max(1, chunkSize ?? buffer.count)
-                var start = 0
-                repeat {
-                    let end = min(buffer.count, start + size)
-                    reader.receive(UnsafeRawBufferPointer(rebasing: buffer[start..<end]))
-                    start = end
-                } while start < buffer.count
+        do {
+            try OSThread.detach(name: "test-input") { [self] in
+                previous?.blockUntilOpen()
+                bytes.withUnsafeBytes { buffer in
+                    let size = max(1, chunkSize ?? buffer.count)
+                    var start = 0
+                    repeat {
+                        let end = min(buffer.count, start + size)
+                        reader.receive(UnsafeRawBufferPointer(rebasing: buffer[start..<end]))
+                        start = end
+                    } while start < buffer.count
+                }
+                done.open()
             }
+        } catch {
+            Issue.record("\(error)")
             done.open()
         }
         return done
@@ -451,9 +456,14 @@ final class Harness: @unchecked Sendable {
             return last
         }
         let box = ReaderBox(reader)
-        OSThread.detach(name: "test-input") {
-            previous?.blockUntilOpen()
-            job(box.reader)
+        do {
+            try OSThread.detach(name: "test-input") {
+                previous?.blockUntilOpen()
+                job(box.reader)
+                done.open()
+            }
+        } catch {
+            Issue.record("\(error)")
             done.open()
         }
         return done
@@ -550,7 +560,7 @@ final class Harness: @unchecked Sendable {
         let result = Latch()
         let ok = Mutex(false)
         let connection = self.connection
-        OSThread.detach(name: "test-idle") {
+        try OSThread.detach(name: "test-idle") {
             let idle = connection.waitUntilIdle(deadline: monotonicNanoseconds() + UInt64(harnessGuardSeconds) * 1_000_000_000)
             ok.withLock { $0 = idle }
             result.open()

@@ -24,7 +24,7 @@ private final class PipeDrain: Sendable {
         guard pipe(&fds) == 0 else { throw BinaryHarness.Failure("pipe failed: errno \(errno)") }
         readFD = fds[0]
         writeFD = fds[1]
-        OSThread.detach(name: "test-pipe-drain") { [self] in
+        try OSThread.detach(name: "test-pipe-drain") { [self] in
             var chunk = [UInt8](repeating: 0, count: 64 << 10)
             while true {
                 let count = chunk.withUnsafeMutableBytes { read(readFD, $0.baseAddress, $0.count) }
@@ -83,11 +83,11 @@ struct PipeInterleavingTests {
           arguments: Framing.allCases)
     func sinkWritesWholeFrames(framing: Framing) async throws {
         let drain = try PipeDrain()
-        let sink = FileDescriptorSink(fd: drain.writeFD)
+        let sink = try FileDescriptorSink(fd: drain.writeFD)
         let senders = 16
         let framesPerSender = 8
         let inputDone = Latch()
-        OSThread.detach(name: "test-input") {
+        try OSThread.detach(name: "test-input") {
             for index in 0..<framesPerSender { sink.writeFromInput(senderFrame(framing, sender: 0, index: index)) }
             inputDone.open()
         }
@@ -125,7 +125,7 @@ struct PipeInterleavingTests {
         var registry = MethodRegistry.hostMethods()
         registry.register(TestBig.self) { params, _ in payload(seed: params.n, size: params.size) }
         let drain = try PipeDrain()
-        let sink = FileDescriptorSink(fd: drain.writeFD)
+        let sink = try FileDescriptorSink(fd: drain.writeFD)
         let connection = Connection(dispatcher: try registry.freeze(), framing: framing, sink: sink, logger: quietLogger)
         let reader = MessageReader(connection: connection)
 
@@ -144,7 +144,7 @@ struct PipeInterleavingTests {
         let input = bytes
         let fed = Latch()
         let box = UncheckedBox(reader)
-        OSThread.detach(name: "test-input") {
+        try OSThread.detach(name: "test-input") {
             input.withUnsafeBytes { buffer in
                 var start = 0
                 while start < buffer.count {
@@ -169,7 +169,7 @@ struct PipeInterleavingTests {
         }
         try await fed.opened("the input thread to take every request")
         let idle = Latch()
-        OSThread.detach(name: "test-idle") {
+        try OSThread.detach(name: "test-idle") {
             _ = connection.waitUntilIdle(deadline: monotonicNanoseconds() + 60_000_000_000)
             _ = connection.flush(deadline: monotonicNanoseconds() + 60_000_000_000)
             idle.open()

@@ -3,11 +3,19 @@
 /// Past the bound, new work waits in a short queue, so the input thread can still read and act on
 /// `$/cancelRequest`; once that queue is full too, ``submit(_:)`` blocks the input thread, which stops
 /// reading: backpressure, with nothing dropped.
+///
+/// A long-lived stream (MCP `subscriptions/listen`) gives its slot back once it is open
+/// (``becomeStream()``): it counts as work until it ends (``waitUntilIdle(deadline:)`` waits for it),
+/// but not against the bound, so open streams never stop the input thread.
 final class AdmissionGate: @unchecked Sendable {
+    /// Streams one connection may keep open at once.
+    static let maxStreams = 256
+
     private let lock = ConditionLock()
     private let maxRunning: Int
     private let maxWaiting: Int
     private var running = 0
+    private var streams = 0
     /// Queued work from `waitingHead` on; a started one's slot is emptied at once, since its closure
     /// holds the connection, which holds this gate (kept, it would keep the connection alive for ever).
     private var waiting: [(@Sendable () -> Void)?] = []
@@ -70,32 +78,55 @@ final class AdmissionGate: @unchecked Sendable {
 
     /// Frees the slot of finished work, starting the next queued one in it.
     func release() {
-        let next: (@Sendable () -> Void)? = lock.withLock {
-            defer { lock.broadcast() }
-            guard waitingHead < waiting.count else {
-                running -= 1
-                return nil
-            }
-            let next = waiting[waitingHead]
-            waiting[waitingHead] = nil
-            waitingHead += 1
-            if waitingHead == waiting.count {
-                waiting.removeAll(keepingCapacity: true)
-                waitingHead = 0
-            } else if waitingHead > 64, waitingHead * 2 > waiting.count {
-                waiting.removeFirst(waitingHead)
-                waitingHead = 0
-            }
-            return next
-        }
-        next?()
+        lock.withLock { freeSlot() }?()
     }
 
-    /// Blocks until no work runs or waits; with a deadline (monotonic nanoseconds), false on time-out.
+    /// Moves running work out of its slot into the open streams, starting the next queued work in the
+    /// slot; false (nothing changed) when ``maxStreams`` streams are open. End it with ``endStream()``.
+    func becomeStream() -> Bool {
+        let outcome: (moved: Bool, next: (@Sendable () -> Void)?) = lock.withLock {
+            guard streams < Self.maxStreams else { return (false, nil) }
+            streams += 1
+            return (true, freeSlot())
+        }
+        outcome.next?()
+        return outcome.moved
+    }
+
+    /// A stream (``becomeStream()``) ended.
+    func endStream() {
+        lock.withLock {
+            streams -= 1
+            lock.broadcast()
+        }
+    }
+
+    /// Frees one running slot under the lock, handing it to the next queued work, which the caller
+    /// starts once the lock is let go.
+    private func freeSlot() -> (@Sendable () -> Void)? {
+        defer { lock.broadcast() }
+        guard waitingHead < waiting.count else {
+            running -= 1
+            return nil
+        }
+        let next = waiting[waitingHead]
+        waiting[waitingHead] = nil
+        waitingHead += 1
+        if waitingHead == waiting.count {
+            waiting.removeAll(keepingCapacity: true)
+            waitingHead = 0
+        } else if waitingHead > 64, waitingHead * 2 > waiting.count {
+            waiting.removeFirst(waitingHead)
+            waitingHead = 0
+        }
+        return next
+    }
+
+    /// Blocks until no work runs, streams or waits; with a deadline (monotonic nanoseconds), false on time-out.
     @discardableResult
     func waitUntilIdle(deadline: UInt64? = nil) -> Bool {
         lock.withLock {
-            while running > 0 || waitingHead < waiting.count {
+            while running > 0 || streams > 0 || waitingHead < waiting.count {
                 if let deadline {
                     if monotonicNanoseconds() >= deadline { return false }
                     lock.wait(until: deadline)

@@ -139,6 +139,18 @@ public final class Connection: Sendable {
         }
     }
 
+    /// The drain's last step at exit: answers `-32800` for each request still in flight after
+    /// ``cancelAll()`` (its task ignores cancellation), without waiting for room in the output; an
+    /// answer its task makes later is dropped (``InFlightRequest/claimAnswer()``).
+    public func abandonRunning() {
+        for request in inFlight.removeAll() where request.claimAnswer() {
+            request.detach()
+            guard let message = answer(.failure(.cancelled), for: request.context, target: request.target),
+                  !holdUntilFramed(message) else { continue }
+            _ = sink.offer(framed(message))
+        }
+    }
+
     /// Waits until no request runs or waits; `false` if `deadline` (monotonic ns) passed first.
     @discardableResult
     public func waitUntilIdle(deadline: UInt64? = nil) -> Bool {

@@ -10,6 +10,8 @@ final class InFlightRequest: Sendable {
         var started = false
         /// Cancelled while it waited for a slot, and answered then.
         var answeredEarly = false
+        /// Its answer was claimed (``claimAnswer()``): by its task, or by the drain that gave up on it.
+        var answerClaimed = false
     }
 
     let id: RequestID
@@ -60,6 +62,16 @@ final class InFlightRequest: Sendable {
     }
 
     var answeredBeforeStart: Bool { state.withLock { $0.answeredEarly } }
+
+    /// True for the first caller only: the request's own outcome, or the drain at exit that answers
+    /// `-32800` for a request still running after its cancel (``Connection/abandonRunning()``). The
+    /// other drops its answer, so a request is answered once.
+    func claimAnswer() -> Bool {
+        state.withLock { state in
+            defer { state.answerClaimed = true }
+            return !state.answerClaimed
+        }
+    }
 }
 
 /// The requests of one connection that are running or waiting for a slot, by id.
@@ -119,6 +131,14 @@ final class InFlightTable: Sendable {
         let requests = table.withLock { Array($0.first.values) + $0.more.values.flatMap { $0 } }
         requests.forEach { $0.cancel() }
         return requests.filter(\.answeredBeforeStart)
+    }
+
+    /// Empties the table and returns what it held.
+    func removeAll() -> [InFlightRequest] {
+        table.withLock { table in
+            defer { table = Requests() }
+            return Array(table.first.values) + table.more.values.flatMap { $0 }
+        }
     }
 
     var count: Int { table.withLock { $0.first.count + $0.more.values.reduce(0) { $0 + $1.count } } }

@@ -18,6 +18,8 @@ extension MessageReader {
                 if let request {
                     request.detach()
                     connection.inFlight.remove(request)
+                    // Answered already by a drain that gave up on it.
+                    guard request.claimAnswer() else { return connection.gate.release() }
                 }
                 connection.sendAnswer(outcome, for: context, target: target) { connection.gate.release() }
             }

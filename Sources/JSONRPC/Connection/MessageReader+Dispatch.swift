@@ -71,6 +71,7 @@ extension MessageReader {
                 connection.gate.release()
                 return
             }
+            let slot = context.slot
             let task = Task.detached {
                 let outcome: Result<JanssonValue, ResponseError>
                 do {
@@ -81,6 +82,11 @@ extension MessageReader {
                     outcome = .failure(Task.isCancelled ? .cancelled : ResponseError(error))
                 }
                 if let request { connection.inFlight.remove(request) }
+                // Answered already by a drain that gave up on it (it ignored its cancel): nothing to send.
+                if let request, !request.claimAnswer() {
+                    if let slot { slot.release() } else { connection.gate.release() }
+                    return
+                }
                 // The slot stays taken while the answer waits for room in the output: so the gate
                 // fills and the input thread stops reading, instead of answers piling up. It stays
                 // taken while the after-answer work runs too, so a drain at end of input waits for it.
@@ -95,7 +101,7 @@ extension MessageReader {
                     if let answer = connection.answer(outcome, for: context, target: target) { await connection.send(answer) }
                     await context.afterAnswerActions?.run()
                 }
-                connection.gate.release()
+                if let slot { slot.release() } else { connection.gate.release() }
             }
             request?.attach { task.cancel() }
         }

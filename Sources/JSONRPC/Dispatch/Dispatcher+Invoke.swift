@@ -37,6 +37,7 @@ extension RequestContext {
         connection = outer.connection
         exactID = outer.exactID
         afterAnswerActions = followUps ?? outer.afterAnswerActions
+        slot = outer.slot
     }
 }
 

@@ -15,6 +15,8 @@ public struct RequestContext: Sendable {
     let exactID: ExactID?
     /// What runs once the answer is queued; only task-run requests with an id have one.
     let afterAnswerActions: AfterAnswer?
+    /// The admission slot a task-run request holds until its task ends.
+    let slot: AdmissionSlot?
 
     init(id: RequestID?, method: String, progressToken: JSONValue?, connection: Connection, idView: JSONView? = nil,
          runsAsTask: Bool = false) {
@@ -23,6 +25,7 @@ public struct RequestContext: Sendable {
         self.progressToken = progressToken
         self.connection = connection
         afterAnswerActions = runsAsTask && id != nil ? AfterAnswer() : nil
+        slot = runsAsTask ? AdmissionSlot(gate: connection.gate) : nil
         if case .number = id, let idView { exactID = ExactID(idView) } else { exactID = nil }
     }
 
@@ -32,6 +35,17 @@ public struct RequestContext: Sendable {
     public func reportProgress(_ value: JSONValue) {
         guard let progressToken, !Task.isCancelled else { return }
         connection.notify(method: "$/progress", params: ["token": progressToken, "value": value])
+    }
+
+    /// Marks the request as a long-lived stream (MCP `subscriptions/listen`): it gives its admission slot
+    /// to other work and no longer counts against `maxInFlight`, while it stays in flight (cancellable)
+    /// and a drain at exit still waits for it. `-32600` when the connection has
+    /// ``AdmissionGate/maxStreams`` streams open already. Does nothing for a request that runs no task.
+    public func becomeStream() throws(ResponseError) {
+        guard let slot, !slot.becomeStream() else { return }
+        throw ResponseError(code: .invalidRequest,
+                            message: "This connection has \(AdmissionGate.maxStreams) streams open, the most allowed: cancel one first",
+                            data: ["limit": .integer(Int64(AdmissionGate.maxStreams))])
     }
 
     /// Throws `CancellationError` once the client has cancelled this request.

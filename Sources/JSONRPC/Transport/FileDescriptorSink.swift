@@ -56,12 +56,13 @@ public final class FileDescriptorSink: FrameSink, @unchecked Sendable {
     /// What a pipe grows to for large frames: Linux's default `pipe-max-size`, which any process may ask for.
     static let largePipeCapacity = 1 << 20
 
-    public init(fd: Int32, limit: Int = 4 << 20, onClosed: @escaping @Sendable () -> Void = {}) {
+    /// Throws when its writer thread cannot be started (the caller still owns `fd` then).
+    public init(fd: Int32, limit: Int = 4 << 20, onClosed: @escaping @Sendable () -> Void = {}) throws(ThreadStartError) {
         self.fd = fd
         self.limit = max(1, limit)
         self.onClosed = onClosed
         pipeCapacity = Atomic(max(0, Int(fcntl(fd, Self.getPipeSize))))
-        OSThread.detach(name: "sb-writer") { [self] in writerLoop() }
+        try OSThread.detach(name: "sb-writer") { [self] in writerLoop() }
     }
 
     public func setRoomHandler(_ handler: @escaping @Sendable () -> Void) {

@@ -44,12 +44,31 @@ final class PluginProcess: Sendable {
         let arguments = [program] + manifest.command.dropFirst()
         let variables = environment.keys.sorted().map { "\($0)=\(environment[$0] ?? "")" }
         let cwd = manifest.cwd
-        let result: Result<PluginProcess, SpawnError> = await SpawnThread.shared.run {
-            Self.spawnNow(path: path, arguments: arguments, variables: variables, cwd: cwd)
+        let result: Result<PluginProcess, SpawnError>
+        do {
+            result = try await SpawnThread.shared.run {
+                Self.spawnNow(path: path, arguments: arguments, variables: variables, cwd: cwd)
+            }
+        } catch {
+            throw SpawnError(error.description)
         }
         let process = try result.get()
-        OSThread.detach(name: "sb-plugin-reap") { process.reap() }
+        do {
+            try OSThread.detach(name: "sb-plugin-reap") { process.reap() }
+        } catch {
+            let reason = process.abandon(closing: [process.inputFD, process.outputFD, process.errorFD], because: error)
+            process.reap()  // killed: it is gone at once
+            throw reason
+        }
         return process
+    }
+
+    /// For a start that failed after the spawn: kills the process group and closes `descriptors` (those
+    /// no reader or writer took yet); returns the reason to throw.
+    func abandon(closing descriptors: [Int32], because error: ThreadStartError) -> SpawnError {
+        signalGroup(SIGKILL)
+        Self.closeAll(descriptors)
+        return SpawnError(error.description)
     }
 
     private static func spawnNow(path: String, arguments: [String], variables: [String], cwd: String) -> Result<PluginProcess, SpawnError> {

@@ -11,9 +11,9 @@ final class SpawnThread: @unchecked Sendable {
     private var jobs: [@Sendable () -> Void] = []
     private let started = Atomic<Bool>(false)
 
-    /// Runs `body` on the spawn thread and returns its result.
-    func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        startIfNeeded()
+    /// Runs `body` on the spawn thread and returns its result; throws when that thread cannot be started.
+    func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async throws(ThreadStartError) -> T {
+        try startIfNeeded()
         return await withCheckedContinuation { continuation in
             lock.withLock {
                 jobs.append { continuation.resume(returning: body()) }
@@ -22,17 +22,23 @@ final class SpawnThread: @unchecked Sendable {
         }
     }
 
-    private func startIfNeeded() {
+    /// Starts the thread unless it runs; a failed start is tried again by the next call.
+    private func startIfNeeded() throws(ThreadStartError) {
         guard started.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged else { return }
-        OSThread.detach(name: "sb-plugin-spawn") { [self] in
-            while true {
-                let batch: [@Sendable () -> Void] = lock.withLock {
-                    while jobs.isEmpty { lock.wait() }
-                    defer { jobs = [] }
-                    return jobs
+        do {
+            try OSThread.detach(name: "sb-plugin-spawn") { [self] in
+                while true {
+                    let batch: [@Sendable () -> Void] = lock.withLock {
+                        while jobs.isEmpty { lock.wait() }
+                        defer { jobs = [] }
+                        return jobs
+                    }
+                    batch.forEach { $0() }
                 }
-                batch.forEach { $0() }
             }
+        } catch {
+            started.store(false, ordering: .sequentiallyConsistent)
+            throw error
         }
     }
 }

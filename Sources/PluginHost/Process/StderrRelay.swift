@@ -14,9 +14,10 @@ final class StderrRelay: @unchecked Sendable {
     private var tail: [String] = []
     private var done = false
 
-    /// Starts reading `fd` on a thread of its own; the thread closes it at end of input.
-    init(fd: Int32, plugin: String, logger: Logger) {
-        OSThread.detach(name: "sb-plugin-stderr") { [self] in relay(fd: fd, plugin: plugin, logger: logger) }
+    /// Starts reading `fd` on a thread of its own; the thread closes it at end of input. Throws, and
+    /// leaves `fd` open, when the thread cannot be started.
+    init(fd: Int32, plugin: String, logger: Logger) throws(ThreadStartError) {
+        try OSThread.detach(name: "sb-plugin-stderr") { [self] in relay(fd: fd, plugin: plugin, logger: logger) }
     }
 
     /// The last lines, oldest first; waits up to `milliseconds` for the rest of the output first.

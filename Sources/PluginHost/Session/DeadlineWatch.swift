@@ -4,7 +4,8 @@ import JSONRPC
 ///
 /// One thread for every call, sleeping until the earliest deadline, instead of a timer task per call
 /// (whose cancellation wakes a pool thread on every answer). Calls of one plugin share its `timeoutMs`,
-/// so a new deadline is almost never the earliest and adding it wakes no one.
+/// so a new deadline is almost never the earliest and adding it wakes no one. While that thread cannot
+/// be started (the process at its thread limit), each deadline is a task that sleeps instead.
 final class DeadlineWatch: @unchecked Sendable {
     static let shared = DeadlineWatch()
 
@@ -19,12 +20,17 @@ final class DeadlineWatch: @unchecked Sendable {
         let deadline = monotonicNanoseconds() + UInt64(max(0, milliseconds)) * 1_000_000
         return lock.withLock {
             if !started {
-                started = true
-                OSThread.detach(name: "sb-plugin-timeouts") { [self] in watch() }
+                started = (try? OSThread.detach(name: "sb-plugin-timeouts") { [self] in watch() }) != nil
             }
             nextKey += 1
             actions[nextKey] = (deadline, action)
-            if deadline < earliest {
+            if !started {
+                let key = nextKey
+                Task { [self] in
+                    try? await Task.sleep(nanoseconds: UInt64(max(0, milliseconds)) * 1_000_000)
+                    lock.withLock { actions.removeValue(forKey: key) }?.run()
+                }
+            } else if deadline < earliest {
                 earliest = deadline
                 lock.broadcast()
             }

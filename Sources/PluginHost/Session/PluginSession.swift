@@ -92,8 +92,20 @@ final class PluginSession: Sendable {
         }
         var logger = settings.logger
         logger[metadataKey: "plugin"] = "\(manifest.name)"
-        let stderr = StderrRelay(fd: process.errorFD, plugin: manifest.name, logger: settings.logger)
-        let fdSink = FileDescriptorSink(fd: process.inputFD, limit: settings.limits.maxOutputBytes)
+        let stderr: StderrRelay
+        let fdSink: FileDescriptorSink
+        do {
+            stderr = try StderrRelay(fd: process.errorFD, plugin: manifest.name, logger: settings.logger)
+        } catch {
+            let reason = process.abandon(closing: [process.inputFD, process.outputFD, process.errorFD], because: error)
+            throw PluginError.unavailable(manifest.name, reason: "startFailed", message: reason.description)
+        }
+        do {
+            fdSink = try FileDescriptorSink(fd: process.inputFD, limit: settings.limits.maxOutputBytes)
+        } catch {
+            let reason = process.abandon(closing: [process.inputFD, process.outputFD], because: error)
+            throw PluginError.unavailable(manifest.name, reason: "startFailed", message: reason.description)
+        }
         let plugin = manifest.name
         let sink = ProtocolWatchSink(base: fdSink) { detail in
             callbacks.link.session?.breakProtocol(detail)
@@ -108,7 +120,13 @@ final class PluginSession: Sendable {
         let session = PluginSession(manifest: manifest, process: process, connection: connection, sink: fdSink, stderr: stderr,
                                     settings: settings, onChange: onChange, onEnd: onEnd)
         callbacks.link.session = session
-        OSThread.detach(name: "sb-plugin-reader") { session.readOutput(into: MessageReader(connection: connection)) }
+        do {
+            try OSThread.detach(name: "sb-plugin-reader") { session.readOutput(into: MessageReader(connection: connection)) }
+        } catch {
+            let reason = process.abandon(closing: [process.outputFD], because: error)
+            await session.stop()
+            throw PluginError.unavailable(manifest.name, reason: "startFailed", message: reason.description)
+        }
         do {
             try await session.handshake()
         } catch {

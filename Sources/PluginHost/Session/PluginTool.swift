@@ -16,6 +16,12 @@ final class PluginTool: Sendable {
     /// False when the input schema accepts every object (`{"type": "object"}`), so arguments that are an
     /// object need no check.
     let checksMembers: Bool
+    /// True when the input schema has a `pattern` (a search may take long, within its bound) or may
+    /// branch (`$ref`, `anyOf`, `oneOf`, `allOf`: many steps, within their bound): the arguments are then
+    /// checked in the request's task, not on the input thread.
+    let checksInTask: Bool
+    /// The input schema's validator, made once: it keeps the patterns it compiled.
+    private let validator: SchemaValidator
 
     /// Reads a `tools/list` entry; nil when it has no usable name.
     init?(_ value: JSONValue) {
@@ -30,13 +36,30 @@ final class PluginTool: Sendable {
         let annotations: Set<String> = ["$schema", "$comment", "title", "description", "default", "examples"]
         let keywords = Set(inputSchema.objectValue?.keys.map { $0 } ?? []).subtracting(annotations)
         checksMembers = keywords != ["type"] || inputSchema["type"] != "object"
+        checksInTask = ["pattern", "$ref", "anyOf", "oneOf", "allOf"].contains { Self.hasKeyword($0, in: inputSchema) }
+        validator = SchemaValidator.standalone(inputSchema)
     }
 
-    /// Checks `arguments` against the input schema: the first problem as `-32602` naming the field.
+    /// Checks `arguments` against the input schema: the first problem as `-32602` naming the field;
+    /// `-32800` when the task was cancelled meanwhile (the check stops then).
     func validate(_ arguments: JSONValue) throws(ResponseError) {
-        let problems = SchemaValidator.standalone(inputSchema).problems(of: arguments, against: inputSchema)
+        let problems = validator.problems(of: arguments, against: inputSchema)
+        if Task.isCancelled { throw ResponseError.cancelled }
         guard let first = problems.first else { return }
         throw ResponseError.invalidParams(Self.fieldError(from: first))
+    }
+
+    /// Whether `keyword` is a member of `schema` or of an object or array within it (at most 64 deep).
+    static func hasKeyword(_ keyword: String, in schema: JSONValue, depth: Int = 0) -> Bool {
+        guard depth < 64 else { return true }
+        switch schema {
+        case .object(let members):
+            return members[keyword] != nil || members.values.contains { hasKeyword(keyword, in: $0, depth: depth + 1) }
+        case .array(let elements):
+            return elements.contains { hasKeyword(keyword, in: $0, depth: depth + 1) }
+        default:
+            return false
+        }
     }
 
     /// `$.date: expected string, got integer 5` → field `date`; a missing member is named too.

@@ -1,8 +1,9 @@
 import Jansson
 import JSONRPC
 
-/// A client's arguments for a tool: checked against the tool's `inputSchema` on the input thread, and
-/// kept as the jansson value they were parsed into, to be passed on to the plugin unchanged.
+/// A client's arguments for a tool: checked against the tool's `inputSchema` (on the input thread,
+/// unless the schema has patterns or branches: ``PluginTool/checksInTask``), and kept as the jansson
+/// value they were parsed into, to be passed on to the plugin unchanged.
 ///
 /// - Important: the value is never changed once made, and jansson counts references atomically, so it
 ///   may be passed on and released on another thread (the one the request gets its slot on).
@@ -10,11 +11,12 @@ struct ToolArguments: @unchecked Sendable {
     private let value: JanssonValue
 
     /// The params of a request for `tool`: an object (none is `{}`), without MCP's `_meta`, that
-    /// passes the tool's `inputSchema`; else `-32602` naming the field.
-    init(_ params: JSONView?, tool: PluginTool) throws {
+    /// passes the tool's `inputSchema` (checked later, with ``check(against:)``, when `checking` is
+    /// false); else `-32602` naming the field.
+    init(_ params: JSONView?, tool: PluginTool, checking: Bool = true) throws {
         guard let params else {
             value = JanssonValue.object()
-            try tool.validate([:])
+            if checking { try tool.validate([:]) }
             return
         }
         guard params.kind == .object else {
@@ -24,10 +26,10 @@ struct ToolArguments: @unchecked Sendable {
         if params["_meta"] != nil {
             // Rare: a copy without it.
             let stripped = JSONValue(params).withoutMeta
-            try tool.validate(stripped)
+            if checking { try tool.validate(stripped) }
             value = stripped.makeJansson()
         } else {
-            if tool.checksMembers { try tool.validate(JSONValue(params)) }
+            if checking, tool.checksMembers { try tool.validate(JSONValue(params)) }
             value = JanssonValue(retaining: params.pointer)
         }
     }
@@ -42,6 +44,9 @@ struct ToolArguments: @unchecked Sendable {
         try tool.validate(arguments.withoutMeta)
         value = arguments.withoutMeta.makeJansson()
     }
+
+    /// Checks them against `tool`'s `inputSchema`, for arguments made without `checking`.
+    func check(against tool: PluginTool) throws(ResponseError) { try tool.validate(JSONValue(value.view)) }
 
     /// Sets them as member `key` of `object`.
     func set(as key: String, of object: JanssonValue) { object.set(key, value) }

@@ -26,16 +26,18 @@ public struct PluginRouter: MethodRouter {
 
     /// A tool of a running plugin: its arguments are checked on the input thread and the call relayed
     /// with no task (``PluginSession/relay(_:arguments:context:answer:)``); if the plugin stopped
-    /// meanwhile, a task starts it again first.
+    /// meanwhile, a task starts it again first. A schema with patterns or branches is checked in that
+    /// task, always (it may take long, within its bound, and the input thread must go on reading).
     private static func entry(name: String, tool: PluginTool, plugin: Plugin) -> MethodEntry {
         .deferred(name: name, summary: tool.summary) { params in
-            let arguments = try ToolArguments(params, tool: tool)
+            let arguments = try ToolArguments(params, tool: tool, checking: !tool.checksInTask)
             return { context, answer in
-                if let session = plugin.runningSession {
+                if !tool.checksInTask, let session = plugin.runningSession {
                     return session.relay(tool, arguments: arguments, context: context, answer: answer)
                 }
                 let task = Task {
                     do {
+                        if tool.checksInTask { try arguments.check(against: tool) }
                         try await plugin.session().relay(tool, arguments: arguments, context: context, answer: answer)
                     } catch {
                         answer.fail(error)

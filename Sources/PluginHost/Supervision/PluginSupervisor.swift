@@ -173,8 +173,11 @@ public final class PluginSupervisor: Sendable {
         host.clear()
     }
 
-    /// The same from a plain thread (the main thread at exit).
+    /// The same from a plain thread (the main thread at exit), waiting at most the time the stop
+    /// sequence takes: when every pool thread is held by requests that ignore their cancellation, the
+    /// stopping task may never run, and the plugins then die with the host (`PR_SET_PDEATHSIG`).
     public func shutdownBlocking() {
+        let deadline = monotonicNanoseconds() + UInt64(settings.shutdownGraceMilliseconds + 2_000) * 1_000_000
         let done = ConditionLock()
         let finished = Mutex(false)
         Task {
@@ -184,7 +187,9 @@ public final class PluginSupervisor: Sendable {
                 done.broadcast()
             }
         }
-        done.withLock { while !finished.withLock({ $0 }) { done.wait() } }
+        done.withLock {
+            while !finished.withLock({ $0 }), monotonicNanoseconds() < deadline { _ = done.wait(until: deadline) }
+        }
     }
 }
 

@@ -19,6 +19,8 @@ public enum SubscriptionsListen: RPCMethod {
     public typealias Result = JSONValue
 
     static func run(_ params: Params, context: RequestContext) async throws -> JSONValue {
+        // A stream holds no slot of `--max-in-flight`: open streams never stop the input thread.
+        try context.becomeStream()
         let stream: JSONValue = switch context.id {
         case .integer(let value): .integer(value)
         case .string(let value): .string(value)

@@ -3,10 +3,11 @@ import JSONRPC
 
 /// What the host's built-in methods need from the process that runs them.
 public struct HostEnvironment: Sendable {
-    /// Called with `initialize`'s `processId`: the runner exits when that process dies.
-    public var watchClientProcess: @Sendable (_ pid: Int32) -> Void
+    /// Called with `initialize`'s `processId`, once per connection: the runner exits when that process
+    /// dies. Throws when the watch cannot be started.
+    public var watchClientProcess: @Sendable (_ pid: Int32) throws -> Void
 
-    public init(watchClientProcess: @escaping @Sendable (Int32) -> Void = { _ in }) {
+    public init(watchClientProcess: @escaping @Sendable (Int32) throws -> Void = { _ in }) {
         self.watchClientProcess = watchClientProcess
     }
 }
@@ -27,7 +28,9 @@ extension MethodRegistry {
             RPCDiscover.document(for: context.connection.dispatcher, entries: entries, catalog: catalog ?? .embedded)
         }
         registry.registerImmediate(Initialize.self) { params, context in
-            if let pid = params.processId, pid > 0, pid <= Int(Int32.max) { environment.watchClientProcess(Int32(pid)) }
+            if let pid = params.processId, pid > 0, pid <= Int(Int32.max) {
+                try ClientProcessWatch.of(context.connection).watch(Int32(pid), start: environment.watchClientProcess)
+            }
             return Initialize.result(params, connection: context.connection)
         }
         registry.registerNotification(Initialized.self) { _, _ in }

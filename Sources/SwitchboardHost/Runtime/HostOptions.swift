@@ -6,7 +6,8 @@ public struct HostOptions: Sendable {
     /// `nil` detects the framing from the first bytes.
     public var framing: Framing?
     public var limits: ConnectionLimits
-    /// How long SIGTERM/SIGINT waits for in-flight requests before cancelling them, in milliseconds.
+    /// How long end of input, `exit` or SIGTERM/SIGINT waits for in-flight requests before cancelling
+    /// them, in milliseconds.
     public var drainTimeoutMilliseconds: Int
     /// How long an LSP message may stay half-received before it is answered as truncated (0: forever).
     public var frameTimeoutMilliseconds: Int

@@ -32,7 +32,8 @@ enum MallocUpkeep {
         if let cap = arenaCap(environment: environment, cores: cores) {
             sb_malloc_cap_arenas(Int32(clamping: cap))
         }
-        OSThread.detach(name: "sb-malloc-trim") {
+        // Without a thread (the process at its limit) memory is not trimmed; nothing else changes.
+        try? OSThread.detach(name: "sb-malloc-trim") {
             while true {
                 sleep(trimSeconds)
                 sb_malloc_trim()

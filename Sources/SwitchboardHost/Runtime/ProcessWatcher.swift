@@ -6,9 +6,10 @@ import JSONRPC
 import Logging
 
 /// Calls back once when a given process ends: by waiting on a pidfd in a thread of its own, or, on
-/// kernels without pidfd (before Linux 5.3), by checking on it once a second.
+/// kernels without pidfd (before Linux 5.3), by checking on it once a second. Throws when that
+/// thread cannot be started.
 enum ProcessWatcher {
-    static func watch(pid: Int32, logger: Logger, onExit: @escaping @Sendable () -> Void) {
+    static func watch(pid: Int32, logger: Logger, onExit: @escaping @Sendable () -> Void) throws(ThreadStartError) {
         let fd = sb_pidfd_open(pid)
         if fd < 0 {
             let reason = errno
@@ -17,17 +18,22 @@ enum ProcessWatcher {
                 logger.warning("cannot watch process \(pid) (errno \(reason)); relying on end of input")
                 return
             }
-            OSThread.detach(name: "sb-process-poll") {
+            try OSThread.detach(name: "sb-process-poll") {
                 while kill(pid, 0) == 0 || errno == EPERM { sleep(1) }
                 onExit()
             }
             return
         }
-        OSThread.detach(name: "sb-process-watch") {
-            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            while poll(&poller, 1, -1) < 0, errno == EINTR {}
+        do {
+            try OSThread.detach(name: "sb-process-watch") {
+                var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                while poll(&poller, 1, -1) < 0, errno == EINTR {}
+                close(fd)
+                onExit()
+            }
+        } catch {
             close(fd)
-            onExit()
+            throw error
         }
     }
 }

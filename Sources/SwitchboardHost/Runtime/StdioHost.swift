@@ -24,26 +24,26 @@ public enum StdioHost {
         MallocUpkeep.start()
         let stop = StopSignal()
         watchParentProcess(stop: stop, logger: logger)
-        OSThread.detach(name: "sb-signals") { waitForSignals(stop: stop) }
+        try OSThread.detach(name: "sb-signals") { waitForSignals(stop: stop) }
 
         let wireFD = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)
         guard wireFD >= 0 else { throw HostError.stdoutUnavailable(errno) }
         dup2(STDERR_FILENO, STDOUT_FILENO)
 
         let environment = HostEnvironment(watchClientProcess: { pid in
-            ProcessWatcher.watch(pid: pid, logger: logger) {
+            try ProcessWatcher.watch(pid: pid, logger: logger) {
                 logger.info("client process \(pid) exited")
                 stop.stop(.clientDied)
             }
         })
         let dispatcher = try makeRegistry(environment).freeze()
-        let output = FileDescriptorSink(fd: wireFD, limit: options.limits.maxOutputBytes) { stop.stop(.outputClosed) }
+        let output = try FileDescriptorSink(fd: wireFD, limit: options.limits.maxOutputBytes) { stop.stop(.outputClosed) }
         let sink: any FrameSink = options.recorder.map { RecordingSink(wrapping: output, recorder: $0) } ?? output
         let connection = Connection(dispatcher: dispatcher, limits: options.limits, framing: options.framing, sink: sink, logger: logger)
         onConnection(connection)
         let frameTimeout = options.frameTimeoutMilliseconds
         let recorder = options.recorder
-        OSThread.detach(name: "sb-reader") {
+        try OSThread.detach(name: "sb-reader") {
             readInput(into: MessageReader(connection: connection), stop: stop, frameTimeoutMilliseconds: frameTimeout,
                       recorder: recorder)
         }
@@ -53,9 +53,10 @@ public enum StdioHost {
         return drain(connection, stop: stop, reason: reason, options: options, logger: logger)
     }
 
-    /// Finishes in-flight requests — all of them after end of input or `exit`; within
-    /// `drainTimeoutMilliseconds` after a signal or the client's death, even one that arrives while
-    /// draining — then flushes, and picks the exit code.
+    /// Finishes in-flight requests within `drainTimeoutMilliseconds` — after end of input, `exit`, a
+    /// signal or the client's death, even one that arrives while draining — then cancels what is left,
+    /// flushes, and picks the exit code. A request that ignores its cancellation (a computation that
+    /// never looks) does not hold the process: it ends with the request still running.
     private static func drain(_ connection: Connection, stop: StopSignal, reason first: StopReason,
                               options: HostOptions, logger: Logger) -> Int32 {
         let step: UInt64 = 100_000_000
@@ -67,12 +68,12 @@ public enum StdioHost {
                 connection.cancelAll()
                 return reason == .outputClosed ? 0 : 1
             case .signal, .clientDied:
-                if deadline == nil {
-                    connection.stopAccepting()
-                    deadline = monotonicNanoseconds() + grace
-                }
+                if deadline == nil { deadline = monotonicNanoseconds() + grace }
+                connection.stopAccepting()
                 return nil
             case .endOfInput, .exitRequested:
+                // Nothing more is read: the drain time counts from here, however busy a request is.
+                if deadline == nil { deadline = monotonicNanoseconds() + grace }
                 return nil
             }
         }
@@ -82,14 +83,18 @@ public enum StdioHost {
             if let limit = deadline, monotonicNanoseconds() >= limit {
                 logger.warning("cancelling \(connection.inFlightCount) requests still running after \(options.drainTimeoutMilliseconds) ms")
                 connection.cancelAll()
-                connection.waitUntilIdle(deadline: monotonicNanoseconds() + 1_000_000_000)
+                if !connection.waitUntilIdle(deadline: monotonicNanoseconds() + 1_000_000_000) {
+                    logger.warning("exiting with \(connection.inFlightCount) requests that ignored their cancellation")
+                    connection.abandonRunning()
+                }
                 break
             }
         }
-        // Flush; a client that stopped reading cannot hold the host past a signal's deadline.
+        // Flush, for a second more at most: a client that stopped reading cannot hold the host.
+        let flushLimit = deadline.map { max($0, monotonicNanoseconds()) + 1_000_000_000 }
         while !connection.flush(deadline: monotonicNanoseconds() + step) {
             if let later = stop.latestReason, later.isUrgent, let code = escalate(later) { return code }
-            if let limit = deadline, monotonicNanoseconds() >= limit + 1_000_000_000 { break }
+            if let flushLimit, monotonicNanoseconds() >= flushLimit { break }
         }
         if case .exitRequested(let code) = first { return code }
         return 0
@@ -154,9 +159,13 @@ public enum StdioHost {
     private static func watchParentProcess(stop: StopSignal, logger: Logger) {
         let parent = getppid()
         guard parent > 1 else { return }
-        ProcessWatcher.watch(pid: parent, logger: logger) {
-            logger.info("parent process \(parent) exited")
-            stop.stop(.clientDied)
+        do {
+            try ProcessWatcher.watch(pid: parent, logger: logger) {
+                logger.info("parent process \(parent) exited")
+                stop.stop(.clientDied)
+            }
+        } catch {
+            logger.warning("cannot watch the parent process \(parent) (\(error)); relying on end of input")
         }
     }
 }

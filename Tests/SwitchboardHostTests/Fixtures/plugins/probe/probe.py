@@ -41,6 +41,8 @@ TOOLS = [
     tool("deaf", {"pings": {"type": "integer"}}),
     tool("cancellations"),
     tool("ignoreUnsubscribe"),
+    # A pattern that backtracks exponentially on "aaa…a!": the host's check must stay bounded.
+    tool("match", {"text": {"type": "string", "pattern": "(a+)+$"}}, ["text"]),
 ]
 PROMPTS = [{"name": "greet", "description": "Greets someone.",
             "arguments": [{"name": "who", "required": True}, {"name": "tone", "required": False}]}]
@@ -106,7 +108,7 @@ def fan(count, method):
 
 
 def run(name, arguments, meta):
-    if name == "echo":
+    if name in ("echo", "match"):
         return text({"text": arguments["text"]})
     if name == "crash":
         sys.stderr.write(arguments.get("message", "probe: crashing") + "\n")
