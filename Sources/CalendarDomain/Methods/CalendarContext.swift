@@ -11,6 +11,10 @@ public struct CalendarContext: Sendable {
     public var readRoots: ReadRoots
     /// The agenda's text of each event, kept between answers.
     let details = EventDetailsCache()
+    /// Called where a long calendar computation checks for cancellation (tests hold it there to cancel it).
+    var checkpointProbe: (@Sendable () -> Void)?
+    /// Occurrences of repeating events one agenda expands, at most (``AgendaBuilder/maximumOccurrences``; tests lower it).
+    var agendaOccurrenceLimit = AgendaBuilder.maximumOccurrences
 
     public init(calendar: any CalendarService, clock: any WallClock = SystemClock(), defaultZone: String? = nil,
                 readRoots: ReadRoots = .empty) {
@@ -18,6 +22,13 @@ public struct CalendarContext: Sendable {
         self.clock = clock
         self.defaultZone = defaultZone
         self.readRoots = readRoots
+    }
+
+    /// Runs between the steps of a long computation (an agenda's events, an import's): throws
+    /// `CancellationError` once the request is cancelled.
+    func checkpoint() throws {
+        checkpointProbe?()
+        try Task.checkCancellation()
     }
 
     /// How far from today an agenda may reach, in days, either side.

@@ -29,6 +29,7 @@ public enum CalendarImport: RPCMethod {
     static func run(_ params: Params, context: CalendarContext) async throws -> Result {
         let text = try source(params, roots: context.readRoots)
         let outcome = ICalendarReader.read(text)
+        try context.checkpoint()
         let committed = try await context.calendar.put(outcome.events, replacing: true)
         let count = { (kind: PutOutcome) in committed.value.filter { $0 == kind }.count }
         return Result(created: count(.created), updated: count(.updated), unchanged: count(.unchanged),
