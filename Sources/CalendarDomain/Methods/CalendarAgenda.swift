@@ -63,6 +63,7 @@ public enum CalendarAgenda: RPCMethod {
             throw JSONFieldError(field: "to", expected: "a date on or after from (\(params.from))", got: JSONFieldError.quote(params.to.description))
         }
         let snapshot = try await context.calendar.events(touching: params.from...params.to)
+        await context.starting()
         let layout = try AgendaBuilder(zone: zone, from: params.from, to: params.to, occurrenceLimit: context.agendaOccurrenceLimit).layout(snapshot.events, checkpoint: context.checkpoint)
         return Result(timeZone: zone.identifier, from: params.from, to: params.to, state: snapshot.state, layout: layout,
                       details: context.details)
@@ -93,6 +94,7 @@ public enum CalendarDay: RPCMethod {
         let zone = try context.zone(params.timeZone)
         try context.checkReach(params.date, field: "date", zone: zone)
         let snapshot = try await context.calendar.events(touching: params.date...params.date)
+        await context.starting()
         let layout = try AgendaBuilder(zone: zone, from: params.date, to: params.date, occurrenceLimit: context.agendaOccurrenceLimit).layout(snapshot.events, checkpoint: context.checkpoint)
         let day = layout.days.first ?? AgendaDay(date: params.date, lengthMinutes: 0, events: [])
         return Result(date: params.date, timeZone: zone.identifier, lengthMinutes: day.lengthMinutes, events: day.events, state: snapshot.state,

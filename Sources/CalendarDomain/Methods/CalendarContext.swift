@@ -11,8 +11,8 @@ public struct CalendarContext: Sendable {
     public var readRoots: ReadRoots
     /// The agenda's text of each event, kept between answers.
     let details = EventDetailsCache()
-    /// Called where a long calendar computation checks for cancellation (tests hold it there to cancel it).
-    var checkpointProbe: (@Sendable () -> Void)?
+    /// Awaited just before a long calendar computation starts (tests hold it there to cancel it).
+    var startProbe: (@Sendable () async -> Void)?
     /// Occurrences of repeating events one agenda expands, at most (``AgendaBuilder/maximumOccurrences``; tests lower it).
     var agendaOccurrenceLimit = AgendaBuilder.maximumOccurrences
 
@@ -24,10 +24,13 @@ public struct CalendarContext: Sendable {
         self.readRoots = readRoots
     }
 
-    /// Runs between the steps of a long computation (an agenda's events, an import's): throws
-    /// `CancellationError` once the request is cancelled.
+    /// Runs before a long computation (an agenda's expansions, an import's reading) starts.
+    func starting() async {
+        await startProbe?()
+    }
+
+    /// Runs between the steps of a long computation: throws `CancellationError` once the request is cancelled.
     func checkpoint() throws {
-        checkpointProbe?()
         try Task.checkCancellation()
     }
 

@@ -28,6 +28,7 @@ public enum CalendarImport: RPCMethod {
 
     static func run(_ params: Params, context: CalendarContext) async throws -> Result {
         let text = try source(params, roots: context.readRoots)
+        await context.starting()
         let outcome = ICalendarReader.read(text)
         try context.checkpoint()
         let committed = try await context.calendar.put(outcome.events, replacing: true)
