@@ -14,7 +14,7 @@ import SwitchboardCore
 ///
 /// - Important: Repeating events yield at most ``maximumOccurrences`` occurrences per agenda, in the
 ///   order of the events; where that cuts one, the layout says from which day on it is incomplete
-///   (``AgendaLayout/truncatedAt``). Cancellation is checked between events and inside expansions.
+///   (``AgendaLayout/truncation``). Cancellation is checked between events and inside expansions.
 struct AgendaBuilder {
     /// Occurrences of repeating events one agenda expands, at most (``occurrenceLimit``'s default).
     static let maximumOccurrences = 100_000
@@ -40,18 +40,15 @@ struct AgendaBuilder {
         dayStarts = (0...(to.dayNumber - from.dayNumber + 1)).map { covered.instant(of: from.adding(days: $0).midnight) }
     }
 
-    /// Every day from `from` to `to`, each with its events in agenda order.
-    func days(_ events: [CalendarEvent]) throws -> [AgendaDay] { try layout(events).days }
-
-    /// Every day from `from` to `to` with its events in agenda order, as one array of entries.
-    /// `checkpoint` runs before each event; it throws (`CancellationError` when the task is cancelled) to stop.
-    func layout(_ events: [CalendarEvent], checkpoint: () throws -> Void = { try Task.checkCancellation() }) throws -> AgendaLayout {
+    /// Every day from `from` to `to` with its events in agenda order, as one array of entries; throws
+    /// `CancellationError` once the task is cancelled.
+    func layout(_ events: [CalendarEvent]) throws -> AgendaLayout {
         var placed = Placed(budget: occurrenceLimit)
         var zones = EventZones(agendaZone: zone, lower: dayStarts[0] - Self.tableSlack, upper: dayStarts[dayStarts.count - 1] + Self.tableSlack)
         // Each event read where it lies: iterating the array would copy every event (a dozen references).
         try events.withUnsafeBufferPointer { events in
             for index in events.indices {
-                try checkpoint()
+                try Task.checkCancellation()
                 place(events[index], zones: &zones, into: &placed)
             }
         }

@@ -20,9 +20,8 @@ enum VTimezoneBounds {
     /// Why a VTIMEZONE is refused, for the events that need it.
     static let refusal = "rules that change the offset more than \(maximumChangesPerYear) times a year (or too many changes in all)"
 
-    /// Removes the VTIMEZONEs of `root` (a VCALENDAR) that are out of bounds; returns how many.
-    @discardableResult
-    static func removeUnbounded(from root: OpaquePointer) -> Int {
+    /// Removes the VTIMEZONEs of `root` (a VCALENDAR) that are out of bounds.
+    static func removeUnbounded(from root: OpaquePointer) {
         var refused: [OpaquePointer] = []
         var budget = maximumChanges
         var zone = icalcomponent_get_first_component(root, ICAL_VTIMEZONE_COMPONENT)
@@ -38,7 +37,6 @@ enum VTimezoneBounds {
             icalcomponent_remove_component(root, component)
             icalcomponent_free(component)
         }
-        return refused.count
     }
 
     /// The offset changes `zone` expands to, about, or `nil` when a rule changes it too often.

@@ -64,7 +64,8 @@ public enum CalendarAgenda: RPCMethod {
         }
         let snapshot = try await context.calendar.events(touching: params.from...params.to)
         await context.starting()
-        let layout = try AgendaBuilder(zone: zone, from: params.from, to: params.to, occurrenceLimit: context.agendaOccurrenceLimit).layout(snapshot.events, checkpoint: context.checkpoint)
+        let builder = AgendaBuilder(zone: zone, from: params.from, to: params.to, occurrenceLimit: context.agendaOccurrenceLimit)
+        let layout = try builder.layout(snapshot.events)
         return Result(timeZone: zone.identifier, from: params.from, to: params.to, state: snapshot.state, layout: layout,
                       details: context.details)
     }
@@ -95,7 +96,8 @@ public enum CalendarDay: RPCMethod {
         try context.checkReach(params.date, field: "date", zone: zone)
         let snapshot = try await context.calendar.events(touching: params.date...params.date)
         await context.starting()
-        let layout = try AgendaBuilder(zone: zone, from: params.date, to: params.date, occurrenceLimit: context.agendaOccurrenceLimit).layout(snapshot.events, checkpoint: context.checkpoint)
+        let builder = AgendaBuilder(zone: zone, from: params.date, to: params.date, occurrenceLimit: context.agendaOccurrenceLimit)
+        let layout = try builder.layout(snapshot.events)
         let day = layout.days.first ?? AgendaDay(date: params.date, lengthMinutes: 0, events: [])
         return Result(date: params.date, timeZone: zone.identifier, lengthMinutes: day.lengthMinutes, events: day.events, state: snapshot.state,
                       truncated: layout.truncation)

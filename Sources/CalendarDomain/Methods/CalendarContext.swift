@@ -29,11 +29,6 @@ public struct CalendarContext: Sendable {
         await startProbe?()
     }
 
-    /// Runs between the steps of a long computation: throws `CancellationError` once the request is cancelled.
-    func checkpoint() throws {
-        try Task.checkCancellation()
-    }
-
     /// How far from today an agenda may reach, in days, either side.
     public static let reachDays: Int64 = 1000
 

@@ -30,7 +30,7 @@ public enum CalendarImport: RPCMethod {
         let text = try source(params, roots: context.readRoots)
         await context.starting()
         let outcome = ICalendarReader.read(text)
-        try context.checkpoint()
+        try Task.checkCancellation()  // the reader stops early when cancelled
         let committed = try await context.calendar.put(outcome.events, replacing: true)
         let count = { (kind: PutOutcome) in committed.value.filter { $0 == kind }.count }
         return Result(created: count(.created), updated: count(.updated), unchanged: count(.unchanged),
