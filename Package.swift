@@ -143,7 +143,8 @@ let package = Package(
         ),
         .testTarget(
             name: "SwitchboardHostTests",
-            dependencies: ["SwitchboardHost", "SwitchboardTerminal", "JSONRPC", "Jansson", "SchemaTesting", "SchemaValidation", "switchboard",
+            dependencies: ["CalendarDomain", "SwitchboardCore", "SwitchboardHost", "SwitchboardTerminal", "JSONRPC", "Jansson", "SchemaTesting",
+                           "SchemaValidation", "switchboard",
                            .product(name: "PropertyBased", package: "swift-property-based"), .product(name: "GRDB", package: "GRDB.swift")],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings

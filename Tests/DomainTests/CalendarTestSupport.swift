@@ -31,11 +31,12 @@ struct CalendarHarness {
     let dispatcher: Dispatcher
 
     init(_ backend: CalendarBackend, events: [CalendarEvent] = [], now: String = "2026-11-23T09:00:00Z",
-         zone: String? = "Europe/Berlin", readRoots: ReadRoots = .empty) throws {
+         zone: String? = "Europe/Berlin", readRoots: ReadRoots = .empty, configure: (inout CalendarContext) -> Void = { _ in }) throws {
         calendar = try backend.make(events)
         let clock = FixedClock(milliseconds: Timestamp.parse(now) ?? 0)
-        dispatcher = try MethodRegistry.calendarMethods(CalendarContext(calendar: calendar, clock: clock, defaultZone: zone,
-                                                                        readRoots: readRoots)).freeze()
+        var context = CalendarContext(calendar: calendar, clock: clock, defaultZone: zone, readRoots: readRoots)
+        configure(&context)
+        dispatcher = try MethodRegistry.calendarMethods(context).freeze()
     }
 
     func call(_ method: String, _ params: JSONValue?, sourceLocation: SourceLocation = #_sourceLocation) async -> InProcessCall.Outcome {

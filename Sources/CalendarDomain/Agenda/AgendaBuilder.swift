@@ -11,18 +11,28 @@ import SwitchboardCore
 ///
 /// Zones answer from offset tables over the range (``ZoneRules/covering(_:_:)``), and the entries of
 /// all days go into one array (``AgendaLayout``) rather than one array per day.
+///
+/// - Important: Repeating events yield at most ``maximumOccurrences`` occurrences per agenda, in the
+///   order of the events; where that cuts one, the layout says from which day on it is incomplete
+///   (``AgendaLayout/truncation``). Cancellation is checked between events and inside expansions.
 struct AgendaBuilder {
+    /// Occurrences of repeating events one agenda expands, at most (``occurrenceLimit``'s default).
+    static let maximumOccurrences = 100_000
+
     let zone: ZoneRules
     let from: CalendarDate
     let to: CalendarDate
     /// `dayStarts[i]` is the instant day `from + i` begins; one more than the days, for the last end.
     let dayStarts: [Int64]
+    /// Occurrences of repeating events this agenda expands, at most.
+    let occurrenceLimit: Int
 
     /// Instants either side of the range that zones keep tables for: the two days ``ZoneRules/instant(of:)``
     /// looks either side of a wall time, a day of zone difference, and the slack events are read with.
     private static let tableSlack: Int64 = 8 * 86_400
 
-    init(zone: ZoneRules, from: CalendarDate, to: CalendarDate) {
+    init(zone: ZoneRules, from: CalendarDate, to: CalendarDate, occurrenceLimit: Int = Self.maximumOccurrences) {
+        self.occurrenceLimit = occurrenceLimit
         let covered = zone.covering(from.midnight.seconds - Self.tableSlack, to.adding(days: 1).midnight.seconds + Self.tableSlack)
         self.zone = covered
         self.from = from
@@ -30,19 +40,26 @@ struct AgendaBuilder {
         dayStarts = (0...(to.dayNumber - from.dayNumber + 1)).map { covered.instant(of: from.adding(days: $0).midnight) }
     }
 
-    /// Every day from `from` to `to`, each with its events in agenda order.
-    func days(_ events: [CalendarEvent]) -> [AgendaDay] { layout(events).days }
-
-    /// Every day from `from` to `to` with its events in agenda order, as one array of entries.
-    func layout(_ events: [CalendarEvent]) -> AgendaLayout {
-        var placed = Placed()
+    /// Every day from `from` to `to` with its events in agenda order, as one array of entries; throws
+    /// `CancellationError` once the task is cancelled.
+    func layout(_ events: [CalendarEvent]) throws -> AgendaLayout {
+        var placed = Placed(budget: occurrenceLimit)
         var zones = EventZones(agendaZone: zone, lower: dayStarts[0] - Self.tableSlack, upper: dayStarts[dayStarts.count - 1] + Self.tableSlack)
         // Each event read where it lies: iterating the array would copy every event (a dozen references).
-        events.withUnsafeBufferPointer { events in
-            for index in events.indices { place(events[index], zones: &zones, into: &placed) }
+        try events.withUnsafeBufferPointer { events in
+            for index in events.indices {
+                try Task.checkCancellation()
+                place(events[index], zones: &zones, into: &placed)
+            }
         }
+        // An expansion stops early when its task is cancelled: that is no truncation but a cancellation.
+        try Task.checkCancellation()
         let lengths = (0..<(dayStarts.count - 1)).map { (dayStarts[$0 + 1] - dayStarts[$0]) / 60 }
-        return AgendaLayout(from: from, lengthMinutes: lengths, entries: placed.entries, days: placed.days)
+        let truncation = placed.truncatedDay.map { day in
+            AgendaTruncation(at: from.adding(days: Int64(day)), reason: "repeating events yield more than \(occurrenceLimit) occurrences "
+                             + "in this range: days from `at` on lack some of them; ask for a shorter range")
+        }
+        return AgendaLayout(from: from, lengthMinutes: lengths, entries: placed.entries, days: placed.days, truncation: truncation)
     }
 
     /// All-day first (by start, then title), then by start instant, then title, id and occurrence.
@@ -59,6 +76,14 @@ struct AgendaBuilder {
     private struct Placed {
         var entries: [AgendaEntry] = []
         var days: [Int32] = []
+        /// Occurrences repeating events may still yield (``occurrenceLimit``).
+        var budget: Int
+        /// The index of the first day that lacks occurrences the budget cut, if any.
+        var truncatedDay: Int?
+
+        mutating func truncate(at day: Int) {
+            truncatedDay = min(truncatedDay ?? day, day)
+        }
 
         mutating func append(_ entry: AgendaEntry, day: Int) {
             entries.append(entry)
@@ -94,7 +119,15 @@ struct AgendaBuilder {
             let longest = Self.longestDuration(event)
             let window = from.adding(days: -max(longest.days, 1)).midnight...to.midnight
             var shared: EntryDetails?
-            for occurrence in Occurrence.all(of: event, in: window) {
+            var cut: LocalDateTime?
+            let occurrences = Occurrence.all(of: event, in: window, limit: placed.budget, cut: &cut)
+            placed.budget -= event.isRecurring ? occurrences.count : 0
+            if let cut {
+                // Occurrences left out start after `cut`, a midnight: on the next day or later.
+                let day = Int(cut.date.dayNumber + 1 - from.dayNumber)
+                if day < dayStarts.count - 1 { placed.truncate(at: max(day, 0)) }
+            }
+            for occurrence in occurrences {
                 placeAllDay(occurrence, of: event, details: details(occurrence, of: event, shared: &shared), into: &placed)
             }
             return
@@ -114,18 +147,20 @@ struct AgendaBuilder {
         }
         let longest = Self.longestDuration(event)
         let first = eventZone.local(at: dayStarts[0]).adding(seconds: -(longest.days * 86_400 + longest.seconds + slack))
-        // Two wall times can be one instant (both sides of a skipped hour or day): one occurrence, not
-        // two. Instants mostly rise with wall time; only one at or before the latest so far is looked up.
-        var placedStarts: [Int64] = []
-        var latest = Int64.min
+        // Two wall times can be one instant (both sides of a skipped hour or day, as Samoa's 2011-12-30
+        // and 31): both are occurrences, each with its own recurrence id, and both show.
         var shared: EntryDetails?
-        for occurrence in Occurrence.all(of: event, in: first...lastLocal) {
-            let start = eventZone.instant(of: occurrence.start)
-            if start <= latest, placedStarts.contains(start) { continue }
-            latest = max(latest, start)
-            placedStarts.append(start)
-            placeTimed(occurrence, at: start, of: event, details: details(occurrence, of: event, shared: &shared), zone: eventZone,
-                       into: &placed)
+        var cut: LocalDateTime?
+        let occurrences = Occurrence.all(of: event, in: first...lastLocal, limit: placed.budget, cut: &cut)
+        placed.budget -= occurrences.count
+        if let cut {
+            // Occurrences left out start after `cut`: at its instant or later.
+            let day = dayIndex(containing: eventZone.instant(of: cut.adding(seconds: 1)))
+            if day < dayStarts.count - 1 { placed.truncate(at: max(day, 0)) }
+        }
+        for occurrence in occurrences {
+            placeTimed(occurrence, at: eventZone.instant(of: occurrence.start), of: event,
+                       details: details(occurrence, of: event, shared: &shared), zone: eventZone, into: &placed)
         }
     }
 
@@ -208,10 +243,13 @@ struct AgendaLayout: Sendable {
     let order: [Int32]
     /// Day `i`'s entries are `order[dayBounds[i]..<dayBounds[i + 1]]`.
     let dayBounds: [Int]
+    /// Where ``AgendaBuilder/maximumOccurrences`` cut the agenda, if it did.
+    let truncation: AgendaTruncation?
 
     /// Groups `entries` by `days` (the day of each) and sorts each day's.
-    init(from: CalendarDate, lengthMinutes: [Int64], entries: [AgendaEntry], days: [Int32]) {
+    init(from: CalendarDate, lengthMinutes: [Int64], entries: [AgendaEntry], days: [Int32], truncation: AgendaTruncation?) {
         self.from = from
+        self.truncation = truncation
         self.lengthMinutes = lengthMinutes
         self.entries = entries
         var bounds = [Int](repeating: 0, count: lengthMinutes.count + 1)

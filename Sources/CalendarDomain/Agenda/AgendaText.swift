@@ -28,6 +28,7 @@ struct AgendaText {
         var textOf: [ObjectIdentifier: Int32] = [:]
         var entryText = [Int32](repeating: 0, count: layout.entries.count)
         var bound = text.count + 200 + 6 * (result.timeZone.utf8.count + result.state.utf8.count) + Self.dayOverhead * layout.dayCount
+            + (result.truncated.map { 60 + 6 * $0.reason.utf8.count } ?? 0)
         // Entries read where they lie (a copy of each would retain its id and details).
         let entries = layout.entries
         entries.withUnsafeBufferPointer { entries in
@@ -98,6 +99,13 @@ struct AgendaText {
         }
         out.raw("],\"state\":")
         out.string(result.state)
+        if let truncated = result.truncated {
+            out.raw(",\"truncated\":{\"at\":")
+            out.date(truncated.at)
+            out.raw(",\"reason\":")
+            out.string(truncated.reason)
+            out.byte(UInt8(ascii: "}"))
+        }
         out.byte(UInt8(ascii: "}"))
     }
 

@@ -23,15 +23,29 @@ struct Occurrence: Sendable {
     /// The occurrences of `event` whose original start lies in `window` (wall time of the event's
     /// zone), and those an override moves or adds into it; excluded ones left out. In order of start
     /// (then of original start).
-    static func all(of event: CalendarEvent, in window: ClosedRange<LocalDateTime>) -> [Occurrence] {
+    ///
+    /// Rules yield at most `limit` starts in all; when they would yield more, `cut` is set to the wall
+    /// time up to which the answer is complete (the earliest of the rules' cuts); rule starts after it
+    /// are left out.
+    static func all(of event: CalendarEvent, in window: ClosedRange<LocalDateTime>, limit: Int = RecurrenceExpansion.maximumSteps,
+                    cut: inout LocalDateTime?) -> [Occurrence] {
         guard event.isRecurring else {
             return window.contains(event.start) ? [Occurrence(of: event, at: event.start, patch: nil)] : []
         }
         let overrides = EventOverrides(event.recurrenceOverrides)
         var keys: [LocalDateTime] = []
         if window.contains(event.start) { keys.append(event.start) }
+        var complete = window.upperBound
         for rule in event.recurrenceRules ?? [] {
-            RecurrenceExpansion.starts(of: rule, from: event.start, in: window) { keys.append($0); return true }
+            let expansion = RecurrenceExpansion.starts(of: rule, from: event.start, in: window, limit: max(limit - keys.count, 0)) {
+                keys.append($0)
+                return true
+            }
+            if case .cut(let after) = expansion { complete = min(complete, after) }
+        }
+        if complete < window.upperBound {
+            cut = min(cut ?? complete, complete)
+            keys.removeAll { $0 > complete }
         }
         // Each rule's starts come in order: one rule (the common case) leaves them sorted but for the
         // event's own start, which is usually its first.

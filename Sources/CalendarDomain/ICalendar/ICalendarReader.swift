@@ -31,11 +31,13 @@ enum ICalendarReader {
         LibicalSetup.once()
         guard let root = icalparser_parse_string(text) else { return Outcome(events: [], problems: []) }
         defer { icalcomponent_free(root) }
+        VTimezoneBounds.removeUnbounded(from: root)
         var masters: [CalendarEvent] = [], order: [String: Int] = [:], problems: [Problem] = []
         var exceptions: [(index: Int, uid: String, component: OpaquePointer)] = []
         var index = 0
         forEachEvent(in: root) { component in
             defer { index += 1 }
+            if Task.isCancelled { return }  // the caller answers -32800
             let uid = icalcomponent_get_uid(component).map { String(cString: $0) }
             guard let uid, EventID.isValid(uid) else {
                 problems.append(Problem(index: index, uid: uid, reason: "no UID (or one longer than 255 bytes, or with a control character)"))

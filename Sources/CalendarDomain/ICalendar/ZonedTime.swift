@@ -36,7 +36,8 @@ struct ZonedTime {
         let resolved = icalproperty_get_datetime_with_component(property, nil)
         guard let icalZone = resolved.zone else {
             // The TZID is not quoted: an error never quotes what a file holds.
-            throw ICalendarReader.Refusal(reason: "the TZID is no IANA zone name and has no VTIMEZONE in the file")
+            throw ICalendarReader.Refusal(reason: "the TZID is no IANA zone name and has no VTIMEZONE in the file that is kept "
+                                          + "(one with \(VTimezoneBounds.refusal) is not)")
         }
         zone = ZoneRules.named("UTC")
         self.wall = LocalDateTime(seconds: Int64(icaltime_as_timet_with_zone(resolved, icalZone)))

@@ -4,7 +4,9 @@ import SwitchboardCore
 
 /// `calendar.agenda {from, to, timeZone?}` → `{timeZone, from, to, days, state}`: every calendar day
 /// of the zone from `from` to `to` (empty ones too), each with its events (``AgendaBuilder``).
-/// Both dates lie within 1000 days of today; `to` is not before `from`.
+/// Both dates lie within 1000 days of today; `to` is not before `from`. Where repeating events yield
+/// more than ``AgendaBuilder/maximumOccurrences`` occurrences, the answer says from which day on it
+/// lacks some (`truncated`).
 public enum CalendarAgenda: RPCMethod {
     public static let name = "calendar.agenda"
     public static let summary = "Lists every day of a date range in a time zone, each with its events."
@@ -23,6 +25,9 @@ public enum CalendarAgenda: RPCMethod {
         public var state: String
         /// The days and their entries, all in one array.
         let layout: AgendaLayout
+
+        /// Where the agenda was cut, when it was.
+        public var truncated: AgendaTruncation? { layout.truncation }
         /// The calendar's details text kept between answers.
         let details: EventDetailsCache
 
@@ -30,7 +35,7 @@ public enum CalendarAgenda: RPCMethod {
         public var days: [AgendaDay] { layout.days }
 
         enum CodingKeys: String, CodingKey {
-            case timeZone, from, to, days, state
+            case timeZone, from, to, days, state, truncated
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -40,6 +45,7 @@ public enum CalendarAgenda: RPCMethod {
             try container.encode(to, forKey: .to)
             try container.encode(days, forKey: .days)
             try container.encode(state, forKey: .state)
+            try container.encodeIfPresent(truncated, forKey: .truncated)
         }
 
         public func writeJSON(into text: inout [UInt8]) throws {
@@ -57,7 +63,9 @@ public enum CalendarAgenda: RPCMethod {
             throw JSONFieldError(field: "to", expected: "a date on or after from (\(params.from))", got: JSONFieldError.quote(params.to.description))
         }
         let snapshot = try await context.calendar.events(touching: params.from...params.to)
-        let layout = AgendaBuilder(zone: zone, from: params.from, to: params.to).layout(snapshot.events)
+        await context.starting()
+        let builder = AgendaBuilder(zone: zone, from: params.from, to: params.to, occurrenceLimit: context.agendaOccurrenceLimit)
+        let layout = try builder.layout(snapshot.events)
         return Result(timeZone: zone.identifier, from: params.from, to: params.to, state: snapshot.state, layout: layout,
                       details: context.details)
     }
@@ -79,14 +87,19 @@ public enum CalendarDay: RPCMethod {
         public var lengthMinutes: Int64
         public var events: [AgendaEntry]
         public var state: String
+        /// Where the day was cut (``AgendaTruncation``), when it was.
+        public var truncated: AgendaTruncation?
     }
 
     static func run(_ params: Params, context: CalendarContext) async throws -> Result {
         let zone = try context.zone(params.timeZone)
         try context.checkReach(params.date, field: "date", zone: zone)
         let snapshot = try await context.calendar.events(touching: params.date...params.date)
-        let days = AgendaBuilder(zone: zone, from: params.date, to: params.date).days(snapshot.events)
-        let day = days.first ?? AgendaDay(date: params.date, lengthMinutes: 0, events: [])
-        return Result(date: params.date, timeZone: zone.identifier, lengthMinutes: day.lengthMinutes, events: day.events, state: snapshot.state)
+        await context.starting()
+        let builder = AgendaBuilder(zone: zone, from: params.date, to: params.date, occurrenceLimit: context.agendaOccurrenceLimit)
+        let layout = try builder.layout(snapshot.events)
+        let day = layout.days.first ?? AgendaDay(date: params.date, lengthMinutes: 0, events: [])
+        return Result(date: params.date, timeZone: zone.identifier, lengthMinutes: day.lengthMinutes, events: day.events, state: snapshot.state,
+                      truncated: layout.truncation)
     }
 }

@@ -11,6 +11,10 @@ public struct CalendarContext: Sendable {
     public var readRoots: ReadRoots
     /// The agenda's text of each event, kept between answers.
     let details = EventDetailsCache()
+    /// Awaited just before a long calendar computation starts (tests hold it there to cancel it).
+    var startProbe: (@Sendable () async -> Void)?
+    /// Occurrences of repeating events one agenda expands, at most (``AgendaBuilder/maximumOccurrences``; tests lower it).
+    var agendaOccurrenceLimit = AgendaBuilder.maximumOccurrences
 
     public init(calendar: any CalendarService, clock: any WallClock = SystemClock(), defaultZone: String? = nil,
                 readRoots: ReadRoots = .empty) {
@@ -18,6 +22,11 @@ public struct CalendarContext: Sendable {
         self.clock = clock
         self.defaultZone = defaultZone
         self.readRoots = readRoots
+    }
+
+    /// Runs before a long computation (an agenda's expansions, an import's reading) starts.
+    func starting() async {
+        await startProbe?()
     }
 
     /// How far from today an agenda may reach, in days, either side.

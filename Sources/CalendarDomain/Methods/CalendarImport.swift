@@ -28,7 +28,9 @@ public enum CalendarImport: RPCMethod {
 
     static func run(_ params: Params, context: CalendarContext) async throws -> Result {
         let text = try source(params, roots: context.readRoots)
+        await context.starting()
         let outcome = ICalendarReader.read(text)
+        try Task.checkCancellation()  // the reader stops early when cancelled
         let committed = try await context.calendar.put(outcome.events, replacing: true)
         let count = { (kind: PutOutcome) in committed.value.filter { $0 == kind }.count }
         return Result(created: count(.created), updated: count(.updated), unchanged: count(.unchanged),

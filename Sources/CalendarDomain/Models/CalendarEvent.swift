@@ -42,8 +42,9 @@ public struct CalendarEvent: Sendable, Equatable, Codable {
         self.recurrenceOverrides = recurrenceOverrides
     }
 
-    /// True when it repeats.
-    public var isRecurring: Bool { !(recurrenceRules ?? []).isEmpty }
+    /// True when it has occurrences beside its start: rules, or overrides (which add the occurrences
+    /// their keys name, RFC 8984 §4.3.5, also to an event without rules: RDATE in iCalendar).
+    public var isRecurring: Bool { !(recurrenceRules ?? []).isEmpty || !(recurrenceOverrides ?? [:]).isEmpty }
 }
 
 /// Where an event happens: JSCalendar's `Location`, its name only.

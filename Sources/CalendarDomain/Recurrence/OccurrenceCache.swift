@@ -1,17 +1,28 @@
 import Synchronization
 
-/// The occurrence starts of each rule, computed once and kept for later requests.
+/// The occurrence starts of each rule near the windows asked for, kept for later requests.
 ///
 /// Creating a libical iterator opens an ICU calendar: in a profile of `calendar.agenda` that was half
 /// of all the time (`ucal_open` under `icalrecur_iterator_new`), iterating itself a few percent. So
-/// each (rule, first start) is iterated once, from its start up to a horizon a year past the latest
-/// window asked, and windows are then found by bisection. An edited rule or start is a new key; the
-/// cache is dropped whole when it holds ``maximumRules``.
+/// each (rule, first start) is iterated once over a span of a year either side of the window asked
+/// (``RecurrenceExpansion/iterate(_:from:notBefore:through:maximumSteps:_:)`` starts near it, not at
+/// the rule's start), and windows inside the span are then found by bisection. A later window next to
+/// a kept span widens it, up to ``maximumSpanSeconds``. An edited rule or start is a new key.
+///
+/// - Important: The cache is bounded in bytes (``maximumBytes``): a span with more than
+///   ``maximumEntryStarts`` starts is not kept (the caller iterates its window itself), and the cache
+///   is dropped whole when a new entry would take it past its bound.
 final class OccurrenceCache: Sendable {
     static let shared = OccurrenceCache()
 
-    /// Rules kept before the cache starts again.
-    static let maximumRules = 2_048
+    /// Bytes the kept starts may take, about (8 a start, plus each entry's key and bookkeeping).
+    static let maximumBytes = 32 << 20
+    /// Starts one entry may hold.
+    static let maximumEntryStarts = 100_000
+    /// Wall time kept either side of a window.
+    static let marginSeconds: Int64 = 366 * 86_400
+    /// The widest span one entry covers: windows lie within 1000 days of today (2001 days) plus the margins.
+    static let maximumSpanSeconds: Int64 = (2_001 + 2 * 366 + 30) * 86_400
 
     private struct Key: Hashable {
         var rule: String
@@ -19,56 +30,82 @@ final class OccurrenceCache: Sendable {
     }
 
     private struct Entry {
+        /// Every occurrence in `lower...upper` is in `starts`; `lower` is the rule's start when the span begins there.
+        var lower: LocalDateTime
+        var upper: LocalDateTime
         var starts: [LocalDateTime]
-        /// Occurrences up to here are all in `starts`.
-        var horizon: LocalDateTime
-        /// True when the rule ends before `horizon`: no later occurrence exists.
-        var complete: Bool
+        /// True when the rule has no occurrence after `upper`.
+        var ended: Bool
+        /// True when the span begins at the rule's start (no occurrence before `lower`).
+        var fromStart: Bool
+        var cost: Int
+
+        func covers(_ window: ClosedRange<LocalDateTime>) -> Bool {
+            (fromStart || lower <= window.lowerBound) && (ended || upper >= window.upperBound)
+        }
     }
 
-    private let entries = Mutex([Key: Entry]())
+    private struct State {
+        var entries: [Key: Entry] = [:]
+        var bytes = 0
+        /// Occurrences iterated to fill entries, for tests.
+        var iterated = 0
+    }
 
-    /// The starts of the rule `rruleText` (first occurrence `start`) inside `window`, in order; `nil` when the rule
-    /// has too many occurrences before the window to keep (the caller iterates the window itself).
-    func starts(rruleText: String, from start: LocalDateTime,
-                in window: ClosedRange<LocalDateTime>) -> ArraySlice<LocalDateTime>? {
-        let key = Key(rule: rruleText, start: start)
-        var entry = entries.withLock { $0[key] }
-        if entry.map({ !$0.complete && $0.horizon < window.upperBound }) ?? true {
-            let horizon = max(window.upperBound.adding(seconds: 366 * 86_400), entry?.horizon ?? window.upperBound)
-            var starts: [LocalDateTime] = []
-            var ended = true
-            RecurrenceExpansion.iterate(rruleText, from: start, skippingTo: nil, through: horizon) { local in
-                starts.append(local)
-                return true
-            } exhausted: { ended = $0 }
-            guard ended || starts.count < RecurrenceExpansion.maximumSteps else { return nil }
-            let computed = Entry(starts: starts, horizon: horizon, complete: ended)
-            entry = computed
-            entries.withLock { entries in
-                if entries.count >= Self.maximumRules { entries.removeAll(keepingCapacity: true) }
-                entries[key] = computed
+    private let state = Mutex(State())
+
+    /// Bytes the kept entries take, about.
+    var bytes: Int { state.withLock { $0.bytes } }
+    /// Occurrences iterated so far to fill the cache (a measure of its work, for tests).
+    var iterated: Int { state.withLock { $0.iterated } }
+
+    /// The starts of `rule` (first occurrence `start`) inside `window`, in order; `nil` when the span
+    /// around the window holds too many to keep (the caller iterates the window itself).
+    func starts(of rule: RecurrenceRule, from start: LocalDateTime, in window: ClosedRange<LocalDateTime>) -> ArraySlice<LocalDateTime>? {
+        let key = Key(rule: rule.rruleText, start: start)
+        let kept = state.withLock { $0.entries[key] }
+        if let kept, kept.covers(window) { return Self.slice(kept.starts, window) }
+        var lower = window.lowerBound.adding(seconds: -Self.marginSeconds)
+        var upper = window.upperBound.adding(seconds: Self.marginSeconds)
+        if let kept, min(upper, kept.upper).seconds >= max(lower, kept.lower).seconds - Self.marginSeconds,
+           max(upper, kept.upper).seconds - min(lower, kept.lower).seconds <= Self.maximumSpanSeconds {
+            lower = min(lower, kept.lower)
+            upper = max(upper, kept.upper)
+        }
+        let fromStart = lower <= start
+        var starts: [LocalDateTime] = []
+        let outcome = RecurrenceExpansion.iterate(rule, from: start, notBefore: fromStart ? start : lower, through: upper,
+                                                  maximumSteps: Self.maximumEntryStarts) { local in
+            starts.append(local)
+            return true
+        }
+        let cost = starts.count * MemoryLayout<LocalDateTime>.stride + key.rule.utf8.count + 128
+        state.withLock { $0.iterated += starts.count }
+        guard outcome != .stopped, cost <= Self.maximumBytes / 8 else { return nil }
+        let entry = Entry(lower: fromStart ? start : lower, upper: upper, starts: starts, ended: outcome == .ended,
+                          fromStart: fromStart, cost: cost)
+        state.withLock { state in
+            if let old = state.entries[key] { state.bytes -= old.cost }
+            if state.bytes + cost > Self.maximumBytes {
+                state.entries.removeAll()
+                state.bytes = 0
             }
+            state.entries[key] = entry
+            state.bytes += cost
         }
-        guard let entry else { return nil }
-        let starts = entry.starts
-        return starts[Self.firstIndex(in: starts, notBefore: window.lowerBound)..<Self.firstIndex(in: starts, after: window.upperBound)]
+        return Self.slice(entry.starts, window)
     }
 
-    private static func firstIndex(in starts: [LocalDateTime], notBefore bound: LocalDateTime) -> Int {
+    private static func slice(_ starts: [LocalDateTime], _ window: ClosedRange<LocalDateTime>) -> ArraySlice<LocalDateTime> {
+        starts[firstIndex(in: starts) { $0 < window.lowerBound }..<firstIndex(in: starts) { $0 <= window.upperBound }]
+    }
+
+    /// The first index whose start fails `before` (which holds for a prefix of `starts`).
+    private static func firstIndex(in starts: [LocalDateTime], where before: (LocalDateTime) -> Bool) -> Int {
         var low = 0, high = starts.count
         while low < high {
             let middle = (low + high) / 2
-            if starts[middle] < bound { low = middle + 1 } else { high = middle }
-        }
-        return low
-    }
-
-    private static func firstIndex(in starts: [LocalDateTime], after bound: LocalDateTime) -> Int {
-        var low = 0, high = starts.count
-        while low < high {
-            let middle = (low + high) / 2
-            if starts[middle] <= bound { low = middle + 1 } else { high = middle }
+            if before(starts[middle]) { low = middle + 1 } else { high = middle }
         }
         return low
     }

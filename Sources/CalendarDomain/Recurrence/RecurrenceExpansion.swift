@@ -6,53 +6,110 @@ import CLibical
 /// zone does between them, and a zone turns each into an instant afterwards (``ZoneRules``). That is
 /// how a weekly meeting keeps its local time across DST.
 ///
-/// - Important: Iteration is bounded: a rule stops after ``maximumSteps`` occurrences even if it
-///   would go on (a rule that never matches a date, such as the 30th of February, stops libical by
-///   itself when it runs out of years).
+/// - Important: Work is bounded by the window, not by the rule's age: iteration starts near the window
+///   (``iterate(_:from:notBefore:through:maximumSteps:_:)``), and a window yields at most `limit`
+///   occurrences; when it would yield more, the caller is told where it stopped (``Expansion``).
+///   Loops stop when their task is cancelled.
 enum RecurrenceExpansion {
-    /// Occurrences looked at per rule and request, at most.
+    /// Occurrences a window yields per rule and request, at most.
     static let maximumSteps = 100_000
 
-    /// Calls `visit` with the start of each occurrence of `rule` (first occurrence `start`) that lies
-    /// in `window`, in order; `visit` returns false to stop. Served from ``OccurrenceCache``.
-    static func starts(of rule: RecurrenceRule, from start: LocalDateTime, in window: ClosedRange<LocalDateTime>,
-                       _ visit: (LocalDateTime) -> Bool) {
-        let text = rule.rruleText
-        if let cached = OccurrenceCache.shared.starts(rruleText: text, from: start, in: window) {
-            for local in cached where !visit(local) { return }
-            return
-        }
-        // Too many occurrences to keep: iterate the window alone, skipping ahead when the rule allows.
-        iterate(text, from: start, skippingTo: rule.count == nil && window.lowerBound > start ? window.lowerBound : nil,
-                through: window.upperBound) { local in local < window.lowerBound || visit(local) } exhausted: { _ in }
+    /// How an expansion of a window ended.
+    enum Expansion: Equatable {
+        /// Every occurrence in the window was visited (or `visit` asked to stop).
+        case complete
+        /// The bound (or a cancellation) stopped it: every occurrence up to `after` was visited, later ones were not.
+        case cut(after: LocalDateTime)
     }
 
-    /// Iterates the RRULE `text` from `start` (from `skippingTo` when given) through `end`, at most
-    /// ``maximumSteps`` occurrences; `exhausted` says whether the rule ended before `end`.
-    static func iterate(_ text: String, from start: LocalDateTime, skippingTo skip: LocalDateTime?, through end: LocalDateTime,
-                        _ visit: (LocalDateTime) -> Bool, exhausted: (Bool) -> Void) {
+    /// Calls `visit` with the start of each occurrence of `rule` (first occurrence `start`) that lies
+    /// in `window`, in order, at most `limit` of them; `visit` returns false to stop. Served from
+    /// ``OccurrenceCache`` when the window's occurrences are few enough to keep.
+    @discardableResult
+    static func starts(of rule: RecurrenceRule, from start: LocalDateTime, in window: ClosedRange<LocalDateTime>,
+                       limit: Int = maximumSteps, cache: OccurrenceCache = .shared, _ visit: (LocalDateTime) -> Bool) -> Expansion {
+        if let cached = cache.starts(of: rule, from: start, in: window) {
+            for (visited, index) in cached.indices.enumerated() {
+                guard visited < limit else { return .cut(after: visited == 0 ? window.lowerBound.adding(seconds: -1) : cached[index - 1]) }
+                if !visit(cached[index]) { return .complete }
+            }
+            return .complete
+        }
+        // Too many occurrences to keep: iterate the window alone.
+        var last = window.lowerBound.adding(seconds: -1)
+        let outcome = iterate(rule, from: start, notBefore: window.lowerBound, through: window.upperBound, maximumSteps: limit) { local in
+            last = local
+            return visit(local)
+        }
+        return outcome == .stopped ? .cut(after: last) : .complete
+    }
+
+    /// How ``iterate(_:from:notBefore:through:maximumSteps:_:)`` ended.
+    enum Iteration: Equatable {
+        /// The rule has no occurrence after the last one visited (`visit` never said stop).
+        case ended
+        /// `through` was passed, or `visit` said stop.
+        case reached
+        /// `maximumSteps` or a cancellation stopped it first.
+        case stopped
+    }
+
+    /// Calls `visit` with the starts of `rule` (first occurrence `start`) from `lower` through `end`, in order.
+    ///
+    /// Starts near `lower`: a rule without `count` by libical's `icalrecur_iterator_set_start`; a
+    /// `count` rule with no `by*` part by arithmetic (its k-th start is `start` plus k periods, so it
+    /// is the same rule from there with k fewer); any other `count` rule from `start`, which its `count`
+    /// (at most ``RecurrenceRule/maximumCount``) bounds. At most `maximumSteps` occurrences at or after
+    /// `lower`, and ``RecurrenceRule/maximumCount`` before it, are looked at.
+    static func iterate(_ rule: RecurrenceRule, from start: LocalDateTime, notBefore lower: LocalDateTime, through end: LocalDateTime,
+                        maximumSteps: Int, _ visit: (LocalDateTime) -> Bool) -> Iteration {
+        var rule = rule, first = start, skip: LocalDateTime?
+        if let until = rule.until, lower > until { return .ended }
+        if lower > start {
+            if rule.count == nil {
+                skip = lower
+            } else if let period = rule.fixedPeriodSeconds, let count = rule.count {
+                let periods = (lower.seconds - start.seconds + period - 1) / period
+                guard periods < count else { return .ended }
+                rule.count = count - Int(periods)
+                first = start.adding(seconds: periods * period)
+            }
+        }
         LibicalSetup.once()
-        let recurrence = icalrecurrencetype_from_string(text)
-        guard recurrence.freq != ICAL_NO_RECURRENCE, let iterator = icalrecur_iterator_new(recurrence, ICalendarText.icalTime(start))
-        else { return exhausted(true) }
+        let recurrence = icalrecurrencetype_from_string(rule.rruleText)
+        guard recurrence.freq != ICAL_NO_RECURRENCE, let iterator = icalrecur_iterator_new(recurrence, ICalendarText.icalTime(first))
+        else { return .ended }
         defer { icalrecur_iterator_free(iterator) }
         if let skip { _ = icalrecur_iterator_set_start(iterator, ICalendarText.icalTime(skip)) }
-        for _ in 0..<maximumSteps {
+        var before = 0, after = 0
+        while after < maximumSteps, before <= RecurrenceRule.maximumCount {
+            if (before + after) & 1023 == 1023, Task.isCancelled { return .stopped }
             let next = icalrecur_iterator_next(iterator)
-            guard icaltime_is_null_time(next) == 0, let local = ICalendarText.local(next) else { return exhausted(true) }
-            guard local <= end else { return exhausted(false) }
-            if !visit(local) { return exhausted(false) }
+            guard icaltime_is_null_time(next) == 0, let local = ICalendarText.local(next) else { return .ended }
+            guard local <= end else { return .reached }
+            if local < lower {
+                before += 1
+                continue
+            }
+            after += 1
+            if !visit(local) { return .reached }
         }
-        exhausted(false)
+        return .stopped
     }
 
-    /// The start of the last occurrence of a finite rule (`count` or `until`), or `nil` for one that
-    /// goes on without end, or none at all.
+    /// The start of the last occurrence of a finite rule, or `nil` for one that goes on without end.
+    /// A `count` rule is counted (at most ``RecurrenceRule/maximumCount`` occurrences); for an `until`
+    /// rule, `until` itself stands in: no occurrence starts after it, and the answer only bounds where
+    /// an event can show (``EventSpan``).
     static func lastStart(of rule: RecurrenceRule, from start: LocalDateTime) -> LocalDateTime? {
-        guard rule.count != nil || rule.until != nil else { return nil }
-        var last: LocalDateTime?
+        if let until = rule.until { return max(start, until) }
+        guard rule.count != nil else { return nil }
+        var last = start
         let end = LocalDateTime(seconds: CalendarDate(year: LocalDateTime.years.upperBound, month: 12, day: 31)?.midnight.seconds ?? 0)
-        starts(of: rule, from: start, in: start...max(start, end)) { last = $0; return true }
+        _ = iterate(rule, from: start, notBefore: start, through: max(start, end), maximumSteps: RecurrenceRule.maximumCount) { local in
+            last = local
+            return true
+        }
         return last
     }
 }

@@ -1,0 +1,161 @@
+@testable import CalendarDomain
+import Jansson
+import SwitchboardCore
+import SwitchboardHost
+import Testing
+
+/// Expansion that input drives is bounded by the window and by count, and says where it stopped:
+/// old rules cost what new ones do, a bounded agenda reports its cut, overrides without rules show,
+/// and every occurrence a rule makes shows, also on a skipped day. (Issue 19, points 5, 7, 9, 10.)
+@Suite("Calendar expansion bounds")
+struct CalendarExpansionBoundsTests {
+    static func local(_ text: String) -> LocalDateTime { LocalDateTime(text) ?? LocalDateTime(seconds: 0) }
+
+    /// The starts `cache` gives for `window`, and what filling it cost.
+    static func expand(_ rule: RecurrenceRule, from start: String, _ window: ClosedRange<String>)
+        -> (starts: [LocalDateTime], iterated: Int, bytes: Int) {
+        let cache = OccurrenceCache()
+        var starts: [LocalDateTime] = []
+        RecurrenceExpansion.starts(of: rule, from: local(start), in: local(window.lowerBound)...local(window.upperBound), cache: cache) {
+            starts.append($0)
+            return true
+        }
+        return (starts, cache.iterated, cache.bytes)
+    }
+
+    @Test("a daily rule from 1900 costs a one-day window what the same rule from 2025 does", arguments: [
+        RecurrenceRule(frequency: .daily),
+        RecurrenceRule(frequency: .daily, interval: 3),
+        RecurrenceRule(frequency: .weekly, byDay: [.init(day: .mo), .init(day: .th)]),
+        RecurrenceRule(frequency: .daily, count: 5000),
+        RecurrenceRule(frequency: .monthly, byMonthDay: [31], count: 5000),
+    ])
+    func oldRulesCostWhatNewOnesDo(rule: RecurrenceRule) {
+        let old = Self.expand(rule, from: "1900-01-01T09:00:00", "2026-11-23T00:00:00"..."2026-11-23T23:59:59")
+        let new = Self.expand(rule, from: "2025-01-01T09:00:00", "2026-11-23T00:00:00"..."2026-11-23T23:59:59")
+        // A count rule may count its occurrences from its start (at most `maximumCount`), nothing more.
+        let allowance = rule.count == nil || rule.fixedPeriodSeconds != nil ? 0 : RecurrenceRule.maximumCount
+        // (The two starts fall differently on the margins around the window: a tenth more is allowed.)
+        #expect(old.iterated <= new.iterated * 11 / 10 + allowance, "occurrences iterated for the 1900 rule")
+        #expect(old.bytes <= new.bytes * 11 / 10 + allowance * 8, "bytes the cache keeps for the 1900 rule")
+        #expect(old.bytes < 64 << 10)
+    }
+
+    /// Rules of every shape; the windowed expansion must give what iterating from the start gives.
+    static let shapes: [RecurrenceRule] = [
+        RecurrenceRule(frequency: .daily, interval: 3),
+        RecurrenceRule(frequency: .weekly, interval: 2, byDay: [.init(day: .tu), .init(day: .sa)]),
+        RecurrenceRule(frequency: .weekly, interval: 5),
+        RecurrenceRule(frequency: .monthly, byMonthDay: [31]),
+        RecurrenceRule(frequency: .monthly, interval: 7, byDay: [.init(day: .su, nthOfPeriod: -1)]),
+        RecurrenceRule(frequency: .yearly, byMonthDay: [29], byMonth: ["2"]),
+        RecurrenceRule(frequency: .yearly, interval: 3, byYearDay: [100, -1]),
+        RecurrenceRule(frequency: .daily, byHour: [7, 19], byMinute: [0, 45]),
+        RecurrenceRule(frequency: .daily, interval: 2, count: 3000),
+        RecurrenceRule(frequency: .weekly, interval: 3, count: 400),
+        RecurrenceRule(frequency: .weekly, byDay: [.init(day: .fr)], count: 4000),
+        RecurrenceRule(frequency: .monthly, byDay: [.init(day: .mo, nthOfPeriod: 2)], until: local("2027-06-30T00:00:00")),
+        RecurrenceRule(frequency: .daily, interval: 4, until: local("2026-12-01T10:00:00")),
+    ]
+
+    @Test("starting near the window gives the occurrences iterating from the start gives", arguments: shapes)
+    func windowedIsComplete(rule: RecurrenceRule) {
+        let start = Self.local("1987-01-31T09:30:00")
+        for window in ["2026-11-01T00:00:00"..."2026-12-31T23:59:59", "2024-02-20T00:00:00"..."2024-03-10T00:00:00",
+                       "1987-01-31T09:30:00"..."1987-03-01T00:00:00", "2030-01-01T00:00:00"..."2030-01-01T00:00:00"] {
+            let bounds = Self.local(window.lowerBound)...Self.local(window.upperBound)
+            var all: [LocalDateTime] = []
+            _ = RecurrenceExpansion.iterate(rule, from: start, notBefore: start, through: bounds.upperBound, maximumSteps: 1_000_000) {
+                all.append($0)
+                return true
+            }
+            #expect(Self.expand(rule, from: start.description, window).starts == all.filter(bounds.contains), "\(rule.rruleText) in \(window)")
+        }
+    }
+
+    @Test("the cache keeps a bounded number of bytes, however many rules it is asked for")
+    func cacheIsBoundedInBytes() {
+        let cache = OccurrenceCache()
+        let window = Self.local("2026-11-23T00:00:00")...Self.local("2026-11-23T23:59:59")
+        for minute in 0..<60 {
+            let rule = RecurrenceRule(frequency: .daily, byHour: Array(0...23), byMinute: [minute])
+            RecurrenceExpansion.starts(of: rule, from: Self.local("2026-01-01T00:00:00"), in: window, cache: cache) { _ in true }
+            #expect(cache.bytes <= OccurrenceCache.maximumBytes)
+        }
+        #expect(cache.bytes > 0)
+    }
+
+    @Test("a thousand daily events from 1900 show once each on one day of 2026", arguments: CalendarBackend.allCases)
+    func thousandOldDailies(backend: CalendarBackend) async throws {
+        let events = (0..<1000).map { index in
+            CalendarEvent.timed("old-\(index)", "Old \(index)", "1900-01-01T09:00:00", duration: "PT30M", rules: [RecurrenceRule(frequency: .daily)])
+        }
+        let harness = try CalendarHarness(backend, events: events)
+        let day = try #require(await harness.result("calendar.day", ["date": "2026-11-23"]))
+        let entries = day["events"]?.arrayValue ?? []
+        #expect(entries.count == 1000)
+        #expect(Set(entries.compactMap { $0["recurrenceId"]?.stringValue }) == ["2026-11-23T09:00:00"])
+        #expect(day["truncated"] == nil)
+    }
+
+    @Test("added occurrences of an event without rules show in the agenda and the day, and can be deleted", arguments: CalendarBackend.allCases)
+    func overridesWithoutRules(backend: CalendarBackend) async throws {
+        let harness = try CalendarHarness(backend)
+        _ = await harness.result("calendar.create", [
+            "id": "dentist", "title": "Dentist", "start": "2026-11-24T10:00:00", "timeZone": "Europe/Berlin", "duration": "PT1H",
+            "recurrenceOverrides": ["2026-11-26T15:00:00": [:], "2026-11-28T11:00:00": ["title": "Dentist (check)"]],
+        ])
+        let agenda = try #require(await harness.result("calendar.agenda", ["from": "2026-11-23", "to": "2026-11-29"]))
+        let days = agenda["days"]?.arrayValue ?? []
+        #expect(days.map { $0["events"]?.arrayValue?.count ?? -1 } == [0, 1, 0, 1, 0, 1, 0])
+        #expect(days[5]["events"]?.arrayValue?.first?["title"] == "Dentist (check)")
+        #expect(days[3]["events"]?.arrayValue?.first?["recurrenceId"] == "2026-11-26T15:00:00")
+        let day = try #require(await harness.result("calendar.day", ["date": "2026-11-26"]))
+        #expect(day["events"]?.arrayValue?.map { $0["startsAt"] } == ["2026-11-26T14:00:00Z"])
+        _ = await harness.result("calendar.delete", ["id": "dentist", "scope": "this", "recurrenceId": "2026-11-26T15:00:00"])
+        let after = try #require(await harness.result("calendar.day", ["date": "2026-11-26"]))
+        #expect(after["events"] == [])
+    }
+
+    @Test("an agenda past its occurrence bound says from which day it is cut; the days before are whole", arguments: CalendarBackend.allCases)
+    func truncatedAgenda(backend: CalendarBackend) async throws {
+        let harness = try CalendarHarness(backend) { $0.agendaOccurrenceLimit = 1000 }
+        _ = await harness.result("calendar.create", [
+            "id": "busy", "title": "Busy", "start": "2026-11-01T00:00:00", "timeZone": "Europe/Berlin", "duration": "PT1M",
+            "recurrenceRules": [["frequency": "daily", "byHour": .array((0...23).map { .integer(Int64($0)) }), "byMinute": [0, 30]]],
+        ])
+        let agenda = try #require(await harness.result("calendar.agenda", ["from": "2026-11-23", "to": "2026-12-31"]))
+        let days = agenda["days"]?.arrayValue ?? []
+        let truncatedAt = try #require(agenda["truncated"]?["at"]?.stringValue, "\(days.map { $0["events"]?.arrayValue?.count ?? -1 })")
+        #expect(agenda["truncated"]?["reason"]?.stringValue?.contains("1000") == true)
+        let cutDay = try #require(days.firstIndex { $0["date"]?.stringValue == truncatedAt })
+        #expect(cutDay >= 1000 / 48 - 3 && cutDay <= 1000 / 48, "the cut lies where the 1000th occurrence is")
+        #expect(days[..<cutDay].allSatisfy { $0["events"]?.arrayValue?.count == 48 }, "days before the cut are whole")
+        #expect(days[(cutDay + 1)...].allSatisfy { $0["events"] == [] })
+        // One day is within the bound: whole, and not marked.
+        let day = try #require(await harness.result("calendar.day", ["date": "2026-12-20"]))
+        #expect(day["events"]?.arrayValue?.count == 48)
+        #expect(day["truncated"] == nil)
+        let short = try #require(await harness.result("calendar.agenda", ["from": "2026-12-20", "to": "2026-12-21"]))
+        #expect(short["truncated"] == nil)
+    }
+
+    @Test("every occurrence of a daily count 5 across Samoa's skipped 2011-12-30 shows; the 30th's is shifted like the clock",
+          arguments: CalendarBackend.allCases)
+    func apiaSkippedDay(backend: CalendarBackend) async throws {
+        let harness = try CalendarHarness(backend, now: "2011-12-01T00:00:00Z", zone: "Pacific/Apia")
+        _ = await harness.result("calendar.create", [
+            "id": "swim", "title": "Swim", "start": "2011-12-28T10:00:00", "timeZone": "Pacific/Apia", "duration": "PT1H",
+            "recurrenceRules": [["frequency": "daily", "count": 5]],
+        ])
+        let agenda = try #require(await harness.result("calendar.agenda", ["from": "2011-12-27", "to": "2012-01-03"]))
+        let entries = (agenda["days"]?.arrayValue ?? []).flatMap { $0["events"]?.arrayValue ?? [] }
+        #expect(entries.compactMap { $0["recurrenceId"]?.stringValue } ==
+                ["2011-12-28T10:00:00", "2011-12-29T10:00:00", "2011-12-30T10:00:00", "2011-12-31T10:00:00", "2012-01-01T10:00:00"])
+        // 10:00 on the skipped day is read with the offset before it (-10): 20:00Z, which is 10:00 on the 31st (+14).
+        #expect(entries.compactMap { $0["startsAt"]?.stringValue } ==
+                ["2011-12-28T20:00:00Z", "2011-12-29T20:00:00Z", "2011-12-30T20:00:00Z", "2011-12-30T20:00:00Z", "2011-12-31T20:00:00Z"])
+        let day = try #require(await harness.result("calendar.day", ["date": "2011-12-31"]))
+        #expect(day["events"]?.arrayValue?.count == 2)
+    }
+}
