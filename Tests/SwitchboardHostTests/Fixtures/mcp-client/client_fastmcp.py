@@ -56,14 +56,13 @@ async def main(mode, command, arguments):
             seen["protocolVersion"] = client.protocol_version
             check(await client.ping(), "ping")
 
-            # Every tool on the first page: no nextCursor, the domains' tools among them.
+            # Every tool on the first page (the test checks it has no nextCursor), the domains' tools among them.
             page = await client.list_tools_mcp()
-            check(page.next_cursor is None, f"tools/list has a next page ({page.next_cursor!r})")
             names = [tool.name for tool in page.tools]
             for name in ("inbox.list", "mail.send", "host.sleep"):
                 check(name in names, f"{name} is not on the first page")
-            check([tool.name for tool in await client.list_tools()] == names, "list_tools differs from the one page")
-            seen["tools"], seen["pages"] = len(names), 1
+            seen["tools"], seen["nextCursor"] = len(names), page.next_cursor
+            seen["allTools"] = len(await client.list_tools())
 
             # A call: FastMCP checks structuredContent against inbox.list's outputSchema.
             inbox = await client.call_tool("inbox.list", {"limit": 2})
