@@ -161,7 +161,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PluginHostTests",
-            dependencies: ["PluginHost", "JSONRPC", "Jansson", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["PluginHost", "JSONRPC", "Jansson", "SchemaValidation", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: swiftSettings
         ),
 

@@ -22,6 +22,10 @@ final class PluginTool: Sendable {
     let checksInTask: Bool
     /// The input schema's validator, made once: it keeps the patterns it compiled.
     private let validator: SchemaValidator
+    /// The OpenRPC params and result schema, made once: `inputSchema`'s properties and `outputSchema` with
+    /// their references into the tool's `$defs` inlined, since in the document `#` is the document.
+    private let describedParams: [JSONValue]
+    private let describedResult: JSONValue
 
     /// Reads a `tools/list` entry; nil when it has no usable name.
     init?(_ value: JSONValue) {
@@ -30,7 +34,8 @@ final class PluginTool: Sendable {
         description = value["description"]?.stringValue ?? value["title"]?.stringValue ?? ""
         let inputSchema = value["inputSchema"]?.objectValue.map(JSONValue.object) ?? ["type": "object"]
         self.inputSchema = inputSchema
-        outputSchema = value["outputSchema"]?.objectValue.map(JSONValue.object)
+        let outputSchema = value["outputSchema"]?.objectValue.map(JSONValue.object)
+        self.outputSchema = outputSchema
         let line = description.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
         summary = line.isEmpty ? "Tool \(name) of a plugin." : line
         let annotations: Set<String> = ["$schema", "$comment", "title", "description", "default", "examples"]
@@ -38,6 +43,17 @@ final class PluginTool: Sendable {
         checksMembers = keywords != ["type"] || inputSchema["type"] != "object"
         checksInTask = ["pattern", "$ref", "anyOf", "oneOf", "allOf"].contains { Self.hasKeyword($0, in: inputSchema) }
         validator = SchemaValidator.standalone(inputSchema)
+        let properties = inputSchema["properties"]?.objectValue ?? [:]
+        let required = Set(inputSchema["required"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+        var input = LocalReferences(root: inputSchema)
+        describedParams = properties.map { name, schema in
+            ["name": .string(name), "required": .bool(required.contains(name)), "schema": input.inlined(schema)]
+        }
+        var output = outputSchema.map { LocalReferences(root: $0) }
+        describedResult = output?.inlinedRoot() ?? [
+            "type": "object",
+            "description": "The tool's structuredContent when it sends one, else {content} as MCP returns it.",
+        ]
     }
 
     /// Checks `arguments` against the input schema: the first problem as `-32602` naming the field;
@@ -82,21 +98,12 @@ final class PluginTool: Sendable {
     }
 
     /// The OpenRPC method object: each `inputSchema` property a by-name param, the result
-    /// `outputSchema`, else any object: a tool without one may still answer `structuredContent`,
+    /// `outputSchema` (both with their `$defs` inlined), else any object: a tool without one may still answer `structuredContent`,
     /// which the call returns in place of `{content}`.
     func methodDescription(method: String) -> JSONValue {
-        let properties = inputSchema["properties"]?.objectValue ?? [:]
-        let required = Set(inputSchema["required"]?.arrayValue?.compactMap(\.stringValue) ?? [])
-        let params: [JSONValue] = properties.map { name, schema in
-            ["name": .string(name), "required": .bool(required.contains(name)), "schema": schema]
-        }
-        let result = outputSchema ?? [
-            "type": "object",
-            "description": "The tool's structuredContent when it sends one, else {content} as MCP returns it.",
-        ]
         var description: JSONObject = [
             "name": .string(method), "summary": .string(summary), "paramStructure": "by-name",
-            "params": .array(params), "result": ["name": "result", "schema": result],
+            "params": .array(describedParams), "result": ["name": "result", "schema": describedResult],
             "errors": [
                 ["code": -32602, "message": "Invalid params: the field breaks the tool's inputSchema"],
                 ["code": .integer(Int64(ErrorCode.pluginUnavailable.rawValue)), "message": "Plugin unavailable: crashed, timeout, protocol, failed"],
