@@ -50,7 +50,7 @@ enum ICalendarReader {
         // The outline and libical see the same VEVENTs; should they not, positions are libical's.
         let places = components.count == outline.events.count
             ? outline.events.map { Optional($0) } : components.indices.map { _ in nil as ICalendarOutline.Place? }
-        var masters: [CalendarEvent] = [], order: [String: Int] = [:]
+        var masters: [CalendarEvent] = [], order: [String: Int] = [:], positions: [Int] = []
         var exceptions: [(place: (index: Int, line: Int?), uid: String, component: OpaquePointer)] = []
         for (position, component) in components.enumerated() {
             let place = (index: places[position]?.index ?? position, line: places[position]?.line)
@@ -58,7 +58,7 @@ enum ICalendarReader {
             let isException = icalcomponent_get_first_property(component, ICAL_RECURRENCEID_PROPERTY) != nil
             let refusal = isException ? "; the occurrence is not changed" : "; the event is not imported"
             let unread = unreadable(component)
-            if let name = unread.property {
+            if let name = unread.needed {
                 report("its \(name) cannot be read" + refusal)
                 continue
             }
@@ -67,7 +67,7 @@ enum ICalendarReader {
                 report("no UID (or one longer than 255 bytes, or with a control character)" + refusal)
                 continue
             }
-            if unread.other { report("a line or parameter that cannot be read was left out; the rest is imported") }
+            if let leftOut = unread.leftOut { report("left out what cannot be read (\(leftOut)); the rest is imported") }
             if isException {
                 exceptions.append((place, uid, component))
                 continue
@@ -75,7 +75,14 @@ enum ICalendarReader {
             do {
                 let event = try event(component, uid: uid)
                 try EventValidation.check(event, prefix: "")
-                if let known = order[uid] { masters[known] = event } else { order[uid] = masters.count; masters.append(event) }
+                if let known = order[uid] {
+                    masters[known] = event
+                    report("the UID of VEVENT \(positions[known]) again: this one replaces it")
+                } else {
+                    order[uid] = masters.count
+                    masters.append(event)
+                    positions.append(place.index)
+                }
             } catch {
                 report(reason(error) + refusal)
             }
@@ -110,23 +117,26 @@ enum ICalendarReader {
         }
     }
 
-    /// The properties an event is made of: libical failing to read one of them refuses the VEVENT.
-    private static let taken: Set<String> = ["UID", "DTSTART", "DTEND", "DURATION", "RRULE", "EXDATE", "RDATE", "RECURRENCE-ID",
-                                             "SUMMARY", "DESCRIPTION", "LOCATION", "ORGANIZER", "ATTENDEE"]
+    /// The properties an event needs: libical failing to read one of them refuses the VEVENT.
+    private static let needed: Set<String> = ["UID", "DTSTART", "DTEND", "DURATION", "RRULE", "EXDATE", "RDATE", "RECURRENCE-ID"]
+
+    /// The properties an event is imported without when libical cannot read them, named in the report.
+    private static let named: Set<String> = ["SUMMARY", "DESCRIPTION", "LOCATION", "ORGANIZER", "ATTENDEE"]
 
     /// Texts an empty value leaves as they are: libical drops `DESCRIPTION:` saying "No value for
     /// DESCRIPTION property", which is read as an empty text.
     private static let emptyTexts: Set<String> = ["SUMMARY", "DESCRIPTION", "LOCATION"]
 
-    /// What libical could not read in `component` (its X-LIC-ERROR properties): the first property of
-    /// ``taken`` it removed, and whether anything else was left out.
-    private static func unreadable(_ component: OpaquePointer) -> (property: String?, other: Bool) {
-        var other = false
+    /// What libical could not read in `component` (its X-LIC-ERROR properties): the first ``needed``
+    /// property it removed, or else what it left out (`an ATTENDEE`, `a line or parameter`), if anything.
+    private static func unreadable(_ component: OpaquePointer) -> (needed: String?, leftOut: String?) {
+        var names: [String] = [], other = false
         for (name, empty) in libicalErrors(component) where !(empty && emptyTexts.contains(name ?? "")) {
-            if let name, taken.contains(name) { return (name, other) }
-            other = true
+            if let name, needed.contains(name) { return (name, nil) }
+            if let name, named.contains(name) { if !names.contains(name) { names.append(name) } } else { other = true }
         }
-        return (nil, other)
+        let parts = names.map { ($0.first == "A" || $0.first == "O" ? "an " : "a ") + $0 } + (other ? ["a line or parameter"] : [])
+        return (nil, parts.isEmpty ? nil : parts.joined(separator: ", "))
     }
 
     /// The property each X-LIC-ERROR of `component` names, and whether it says the value was empty.
