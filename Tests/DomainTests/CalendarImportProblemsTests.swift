@@ -151,6 +151,24 @@ struct CalendarImportProblemsTests {
         #expect(outcome.result?["created"] == 0)
     }
 
+    @Test("50,000 nested components are answered, not a crash: a VEVENT closes them, what is too deep elsewhere is left out and reported",
+          arguments: CalendarBackend.allCases)
+    func deepNesting(backend: CalendarBackend) async throws {
+        let harness = try CalendarHarness(backend)
+        let depth = 50_000
+        let ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n" + String(repeating: "BEGIN:X-DEEP\r\n", count: depth)
+            + "BEGIN:VEVENT\r\n" + Self.event("deep") + "END:VEVENT\r\n" + String(repeating: "END:X-DEEP\r\n", count: depth)
+            + "BEGIN:VEVENT\r\n" + Self.event("shallow") + "END:VEVENT\r\n" + String(repeating: "BEGIN:X-OPEN\r\n", count: 20)
+            + "BEGIN:VEVENT\r\n" + Self.event("after") + "END:VEVENT\r\nEND:VCALENDAR\r\n"
+        let tail = String(repeating: "BEGIN:X-TAIL\r\n", count: 20) + "BEGIN:VEVENT\r\n" + Self.event("lost") + "END:VEVENT\r\n"
+        let imported = try #require(await harness.result("calendar.import", ["ics": .string(ics + tail)]))
+        // A VEVENT closes what is open inside its VCALENDAR, however deep; outside a calendar, what is too deep is left out.
+        #expect(imported["created"] == 3)
+        #expect(imported["errors"] == [["index": 3, "line": .integer(Int64(CalendarICalendarTests.lines(of: ics + tail, holding: "BEGIN:VEVENT")[3])),
+                                        "reason": "inside components nested more than 16 deep; the event is not imported"]])
+        #expect(await harness.result("calendar.get", ["id": "deep"])?["event"]?["title"] == "deep")
+    }
+
     @Test("the longest duration holds for its total length whatever the units: create, update and import", arguments: CalendarBackend.allCases)
     func durationCapIsTotal(backend: CalendarBackend) async throws {
         let harness = try CalendarHarness(backend)

@@ -6,7 +6,9 @@ import SwitchboardCore
 /// EXDATE line.
 ///
 /// ``text`` is what libical gets: each VEVENT without END left out (and listed in ``broken``), other
-/// components left open closed, stray END lines dropped, and long RDATE and EXDATE lines split into
+/// components left open closed, stray END lines dropped, components nested deeper than
+/// ``maximumDepth`` left out (libical's parser and `icalcomponent_free` recurse, and a file of
+/// 50,000 nested BEGIN lines overran a thread's stack), and long RDATE and EXDATE lines split into
 /// lines of at most ``valuesPerLine`` dates. Lines are counted from 1 as the file has them (a folded
 /// line counts where it starts).
 struct ICalendarOutline {
@@ -40,6 +42,11 @@ struct ICalendarOutline {
     /// The VEVENT being read: where it is, where its text starts in `output`, and what opened inside it.
     private var current: (place: Place, offset: Int, inner: [String])?
     private var count = 0
+    /// How many BEGIN lines deeper than ``maximumDepth`` are open: their lines are left out.
+    private var overflow = 0
+
+    /// The deepest nesting of components libical gets (RFC 5545 needs 3: VCALENDAR, VEVENT, VALARM).
+    static let maximumDepth = 16
 
     init(_ source: String) {
         let bytes = Array(source.utf8)
@@ -68,6 +75,29 @@ struct ICalendarOutline {
 
     private mutating func take(_ line: ArraySlice<UInt8>, line number: Int) {
         let keyword = Self.keyword(line)
+        // A VEVENT closes what is open inside its VCALENDAR (and the VEVENT before), an END:VEVENT what
+        // is open inside its VEVENT: either ends what was too deep.
+        let depth = open.count + (current?.inner.count ?? 0)
+        let resets = switch keyword {
+        case .begin("VEVENT")?: current != nil || open.contains("VCALENDAR")
+        case .end("VEVENT")?: current != nil
+        default: false
+        }
+        if resets {
+            overflow = 0
+        } else if case .begin(let name)? = keyword, overflow > 0 || depth >= Self.maximumDepth {
+            if name == "VCALENDAR" { hasCalendar = true }
+            if name == "VEVENT" {
+                broken.append(Broken(place: Place(index: count, line: number),
+                                     reason: "inside components nested more than \(Self.maximumDepth) deep; the event is not imported"))
+                count += 1
+            }
+            overflow += 1
+            return
+        } else if overflow > 0 {
+            if case .end? = keyword { overflow -= 1 }
+            return
+        }
         if var event = current {
             switch keyword {
             case .begin("VEVENT")?:
@@ -158,14 +188,21 @@ struct ICalendarOutline {
     /// BEGIN or END and the component's name (upper case), or `nil` for any other line.
     private static func keyword(_ line: ArraySlice<UInt8>) -> Keyword? {
         guard let first = line.first, first == 0x42 || first == 0x62 || first == 0x45 || first == 0x65 else { return nil }
-        let text = unfolded(line)
-        for (word, isBegin) in [("BEGIN:", true), ("END:", false)] where text.count >= word.utf8.count {
-            guard zip(text, word.utf8).allSatisfy({ upper($0) == $1 }) else { continue }
-            let rest = text.dropFirst(word.utf8.count)
-            let name = String(decoding: rest.map(upper), as: UTF8.self).trimming { $0 == " " || $0 == "\t" }
-            return isBegin ? .begin(name) : .end(name)
+        // Unfolded only when folded: most lines are one physical line.
+        let text = line.dropLast(line.last == 0x0A ? 1 : 0).contains(0x0A) ? unfolded(line)[...] : line
+        let isBegin = upper(first) == 0x42
+        let word: StaticString = isBegin ? "BEGIN:" : "END:"
+        guard text.count >= word.utf8CodeUnitCount else { return nil }
+        var index = text.startIndex
+        for byte in UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount) {
+            guard upper(text[index]) == byte else { return nil }
+            index += 1
         }
-        return nil
+        var end = text.endIndex
+        while end > index, [0x20, 0x09, 0x0D, 0x0A].contains(text[end - 1]) { end -= 1 }
+        while index < end, text[index] == 0x20 || text[index] == 0x09 { index += 1 }
+        let name = String(decoding: text[index..<end].map(upper), as: UTF8.self)
+        return isBegin ? .begin(name) : .end(name)
     }
 
     /// The property name a content line starts with, upper case.

@@ -42,7 +42,7 @@ enum ICalendarReader {
         var problems = outline.broken.map { Problem(index: $0.place.index, line: $0.place.line, reason: $0.reason) }
         guard let root = icalparser_parse_string(outline.text) else {
             problems += outline.events.map { Problem(index: $0.index, line: $0.line, reason: "the file cannot be read around it; the event is not imported") }
-            return Outcome(events: [], problems: problems.sorted { $0.index < $1.index })
+            return Outcome(events: [], problems: inFileOrder(problems))
         }
         defer { icalcomponent_free(root) }
         var components: [OpaquePointer] = []
@@ -99,7 +99,12 @@ enum ICalendarReader {
                 report(reason(error) + "; the occurrence is not changed")
             }
         }
-        return Outcome(events: masters, problems: problems.sorted { $0.index < $1.index })
+        return Outcome(events: masters, problems: inFileOrder(problems))
+    }
+
+    /// `problems` by VEVENT position, those of one VEVENT in the order they were found.
+    private static func inFileOrder(_ problems: [Problem]) -> [Problem] {
+        problems.enumerated().sorted { ($0.element.index, $0.offset) < ($1.element.index, $1.offset) }.map(\.element)
     }
 
     struct Refusal: Error {
@@ -157,7 +162,8 @@ enum ICalendarReader {
         return result
     }
 
-    /// Each VEVENT in file order, inside a VCALENDAR or not (libical puts several calendars in an XROOT).
+    /// Each VEVENT in file order, inside a VCALENDAR or not (libical puts several calendars in an XROOT);
+    /// the recursion is as deep as the components, which ``ICalendarOutline`` bounds.
     private static func forEachEvent(in component: OpaquePointer, _ body: (OpaquePointer) -> Void) {
         if icalcomponent_isa(component) == ICAL_VEVENT_COMPONENT { return body(component) }
         var child = icalcomponent_get_first_component(component, ICAL_ANY_COMPONENT)
