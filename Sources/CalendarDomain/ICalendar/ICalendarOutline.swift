@@ -8,7 +8,7 @@ import SwitchboardCore
 /// ``text`` is what libical gets: each VEVENT without END left out (and listed in ``broken``), other
 /// components left open closed, stray END lines dropped, components nested deeper than
 /// ``maximumDepth`` left out (libical's parser and `icalcomponent_free` recurse, and a file of
-/// 50,000 nested BEGIN lines overran a thread's stack), and long RDATE and EXDATE lines split into
+/// 300,000 nested BEGIN lines overran a thread's stack), and long RDATE and EXDATE lines split into
 /// lines of at most ``valuesPerLine`` dates. Lines are counted from 1 as the file has them (a folded
 /// line counts where it starts).
 struct ICalendarOutline {
@@ -60,7 +60,7 @@ struct ICalendarOutline {
                 if end < bytes.count { end += 1 }
                 lines += 1
             } while end < bytes.count && (bytes[end] == 0x20 || bytes[end] == 0x09)
-            take(bytes[start..<end], line: line)
+            take(bytes[start..<end], line: line, folded: lines > 1)
             start = end
             line += lines
         }
@@ -73,8 +73,8 @@ struct ICalendarOutline {
         case begin(String), end(String)
     }
 
-    private mutating func take(_ line: ArraySlice<UInt8>, line number: Int) {
-        let keyword = Self.keyword(line)
+    private mutating func take(_ line: ArraySlice<UInt8>, line number: Int, folded: Bool) {
+        let keyword = Self.keyword(line, folded: folded)
         // A VEVENT closes what is open inside its VCALENDAR (and the VEVENT before), an END:VEVENT what
         // is open inside its VEVENT: either ends what was too deep.
         let depth = open.count + (current?.inner.count ?? 0)
@@ -186,10 +186,9 @@ struct ICalendarOutline {
     }
 
     /// BEGIN or END and the component's name (upper case), or `nil` for any other line.
-    private static func keyword(_ line: ArraySlice<UInt8>) -> Keyword? {
+    private static func keyword(_ line: ArraySlice<UInt8>, folded: Bool) -> Keyword? {
         guard let first = line.first, first == 0x42 || first == 0x62 || first == 0x45 || first == 0x65 else { return nil }
-        // Unfolded only when folded: most lines are one physical line.
-        let text = line.dropLast(line.last == 0x0A ? 1 : 0).contains(0x0A) ? unfolded(line)[...] : line
+        let text = folded ? unfolded(line)[...] : line
         let isBegin = upper(first) == 0x42
         let word: StaticString = isBegin ? "BEGIN:" : "END:"
         guard text.count >= word.utf8CodeUnitCount else { return nil }
