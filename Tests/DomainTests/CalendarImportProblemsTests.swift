@@ -67,6 +67,19 @@ struct CalendarImportProblemsTests {
         }
     }
 
+    @Test("BEGIN and END lines with parameters, in lower case or folded begin and end their components", arguments: CalendarBackend.allCases)
+    func unusualBeginAndEnd(backend: CalendarBackend) async throws {
+        let harness = try CalendarHarness(backend)
+        let ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n"
+            + "BEGIN;X-A=1:VEVENT\r\n" + Self.event("parameters") + "END;X-B=\"a:b\":VEVENT\r\n"
+            + "begin:vevent\r\n" + Self.event("lower") + "end:vevent\r\n"
+            + "BEG\r\n IN:VEV\r\n\tENT\r\n" + Self.event("folded") + "END:VEVENT \r\n"
+            + "END;X-C=1:VCALENDAR\r\nEND:VCALENDAR\r\n"
+        let imported = try #require(await harness.result("calendar.import", ["ics": .string(ics)]))
+        #expect(imported["created"] == 3)
+        #expect(imported["errors"] == [])
+    }
+
     @Test("JSON, plain text or a lone VEVENT is no iCalendar file: -32602 naming ics or path, the text not quoted")
     func notICalendar() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("calendar-import-\(UUID().uuidString)")

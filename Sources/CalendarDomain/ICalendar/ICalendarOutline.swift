@@ -71,10 +71,21 @@ struct ICalendarOutline {
 
     private enum Keyword {
         case begin(String), end(String)
+
+        /// The line as libical reads it.
+        var line: String {
+            switch self {
+            case .begin(let name): "BEGIN:\(name)\r\n"
+            case .end(let name): "END:\(name)\r\n"
+            }
+        }
     }
 
     private mutating func take(_ line: ArraySlice<UInt8>, line number: Int, folded: Bool) {
         let keyword = Self.keyword(line, folded: folded)
+        // libical gets BEGIN and END lines as the outline read them (it drops a component begun
+        // `BEGIN;X-A=1:VEVENT` and reads a folded one apart).
+        let line = keyword.map { Array($0.line.utf8)[...] } ?? line
         // A VEVENT closes what is open inside its VCALENDAR (and the VEVENT before), an END:VEVENT what
         // is open inside its VEVENT: either ends what was too deep.
         let depth = open.count + (current?.inner.count ?? 0)
@@ -157,7 +168,7 @@ struct ICalendarOutline {
 
     /// END lines for `names`, innermost first.
     private mutating func close(_ names: ArraySlice<String>) {
-        for name in names.reversed() { output.append(contentsOf: Array("END:\(name)\r\n".utf8)) }
+        for name in names.reversed() { output.append(contentsOf: Array(Keyword.end(name).line.utf8)) }
     }
 
     private mutating func emit(_ line: ArraySlice<UInt8>) {
@@ -169,7 +180,7 @@ struct ICalendarOutline {
     private mutating func emitSplitting(_ line: ArraySlice<UInt8>) {
         guard line.count > Self.valuesPerLine * 8, let name = Self.name(line), name == "RDATE" || name == "EXDATE" else { return emit(line) }
         let unfolded = Self.unfolded(line)
-        guard let colon = Self.valueStart(unfolded) else { return emit(line) }
+        guard let colon = Self.valueStart(unfolded[...]) else { return emit(line) }
         let values = unfolded[(colon + 1)...].split(separator: 0x2C, omittingEmptySubsequences: false)
         guard values.count > Self.valuesPerLine else { return emit(line) }
         var start = 0
@@ -185,18 +196,21 @@ struct ICalendarOutline {
         }
     }
 
-    /// BEGIN or END and the component's name (upper case), or `nil` for any other line.
+    /// BEGIN or END and the component's name (upper case), or `nil` for any other line. As libical
+    /// reads them, parameters may come between (`END;X-A=1:VEVENT`).
     private static func keyword(_ line: ArraySlice<UInt8>, folded: Bool) -> Keyword? {
         guard let first = line.first, first == 0x42 || first == 0x62 || first == 0x45 || first == 0x65 else { return nil }
         let text = folded ? unfolded(line)[...] : line
         let isBegin = upper(first) == 0x42
-        let word: StaticString = isBegin ? "BEGIN:" : "END:"
-        guard text.count >= word.utf8CodeUnitCount else { return nil }
+        let word: StaticString = isBegin ? "BEGIN" : "END"
+        guard text.count > word.utf8CodeUnitCount else { return nil }
         var index = text.startIndex
         for byte in UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount) {
             guard upper(text[index]) == byte else { return nil }
             index += 1
         }
+        guard text[index] == 0x3A || text[index] == 0x3B, let colon = valueStart(text[index...]) else { return nil }
+        index = colon + 1
         var end = text.endIndex
         while end > index, [0x20, 0x09, 0x0D, 0x0A].contains(text[end - 1]) { end -= 1 }
         while index < end, text[index] == 0x20 || text[index] == 0x09 { index += 1 }
@@ -211,10 +225,10 @@ struct ICalendarOutline {
     }
 
     /// The index of the colon before the value: the first one outside a quoted parameter value.
-    private static func valueStart(_ line: [UInt8]) -> Int? {
+    private static func valueStart(_ line: ArraySlice<UInt8>) -> Int? {
         var quoted = false
-        for (index, byte) in line.enumerated() {
-            if byte == 0x22 { quoted.toggle() } else if byte == 0x3A, !quoted { return index }
+        for index in line.indices {
+            if line[index] == 0x22 { quoted.toggle() } else if line[index] == 0x3A, !quoted { return index }
         }
         return nil
     }
