@@ -34,7 +34,7 @@ struct CalendarRoundTripTests {
         try await Self.expectRoundTrip(source, backend: backend)
     }
 
-    @Test("carriage returns in titles, descriptions, locations and names, and organizers sharing an address, survive a round trip",
+    @Test("carriage returns in titles, descriptions, locations and names, carets and trailing spaces in names, and organizers sharing an address, survive a round trip",
           arguments: CalendarBackend.allCases)
     func textsAndSharedAddresses(backend: CalendarBackend) async throws {
         let source = try CalendarHarness(backend)
@@ -54,6 +54,10 @@ struct CalendarRoundTripTests {
             ["id": "attending-owner", "title": "Attending owner", "start": "2026-11-23T12:00:00", "duration": "PT1H",
              "participants": ["p1": ["name": "Ana", "email": "ana@example.com", "roles": ["owner": true, "chair": true, "attendee": true]],
                               "p2": ["name": "Bo", "email": "bo@example.com", "roles": ["attendee": true]]]],
+            // Found by the calendar-import fuzzer: libical reads ^^ in a CN as ^ and trims spaces at its end.
+            ["id": "names", "title": "Names libical's CN changes", "start": "2026-11-23T13:00:00", "duration": "PT1H",
+             "participants": ["p1": ["name": "Priya^^^^Nair  ", "email": "priya@example.com", "roles": ["attendee": true]],
+                              "p2": ["name": "a^nb^'c\t", "roles": ["attendee": true]], "p3": ["name": "Zoë 50% ✓", "roles": ["attendee": true]]]],
         ]
         for event in events { _ = try #require(await source.result("calendar.create", event)) }
         try await Self.expectRoundTrip(source, backend: backend)

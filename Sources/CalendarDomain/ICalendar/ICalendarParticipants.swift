@@ -72,9 +72,8 @@ enum ICalendarParticipants {
 
     private static func addName(_ participant: Participant, to property: OpaquePointer) {
         guard let name = participant.name else { return }
-        let (plain, positions) = ICalendarCarriageReturns.split(name)
-        icalproperty_add_parameter(property, icalparameter_new_cn(plain))
-        if let positions { ICalendarCarriageReturns.mark(property, ICalendarCarriageReturns.nameParameter, positions) }
+        icalproperty_add_parameter(property, icalparameter_new_cn(ICalendarCarriageReturns.split(name).text))
+        if let exact = ICalendarCarriageReturns.exactName(name) { ICalendarCarriageReturns.mark(property, ICalendarCarriageReturns.nameParameter, exact) }
     }
 
     private static func addRoles(_ roles: Set<String>, to property: OpaquePointer) {
@@ -151,7 +150,7 @@ enum ICalendarParticipants {
         guard let address = ICalendarReader.text(address) else { return nil }
         let mailto = address.utf8.count > 7 && address.prefix(7).lowercased() == "mailto:" ? String(address.dropFirst(7)) : nil
         let name = icalproperty_get_first_parameter(property, ICAL_CN_PARAMETER).flatMap { ICalendarReader.text(icalparameter_get_cn($0)) }
-            .map { ICalendarCarriageReturns.restore($0, of: property, ICalendarCarriageReturns.nameParameter) }
+            .map { ICalendarCarriageReturns.parameter(ICalendarCarriageReturns.nameParameter, of: property).flatMap(ICalendarCarriageReturns.name(decoding:)) ?? $0 }
         let listed = listedRoles(property)
         let roles = listed ?? defaultRoles(property, isOrganizer: isOrganizer)
         return Entry(participant: Participant(name: name, email: mailto, roles: roles.isEmpty ? nil : roles.reduce(into: [:]) { $0[$1] = true }),

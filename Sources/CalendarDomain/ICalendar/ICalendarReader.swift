@@ -270,7 +270,7 @@ enum ICalendarReader {
             guard let name = text(icalproperty_get_x_name(property)), name.uppercased() == ICalendarText.extraLocation,
                   let value = icalproperty_get_value(property) else { return }
             let location = icalvalue_isa(value) == ICAL_TEXT_VALUE ? text(icalvalue_get_text(value)) : text(icalvalue_get_x(value))
-            if let location, !location.isEmpty { names.append(ICalendarCarriageReturns.restore(location, of: property, ICalendarCarriageReturns.valueParameter)) }
+            if let location, !location.isEmpty { names.append(ICalendarCarriageReturns.restore(location, of: property)) }
         }
         return names
     }
@@ -302,6 +302,6 @@ enum ICalendarReader {
             return libicalErrors(component).contains { $0.empty && $0.name == name } ? "" : nil
         }
         guard let value = icalproperty_get_value(property), let text = text(icalvalue_get_text(value)) else { return nil }
-        return ICalendarCarriageReturns.restore(text, of: property, ICalendarCarriageReturns.valueParameter)
+        return ICalendarCarriageReturns.restore(text, of: property)
     }
 }
