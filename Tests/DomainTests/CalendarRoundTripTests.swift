@@ -54,10 +54,11 @@ struct CalendarRoundTripTests {
             ["id": "attending-owner", "title": "Attending owner", "start": "2026-11-23T12:00:00", "duration": "PT1H",
              "participants": ["p1": ["name": "Ana", "email": "ana@example.com", "roles": ["owner": true, "chair": true, "attendee": true]],
                               "p2": ["name": "Bo", "email": "bo@example.com", "roles": ["attendee": true]]]],
-            // Found by the calendar-import fuzzer: libical reads ^^ in a CN as ^ and trims spaces at its end.
+            // Found by the calendar-import fuzzer: libical reads ^^ in a CN as U+001E, writes that as a space, and trims spaces at the end.
             ["id": "names", "title": "Names libical's CN changes", "start": "2026-11-23T13:00:00", "duration": "PT1H",
              "participants": ["p1": ["name": "Priya^^^^Nair  ", "email": "priya@example.com", "roles": ["attendee": true]],
-                              "p2": ["name": "a^nb^'c\t", "roles": ["attendee": true]], "p3": ["name": "Zoë 50% ✓", "roles": ["attendee": true]]]],
+                              "p2": ["name": "a^nb^'c\t", "roles": ["attendee": true]], "p3": ["name": "Zoë 50% ✓", "roles": ["attendee": true]],
+                              "p4": ["name": "record\u{1E}separator\u{1}", "roles": ["attendee": true]]]],
         ]
         for event in events { _ = try #require(await source.result("calendar.create", event)) }
         try await Self.expectRoundTrip(source, backend: backend)

@@ -11,10 +11,11 @@ enum ICalendarCarriageReturns {
     /// The parameter with a participant's exact name, percent-encoded, where CN cannot hold it.
     static let nameParameter = "X-SWITCHBOARD-CN"
 
-    /// `name` percent-encoded when CN would not give it back (libical turns a carriage return into a
-    /// space, reads `^^`, `^n` and `^'` as RFC 6868 escapes it never wrote, and trims spaces at the end).
+    /// `name` percent-encoded when CN might not give it back: libical writes control characters as
+    /// spaces, reads `^^` (as U+001E), `^n` and `^'` as RFC 6868 escapes it never wrote, and trims
+    /// spaces at the end.
     static func exactName(_ name: String) -> String? {
-        guard name.utf8.contains(where: { $0 == 0x0D || $0 == 0x5E }) || name.last == " " || name.last == "\t" else { return nil }
+        guard name.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0x5E }) || name.last == " " else { return nil }
         var result = ""
         for byte in name.utf8 {
             if (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x2D || byte == 0x2E || byte == 0x5F {
