@@ -50,6 +50,12 @@ struct CalendarICalendarTests {
         #expect(again["created"] == 0)
     }
 
+    /// The lines (from 1) of `text` that are `line`.
+    static func lines(of text: String, holding line: String) -> [Int] {
+        text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated()
+            .filter { String(decoding: $0.element, as: UTF8.self).trimming { $0 == "\r" } == line }.map { $0.offset + 1 }
+    }
+
     /// An answer's event as the model (JSON objects compare in order; the model's maps do not).
     static func event(_ value: JSONValue?) throws -> CalendarEvent {
         let jansson = (value ?? .null).makeJansson()
@@ -139,7 +145,9 @@ struct CalendarICalendarTests {
         #expect(imported["created"] == 3)
         let errors = imported["errors"]?.arrayValue ?? []
         #expect(errors.map { $0["index"] } == [4, 5])
-        #expect(errors.last?["uid"] == "tb-hourly")
+        let begins = Self.lines(of: Self.thunderbird, holding: "BEGIN:VEVENT")
+        #expect(errors.map { $0["line"] } == [.integer(Int64(begins[4])), .integer(Int64(begins[5]))])
+        #expect(errors.last?["reason"]?.stringValue?.hasPrefix("its RRULE is not one switchboard repeats") == true)
         let weekly = try #require(await harness.result("calendar.get", ["id": "3f1c0a9e-tb-weekly"]))["event"]
         #expect(weekly?["timeZone"] == "Europe/Berlin")
         #expect(weekly?["duration"] == "PT1H")

@@ -104,6 +104,12 @@ struct BinaryPathSecurityTests {
             END:VCALENDAR\r
 
             """),
+        ("uids.ics", "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n"
+            + "BEGIN:VEVENT\r\nUID:\(marker)-1\r\nDTSTART:20260105T100000Z\r\nRRULE:FREQ=HOURLY\r\nEND:VEVENT\r\n"
+            + "BEGIN:VEVENT\r\nUID:\(marker)-2\r\nDTSTART:20260105T100000Z\r\nSUMMARY:\(marker)\(String(repeating: "s", count: 1_000))\r\nEND:VEVENT\r\n"
+            + "BEGIN:VEVENT\r\nUID:\(marker)-3\r\nDTSTART:20260105T100000Z\r\nRECURRENCE-ID:20260106T100000Z\r\nEND:VEVENT\r\n"
+            + "END:VCALENDAR\r\n"),
+        ("unended.ics", "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:\(marker)-4\r\nSUMMARY:\(marker)\r\nEND:VCALENDAR\r\n"),
     ]
 
     @Test("an import of a file with invalid content says what is wrong without quoting it", arguments: methods)

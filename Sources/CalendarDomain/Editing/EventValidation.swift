@@ -89,7 +89,7 @@ enum EventValidation {
     }
 
     static func bounded(_ duration: EventDuration, field: String) throws(JSONFieldError) {
-        guard duration.days >= 0, duration.seconds >= 0, duration.days + duration.seconds / 86_400 <= EventDuration.maximumDays else {
+        guard duration.isWithinMaximum else {
             throw JSONFieldError(field: field, expected: EventDuration.expected, got: JSONFieldError.quote(duration.description))
         }
     }

@@ -13,7 +13,9 @@ import SwitchboardCore
 /// The first owner is the ORGANIZER. When it also attends (`attendee`, `chair`, `optional`,
 /// `informational`) and has an email, it is written a second time as an ATTENDEE with the same
 /// address, as Thunderbird and Google write an organizer who takes part; import joins an ATTENDEE
-/// to the ORGANIZER of the same `mailto:` address (roles together, the ATTENDEE's name first).
+/// to the ORGANIZER of the same `mailto:` address (roles together, the ATTENDEE's name first). When
+/// another participant has the owner's email too, the ORGANIZER is written alone with all its roles
+/// in X-SWITCHBOARD-ROLES, and an ORGANIZER with that parameter joins no ATTENDEE.
 /// A set of roles that the property and ROLE do not give back exactly (`contact`, `chair` alone, a
 /// second owner, no role at all) is written whole as `X-SWITCHBOARD-ROLES="attendee,contact"`,
 /// which import takes over ROLE (up to 32 names). Roles with a comma, a double quote, a caret or a
@@ -35,7 +37,10 @@ enum ICalendarParticipants {
     /// Adds `participants` to `component` as ORGANIZER and ATTENDEE properties.
     static func add(_ participants: [String: Participant]?, to component: OpaquePointer) {
         var organizer = false
-        for participant in ICalendarText.inKeyOrder(participants ?? [:]) {
+        let ordered = ICalendarText.inKeyOrder(participants ?? [:])
+        var addresses: [String: Int] = [:]
+        for participant in ordered { if let email = participant.email, !email.isEmpty { addresses[email.lowercased(), default: 0] += 1 } }
+        for participant in ordered {
             let roles = writtenRoles(participant)
             let email = participant.email.flatMap { $0.isEmpty ? nil : $0 }
             let address = email.map { "mailto:" + $0 } ?? ICalendarText.noMail
@@ -44,11 +49,13 @@ enum ICalendarParticipants {
                 continue
             }
             organizer = true
+            // Another participant with its address: import would join them, so the ORGANIZER carries all its roles instead.
+            let shared = email.map { addresses[$0.lowercased(), default: 0] > 1 } ?? false
             let others = roles.subtracting(["owner"])
-            let twin = email != nil && !others.isDisjoint(with: attending)
+            let twin = email != nil && !shared && !others.isDisjoint(with: attending)
             guard let property = icalproperty_new_organizer(address) else { continue }
             addName(participant, to: property)
-            if !twin, roles != ["owner"] { addRoles(roles, to: property) }
+            if !twin, roles != ["owner"] || shared { addRoles(roles, to: property) }
             icalcomponent_add_property(component, property)
             if twin { addAttendee(participant, roles: others, address: address, to: component) }
         }
@@ -64,7 +71,9 @@ enum ICalendarParticipants {
     }
 
     private static func addName(_ participant: Participant, to property: OpaquePointer) {
-        if let name = participant.name { icalproperty_add_parameter(property, icalparameter_new_cn(name)) }
+        guard let name = participant.name else { return }
+        icalproperty_add_parameter(property, icalparameter_new_cn(ICalendarCarriageReturns.split(name).text))
+        if let exact = ICalendarCarriageReturns.exactName(name) { ICalendarCarriageReturns.mark(property, ICalendarCarriageReturns.nameParameter, exact) }
     }
 
     private static func addRoles(_ roles: Set<String>, to property: OpaquePointer) {
@@ -110,6 +119,8 @@ enum ICalendarParticipants {
         var participant: Participant
         var mailto: String?
         var isOrganizer: Bool
+        /// An ORGANIZER with X-SWITCHBOARD-ROLES: it has all its roles and joins no ATTENDEE.
+        var isWhole = false
     }
 
     /// The ORGANIZER and ATTENDEE properties of `component`, in file order, an ATTENDEE joined to the
@@ -139,9 +150,11 @@ enum ICalendarParticipants {
         guard let address = ICalendarReader.text(address) else { return nil }
         let mailto = address.utf8.count > 7 && address.prefix(7).lowercased() == "mailto:" ? String(address.dropFirst(7)) : nil
         let name = icalproperty_get_first_parameter(property, ICAL_CN_PARAMETER).flatMap { ICalendarReader.text(icalparameter_get_cn($0)) }
-        let roles = listedRoles(property) ?? defaultRoles(property, isOrganizer: isOrganizer)
+            .map { ICalendarCarriageReturns.parameter(ICalendarCarriageReturns.nameParameter, of: property).flatMap(ICalendarCarriageReturns.name(decoding:)) ?? $0 }
+        let listed = listedRoles(property)
+        let roles = listed ?? defaultRoles(property, isOrganizer: isOrganizer)
         return Entry(participant: Participant(name: name, email: mailto, roles: roles.isEmpty ? nil : roles.reduce(into: [:]) { $0[$1] = true }),
-                     mailto: mailto.map { $0.lowercased() }, isOrganizer: isOrganizer)
+                     mailto: mailto.map { $0.lowercased() }, isOrganizer: isOrganizer, isWhole: isOrganizer && listed != nil)
     }
 
     /// X-SWITCHBOARD-ROLES, when present and well formed (at most 32 names, each one
@@ -174,7 +187,7 @@ enum ICalendarParticipants {
             if let mailto = entry.mailto, attendeeByAddress[mailto] == nil { attendeeByAddress[mailto] = index }
         }
         var twins: [Int: Int] = [:], joined = Set<Int>()
-        for (index, entry) in entries.enumerated() where entry.isOrganizer {
+        for (index, entry) in entries.enumerated() where entry.isOrganizer && !entry.isWhole {
             if let mailto = entry.mailto, let twin = attendeeByAddress.removeValue(forKey: mailto) {
                 twins[index] = twin
                 joined.insert(twin)

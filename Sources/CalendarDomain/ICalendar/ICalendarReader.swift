@@ -12,13 +12,18 @@ import Jansson
 /// participants with their roles (``ICalendarParticipants``); LOCATION the first location and each
 /// X-SWITCHBOARD-LOCATION one more. An occurrence's VEVENT overrides the title, start, duration,
 /// description, locations and participants that differ from its event's; one without a
-/// description, locations or participants keeps the event's. A VEVENT that cannot be taken is
-/// reported by its position and the rest kept.
+/// description, locations or participants keeps the event's.
+///
+/// Nothing is lost unsaid: a VEVENT that cannot be taken whole (one without END, a property it
+/// needs that libical cannot read, a rule switchboard cannot repeat) is reported by its position
+/// and line and the rest kept; one imported without a line or parameter libical could not read is
+/// reported too. A reason names the kind of problem, never the file's text or a UID.
 enum ICalendarReader {
-    struct Problem: Sendable, Equatable, Encodable {
-        /// The VEVENT's position in the file, from 0.
+    struct Problem: Sendable, Equatable {
+        /// The VEVENT's position among the file's VEVENTs, from 0.
         var index: Int
-        var uid: String?
+        /// The line its BEGIN:VEVENT is on, from 1.
+        var line: Int?
         var reason: String
     }
 
@@ -27,67 +32,146 @@ enum ICalendarReader {
         var problems: [Problem]
     }
 
-    static func read(_ text: String) -> Outcome {
+    /// The text has no BEGIN:VCALENDAR line: it is not iCalendar at all.
+    struct NotICalendar: Error {}
+
+    static func read(_ text: String) throws(NotICalendar) -> Outcome {
+        let outline = ICalendarOutline(text)
+        guard outline.hasCalendar else { throw NotICalendar() }
         LibicalSetup.once()
-        guard let root = icalparser_parse_string(text) else { return Outcome(events: [], problems: []) }
+        var problems = outline.broken.map { Problem(index: $0.place.index, line: $0.place.line, reason: $0.reason) }
+        guard let root = icalparser_parse_string(outline.text) else {
+            problems += outline.events.map { Problem(index: $0.index, line: $0.line, reason: "the file cannot be read around it; the event is not imported") }
+            return Outcome(events: [], problems: inFileOrder(problems))
+        }
         defer { icalcomponent_free(root) }
         VTimezoneBounds.removeUnbounded(from: root)
-        var masters: [CalendarEvent] = [], order: [String: Int] = [:], problems: [Problem] = []
-        var exceptions: [(index: Int, uid: String, component: OpaquePointer)] = []
-        var index = 0
-        forEachEvent(in: root) { component in
-            defer { index += 1 }
-            if Task.isCancelled { return }  // the caller answers -32800
+        var components: [OpaquePointer] = []
+        forEachEvent(in: root) { components.append($0) }
+        // The outline and libical see the same VEVENTs; should they not, positions are libical's.
+        let places = components.count == outline.events.count
+            ? outline.events.map { Optional($0) } : components.indices.map { _ in nil as ICalendarOutline.Place? }
+        var masters: [CalendarEvent] = [], order: [String: Int] = [:], positions: [Int] = []
+        var exceptions: [(place: (index: Int, line: Int?), uid: String, component: OpaquePointer)] = []
+        for (position, component) in components.enumerated() {
+            if Task.isCancelled { break }  // the caller answers -32800
+            let place = (index: places[position]?.index ?? position, line: places[position]?.line)
+            func report(_ reason: String) { problems.append(Problem(index: place.index, line: place.line, reason: reason)) }
+            let isException = icalcomponent_get_first_property(component, ICAL_RECURRENCEID_PROPERTY) != nil
+            let refusal = isException ? "; the occurrence is not changed" : "; the event is not imported"
+            let unread = unreadable(component)
+            if let name = unread.needed {
+                report("its \(name) cannot be read" + refusal)
+                continue
+            }
             let uid = icalcomponent_get_uid(component).map { String(cString: $0) }
             guard let uid, EventID.isValid(uid) else {
-                problems.append(Problem(index: index, uid: uid, reason: "no UID (or one longer than 255 bytes, or with a control character)"))
-                return
+                report("no UID (or one longer than 255 bytes, or with a control character)" + refusal)
+                continue
             }
-            if icalcomponent_get_first_property(component, ICAL_RECURRENCEID_PROPERTY) != nil {
-                exceptions.append((index, uid, component))
-                return
+            if let leftOut = unread.leftOut { report("left out what cannot be read (\(leftOut)); the rest is imported") }
+            if isException {
+                exceptions.append((place, uid, component))
+                continue
             }
             do {
                 let event = try event(component, uid: uid)
                 try EventValidation.check(event, prefix: "")
-                if let known = order[uid] { masters[known] = event } else { order[uid] = masters.count; masters.append(event) }
+                if let known = order[uid] {
+                    masters[known] = event
+                    report("the UID of VEVENT \(positions[known]) again: this one replaces it")
+                } else {
+                    order[uid] = masters.count
+                    masters.append(event)
+                    positions.append(place.index)
+                }
             } catch {
-                problems.append(Problem(index: index, uid: uid, reason: reason(error)))
+                report(reason(error) + refusal)
             }
         }
         for exception in exceptions {
+            func report(_ reason: String) { problems.append(Problem(index: exception.place.index, line: exception.place.line, reason: reason)) }
             guard let position = order[exception.uid] else {
-                problems.append(Problem(index: exception.index, uid: exception.uid, reason: "RECURRENCE-ID without its recurring event"))
+                report("RECURRENCE-ID without its recurring event; the occurrence is not imported")
                 continue
             }
             do {
                 try applyException(exception.component, to: &masters[position])
             } catch {
-                problems.append(Problem(index: exception.index, uid: exception.uid, reason: reason(error)))
+                report(reason(error) + "; the occurrence is not changed")
             }
         }
-        return Outcome(events: masters, problems: problems)
+        return Outcome(events: masters, problems: inFileOrder(problems))
+    }
+
+    /// `problems` by VEVENT position, those of one VEVENT in the order they were found.
+    private static func inFileOrder(_ problems: [Problem]) -> [Problem] {
+        problems.enumerated().sorted { ($0.element.index, $0.offset) < ($1.element.index, $1.offset) }.map(\.element)
     }
 
     struct Refusal: Error {
         var reason: String
     }
 
+    /// Why an event was refused, without the file's text (a field error names the member and what it
+    /// expects, not the value).
     private static func reason(_ error: any Error) -> String {
         switch error {
         case let refusal as Refusal: refusal.reason
-        case let problem as RecurrenceRule.RRULEProblem: problem.reason
-        case let field as JSONFieldError: field.description
-        default: "\(error)"
+        case is RecurrenceRule.RRULEProblem: "its RRULE is not one switchboard repeats (yearly, monthly, weekly or daily; no BYSECOND, RSCALE or SKIP)"
+        case let field as JSONFieldError: "\(field.field.isEmpty ? "event" : field.field): expected \(field.expected)"
+        default: "an event switchboard cannot take"
         }
     }
 
-    private static func forEachEvent(in root: OpaquePointer, _ body: (OpaquePointer) -> Void) {
-        if icalcomponent_isa(root) == ICAL_VEVENT_COMPONENT { return body(root) }
-        var component = icalcomponent_get_first_component(root, ICAL_VEVENT_COMPONENT)
-        while let current = component {
-            body(current)
-            component = icalcomponent_get_next_component(root, ICAL_VEVENT_COMPONENT)
+    /// The properties an event needs: libical failing to read one of them refuses the VEVENT.
+    private static let needed: Set<String> = ["UID", "DTSTART", "DTEND", "DURATION", "RRULE", "EXDATE", "RDATE", "RECURRENCE-ID"]
+
+    /// The properties an event is imported without when libical cannot read them, named in the report.
+    private static let named: Set<String> = ["SUMMARY", "DESCRIPTION", "LOCATION", "ORGANIZER", "ATTENDEE"]
+
+    /// Texts an empty value leaves as they are: libical drops `DESCRIPTION:` saying "No value for
+    /// DESCRIPTION property", which is read as an empty text.
+    private static let emptyTexts: Set<String> = ["SUMMARY", "DESCRIPTION", "LOCATION"]
+
+    /// What libical could not read in `component` (its X-LIC-ERROR properties): the first ``needed``
+    /// property it removed, or else what it left out (`an ATTENDEE`, `a line or parameter`), if anything.
+    private static func unreadable(_ component: OpaquePointer) -> (needed: String?, leftOut: String?) {
+        var names: [String] = [], other = false
+        for (name, empty) in libicalErrors(component) where !(empty && emptyTexts.contains(name ?? "")) {
+            if let name, needed.contains(name) { return (name, nil) }
+            if let name, named.contains(name) { if !names.contains(name) { names.append(name) } } else { other = true }
+        }
+        let parts = names.map { ($0.first == "A" || $0.first == "O" ? "an " : "a ") + $0 } + (other ? ["a line or parameter"] : [])
+        return (nil, parts.isEmpty ? nil : parts.joined(separator: ", "))
+    }
+
+    /// The property each X-LIC-ERROR of `component` names, and whether it says the value was empty.
+    /// Only libical's words before "property" are looked at (they name the property); the file's text
+    /// after them is not.
+    private static func libicalErrors(_ component: OpaquePointer) -> [(name: String?, empty: Bool)] {
+        var result: [(name: String?, empty: Bool)] = []
+        var property = icalcomponent_get_first_property(component, ICAL_XLICERROR_PROPERTY)
+        while let current = property {
+            property = icalcomponent_get_next_property(component, ICAL_XLICERROR_PROPERTY)
+            let message = text(icalproperty_get_xlicerror(current)) ?? ""
+            // "Can't parse as RECUR value in RRULE property. Removing entire property: …", "No value for ORGANIZER property. …"
+            let words = message.prefix(120).split(separator: " ")
+            let end = words.firstIndex { $0.hasPrefix("property") }
+            let name = end.flatMap { $0 > 0 ? String(words[$0 - 1]) : nil }
+            result.append((name, message.hasPrefix("No value for ")))
+        }
+        return result
+    }
+
+    /// Each VEVENT in file order, inside a VCALENDAR or not (libical puts several calendars in an XROOT);
+    /// the recursion is as deep as the components, which ``ICalendarOutline`` bounds.
+    private static func forEachEvent(in component: OpaquePointer, _ body: (OpaquePointer) -> Void) {
+        if icalcomponent_isa(component) == ICAL_VEVENT_COMPONENT { return body(component) }
+        var child = icalcomponent_get_first_component(component, ICAL_ANY_COMPONENT)
+        while let current = child {
+            forEachEvent(in: current, body)
+            child = icalcomponent_get_next_component(component, ICAL_ANY_COMPONENT)
         }
     }
 
@@ -97,9 +181,9 @@ enum ICalendarReader {
             throw Refusal(reason: "no DTSTART")
         }
         let start = try ZonedTime(startProperty, icalproperty_get_dtstart(startProperty))
-        var event = CalendarEvent(id: uid, title: text(icalcomponent_get_summary(component)) ?? "", start: start.wall,
+        var event = CalendarEvent(id: uid, title: text(component, ICAL_SUMMARY_PROPERTY) ?? "", start: start.wall,
                                   timeZone: start.isDate ? nil : start.zone?.identifier, duration: .zero, showWithoutTime: start.isDate)
-        event.description = text(icalcomponent_get_description(component))
+        event.description = text(component, ICAL_DESCRIPTION_PROPERTY)
         event.locations = locations(locationNames(component))
         event.duration = try duration(component, start: start)
         event.participants = ICalendarParticipants.read(component)
@@ -107,16 +191,19 @@ enum ICalendarReader {
         var overrides: [String: EventOverride] = [:]
         try forEachProperty(component, ICAL_RRULE_PROPERTY) { property in
             var recurrence = icalproperty_get_rrule(property)
-            if let text = ICalendarText.taking(icalrecurrencetype_as_string_r(&recurrence)) {
-                rules.append(try RecurrenceRule(rrule: text) { instant in start.zone.map { $0.local(at: instant) } ?? LocalDateTime(seconds: instant) })
+            guard let text = ICalendarText.taking(icalrecurrencetype_as_string_r(&recurrence)) else {
+                throw Refusal(reason: "its RRULE cannot be read")
             }
+            rules.append(try RecurrenceRule(rrule: text) { instant in start.zone.map { $0.local(at: instant) } ?? LocalDateTime(seconds: instant) })
         }
         try forEachProperty(component, ICAL_EXDATE_PROPERTY) { property in
             let excluded = try ZonedTime(property, icalproperty_get_exdate(property)).wall(in: start)
             overrides[excluded.description] = .exclusion
         }
         try forEachProperty(component, ICAL_RDATE_PROPERTY) { property in
-            let added = try ZonedTime(property, icalproperty_get_rdate(property).time).wall(in: start)
+            let value = icalproperty_get_rdate(property)
+            guard icaltime_is_null_time(value.time) == 0 else { throw Refusal(reason: "an RDATE with a PERIOD (switchboard adds occurrences by their start)") }
+            let added = try ZonedTime(property, value.time).wall(in: start)
             overrides[added.description] = EventOverride()
         }
         event.recurrenceRules = rules.isEmpty ? nil : rules
@@ -134,13 +221,13 @@ enum ICalendarReader {
         let key = try ZonedTime(idProperty, icalproperty_get_recurrenceid(idProperty)).wall(in: masterStart)
         let start = try ZonedTime(startProperty, icalproperty_get_dtstart(startProperty))
         var patch = EventOverride()
-        let title = text(icalcomponent_get_summary(component)) ?? ""
+        let title = text(component, ICAL_SUMMARY_PROPERTY) ?? ""
         if title != master.title { patch.title = title }
         let wall = start.wall(in: masterStart)
         if wall != key { patch.start = wall }
         let duration = try duration(component, start: start)
         if duration != master.duration { patch.duration = duration }
-        if let description = text(icalcomponent_get_description(component)), description != master.description {
+        if let description = text(component, ICAL_DESCRIPTION_PROPERTY), description != master.description {
             patch.description = description
         }
         let names = locationNames(component)
@@ -180,12 +267,12 @@ enum ICalendarReader {
     /// LOCATION, then each X-SWITCHBOARD-LOCATION (what ``ICalendarWriter`` writes for further locations).
     private static func locationNames(_ component: OpaquePointer) -> [String] {
         var names: [String] = []
-        if let location = text(icalcomponent_get_location(component)), !location.isEmpty { names.append(location) }
+        if let location = text(component, ICAL_LOCATION_PROPERTY), !location.isEmpty { names.append(location) }
         forEachProperty(component, ICAL_X_PROPERTY) { property in
             guard let name = text(icalproperty_get_x_name(property)), name.uppercased() == ICalendarText.extraLocation,
                   let value = icalproperty_get_value(property) else { return }
             let location = icalvalue_isa(value) == ICAL_TEXT_VALUE ? text(icalvalue_get_text(value)) : text(icalvalue_get_x(value))
-            if let location, !location.isEmpty { names.append(location) }
+            if let location, !location.isEmpty { names.append(ICalendarCarriageReturns.restore(location, of: property)) }
         }
         return names
     }
@@ -208,5 +295,15 @@ enum ICalendarReader {
 
     static func text(_ pointer: UnsafePointer<CChar>?) -> String? {
         pointer.map { String(cString: $0) }
+    }
+
+    /// The text of `component`'s first `kind` property (SUMMARY, DESCRIPTION, LOCATION), its carriage returns put back.
+    private static func text(_ component: OpaquePointer, _ kind: icalproperty_kind) -> String? {
+        guard let property = icalcomponent_get_first_property(component, kind) else {
+            let name = text(icalproperty_kind_to_string(kind))
+            return libicalErrors(component).contains { $0.empty && $0.name == name } ? "" : nil
+        }
+        guard let value = icalproperty_get_value(property), let text = text(icalvalue_get_text(value)) else { return nil }
+        return ICalendarCarriageReturns.restore(text, of: property)
     }
 }

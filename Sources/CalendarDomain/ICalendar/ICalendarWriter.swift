@@ -5,7 +5,7 @@ import Synchronization
 /// Google and back into switchboard (``ICalendarReader``).
 ///
 /// One VEVENT per event with UID, DTSTAMP, SUMMARY, DESCRIPTION, LOCATION (the first location; any
-/// further ones as X-SWITCHBOARD-LOCATION),
+/// further ones as X-SWITCHBOARD-LOCATION; carriage returns in texts as ``ICalendarCarriageReturns``),
 /// DTSTART (TZID, floating, or VALUE=DATE all-day), DTEND for all-day events and DURATION otherwise,
 /// RRULE (UNTIL in UTC when the start has a zone, as RFC 5545 asks), EXDATE for excluded occurrences,
 /// RDATE for added ones, ORGANIZER and ATTENDEE with their roles (``ICalendarParticipants``); and one
@@ -75,8 +75,8 @@ enum ICalendarWriter {
         guard let component = icalcomponent_new(ICAL_VEVENT_COMPONENT) else { return nil }
         icalcomponent_add_property(component, icalproperty_new_uid(event.id))
         icalcomponent_add_property(component, icalproperty_new_dtstamp(ICalendarText.utcTime(stamp)))
-        icalcomponent_add_property(component, icalproperty_new_summary(title))
-        if let description { icalcomponent_add_property(component, icalproperty_new_description(description)) }
+        icalcomponent_add_property(component, ICalendarCarriageReturns.property(title) { icalproperty_new_summary($0) })
+        if let description { icalcomponent_add_property(component, ICalendarCarriageReturns.property(description) { icalproperty_new_description($0) }) }
         addLocations(locations, to: component)
         icalcomponent_add_property(component, withZone(icalproperty_new_dtstart(zonedTime(start, event: event)), event))
         if event.showWithoutTime {
@@ -111,8 +111,8 @@ enum ICalendarWriter {
     private static func addLocations(_ locations: [String: Location]?, to component: OpaquePointer) {
         for (index, location) in ICalendarText.inKeyOrder(locations ?? [:]).enumerated() {
             if index == 0 {
-                icalcomponent_add_property(component, icalproperty_new_location(location.name))
-            } else if let property = icalproperty_new_x(location.name) {
+                icalcomponent_add_property(component, ICalendarCarriageReturns.property(location.name) { icalproperty_new_location($0) })
+            } else if let property = ICalendarCarriageReturns.property(location.name, { icalproperty_new_x($0) }) {
                 // An X value, not TEXT: libical 3.0 writes a TEXT one's commas unescaped and then
                 // reads them as separators; an X value keeps them (backslashes and line ends escaped).
                 icalproperty_set_x_name(property, ICalendarText.extraLocation)

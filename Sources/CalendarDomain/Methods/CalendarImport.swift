@@ -5,7 +5,8 @@ import SwitchboardCore
 /// `calendar.import {path | ics}` → `{created, updated, unchanged, errors, state}`: loads iCalendar
 /// text (a file the host may read, see ``ReadRoots``, or given inline) through libical. Events are
 /// keyed by UID: importing again updates rather than duplicates. A VEVENT that cannot be taken is
-/// reported by its position and the rest kept (``ICalendarReader``).
+/// reported by its position and line and the rest kept (``ICalendarReader``); a text without
+/// BEGIN:VCALENDAR is `-32602`.
 public enum CalendarImport: RPCMethod {
     public static let name = "calendar.import"
     public static let summary = "Imports iCalendar (.ics) events from a file or inline, updating by UID."
@@ -29,12 +30,19 @@ public enum CalendarImport: RPCMethod {
     static func run(_ params: Params, context: CalendarContext) async throws -> Result {
         let text = try source(params, roots: context.readRoots)
         await context.starting()
-        let outcome = ICalendarReader.read(text)
+        let outcome: ICalendarReader.Outcome
+        do {
+            outcome = try ICalendarReader.read(text)
+        } catch {
+            // Not a word of the text: it may be any file the host can read.
+            throw JSONFieldError(field: params.path == nil ? "ics" : "path", expected: "iCalendar text (BEGIN:VCALENDAR … END:VCALENDAR)",
+                                 got: "text without a BEGIN:VCALENDAR line")
+        }
         try Task.checkCancellation()  // the reader stops early when cancelled
         let committed = try await context.calendar.put(outcome.events, replacing: true)
         let count = { (kind: PutOutcome) in committed.value.filter { $0 == kind }.count }
         return Result(created: count(.created), updated: count(.updated), unchanged: count(.unchanged),
-                      errors: outcome.problems.map { ICalendarProblem(index: $0.index, uid: $0.uid, reason: $0.reason) },
+                      errors: outcome.problems.map { ICalendarProblem(index: $0.index, line: $0.line, reason: $0.reason) },
                       state: committed.state)
     }
 
@@ -61,7 +69,7 @@ public enum CalendarImport: RPCMethod {
             return text
         case (nil, let text?):
             guard text.utf8.count <= maxBytes else {
-                throw JSONFieldError(field: "ics", expected: "iCalendar text of at most \(maxBytes >> 20) MiB", got: JSONFieldError.quote(text))
+                throw JSONFieldError(field: "ics", expected: "iCalendar text of at most \(maxBytes >> 20) MiB", got: "\(text.utf8.count) bytes")
             }
             return text
         default:
@@ -70,10 +78,11 @@ public enum CalendarImport: RPCMethod {
     }
 }
 
-/// A VEVENT an import could not take: its position in the file (from 0), its UID if any, and why.
+/// A VEVENT an import could not take, or took without something: its position among the file's
+/// VEVENTs (from 0), the line its BEGIN:VEVENT is on (from 1), and why — never the file's text or a UID.
 public struct ICalendarProblem: Sendable, Equatable, Encodable {
     public var index: Int
-    public var uid: String?
+    public var line: Int?
     public var reason: String
 }
 

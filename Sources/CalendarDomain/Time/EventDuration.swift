@@ -16,11 +16,17 @@ public struct EventDuration: Sendable, Hashable, Codable, CustomStringConvertibl
 
     public static let zero = EventDuration()
 
-    /// The longest duration accepted: ten years of days.
+    /// The longest duration accepted: ten years of days, counted over all its units (`PT87841H` and
+    /// `P3660DT1S` are longer).
     public static let maximumDays: Int64 = 3660
 
     /// What a duration must look like, for error messages.
-    public static let expected = "a duration such as PT1H30M, P1D or P2W (not negative, at most P\(maximumDays)D)"
+    public static let expected = "a duration such as PT1H30M, P1D or P2W (not negative, at most P\(maximumDays)D in all)"
+
+    /// True when it is not negative and at most ``maximumDays`` long in all (a day counted as 24 hours).
+    public var isWithinMaximum: Bool {
+        days >= 0 && seconds >= 0 && days <= Self.maximumDays && seconds <= (Self.maximumDays - days) * 86_400
+    }
 
     /// Why a text is not a duration.
     public enum Problem: Error, Sendable, Equatable {
@@ -68,8 +74,9 @@ public struct EventDuration: Sendable, Hashable, Codable, CustomStringConvertibl
             if inTime { sawTimePart = true }
         }
         guard sawPart, !inTime || sawTimePart else { return .failure(.malformed) }
-        guard days + seconds / 86_400 <= maximumDays else { return .failure(.tooLong) }
-        return .success(EventDuration(days: days, seconds: seconds))
+        let duration = EventDuration(days: days, seconds: seconds)
+        guard duration.isWithinMaximum else { return .failure(.tooLong) }
+        return .success(duration)
     }
 
     /// True when it is whole days and nothing else (what an all-day event needs).

@@ -1,0 +1,260 @@
+import SwitchboardCore
+
+/// The outline of an iCalendar text, read from its BEGIN and END lines before libical parses it, for
+/// what libical's parser would lose without a word: it drops the whole file when one component lacks
+/// its END, nests a VEVENT inside one left open, and reads only the first 500 dates of an RDATE or
+/// EXDATE line.
+///
+/// ``text`` is what libical gets: each VEVENT without END left out (and listed in ``broken``), other
+/// components left open closed, stray END lines dropped, components nested deeper than
+/// ``maximumDepth`` left out (libical's parser and `icalcomponent_free` recurse, and a file of
+/// 300,000 nested BEGIN lines overran a thread's stack), and long RDATE and EXDATE lines split into
+/// lines of at most ``valuesPerLine`` dates. Lines are counted from 1 as the file has them (a folded
+/// line counts where it starts).
+struct ICalendarOutline {
+    /// Where a VEVENT is: its position among all the file's VEVENTs (from 0) and its BEGIN line.
+    struct Place: Sendable, Equatable {
+        var index: Int
+        var line: Int
+    }
+
+    /// A VEVENT left out, and why.
+    struct Broken: Sendable, Equatable {
+        var place: Place
+        var reason: String
+    }
+
+    /// The text for libical.
+    private(set) var text = ""
+    /// The VEVENTs ``text`` holds, in order.
+    private(set) var events: [Place] = []
+    /// The VEVENTs left out.
+    private(set) var broken: [Broken] = []
+    /// True when a line is BEGIN:VCALENDAR: the text is iCalendar at all.
+    private(set) var hasCalendar = false
+
+    /// How many values of one RDATE or EXDATE line libical 3.0 reads; it drops the rest unsaid.
+    static let valuesPerLine = 500
+
+    private var output: [UInt8] = []
+    /// The open components outside a VEVENT, outermost first.
+    private var open: [String] = []
+    /// The VEVENT being read: where it is, where its text starts in `output`, and what opened inside it.
+    private var current: (place: Place, offset: Int, inner: [String])?
+    private var count = 0
+    /// How many BEGIN lines deeper than ``maximumDepth`` are open: their lines are left out.
+    private var overflow = 0
+
+    /// The deepest nesting of components libical gets (RFC 5545 needs 3: VCALENDAR, VEVENT, VALARM).
+    static let maximumDepth = 16
+
+    init(_ source: String) {
+        let bytes = Array(source.utf8)
+        output.reserveCapacity(bytes.count + 64)
+        var start = 0, line = 1
+        while start < bytes.count {
+            // A logical line: the physical one and each following one that starts with a space or tab.
+            var end = start, lines = 0
+            repeat {
+                while end < bytes.count, bytes[end] != 0x0A { end += 1 }
+                if end < bytes.count { end += 1 }
+                lines += 1
+            } while end < bytes.count && (bytes[end] == 0x20 || bytes[end] == 0x09)
+            take(bytes[start..<end], line: line, folded: lines > 1)
+            start = end
+            line += lines
+        }
+        if let current { drop(current.place, current.offset, "no END:VEVENT before the end of the file") }
+        close(open[...])
+        text = String(decoding: output, as: UTF8.self)
+    }
+
+    private enum Keyword {
+        case begin(String), end(String)
+
+        /// The line as libical reads it.
+        var line: String {
+            switch self {
+            case .begin(let name): "BEGIN:\(name)\r\n"
+            case .end(let name): "END:\(name)\r\n"
+            }
+        }
+    }
+
+    private mutating func take(_ line: ArraySlice<UInt8>, line number: Int, folded: Bool) {
+        let keyword = Self.keyword(line, folded: folded)
+        // libical gets BEGIN and END lines as the outline read them (it drops a component begun
+        // `BEGIN;X-A=1:VEVENT` and reads a folded one apart).
+        let line = keyword.map { Array($0.line.utf8)[...] } ?? line
+        // A VEVENT closes what is open inside its VCALENDAR (and the VEVENT before), an END:VEVENT what
+        // is open inside its VEVENT: either ends what was too deep.
+        let depth = open.count + (current?.inner.count ?? 0)
+        let resets = switch keyword {
+        case .begin("VEVENT")?: current != nil || open.contains("VCALENDAR")
+        case .end("VEVENT")?: current != nil
+        default: false
+        }
+        if resets {
+            overflow = 0
+        } else if case .begin(let name)? = keyword, overflow > 0 || depth >= Self.maximumDepth {
+            if name == "VCALENDAR" { hasCalendar = true }
+            if name == "VEVENT" {
+                broken.append(Broken(place: Place(index: count, line: number),
+                                     reason: "inside components nested more than \(Self.maximumDepth) deep; the event is not imported"))
+                count += 1
+            }
+            overflow += 1
+            return
+        } else if overflow > 0 {
+            if case .end? = keyword { overflow -= 1 }
+            return
+        }
+        if var event = current {
+            switch keyword {
+            case .begin("VEVENT")?:
+                drop(event.place, event.offset, "no END:VEVENT before the next BEGIN:VEVENT")
+            case .begin(let name)?:
+                event.inner.append(name)
+                current = event
+                return emit(line)
+            case .end(let name)? where name == "VEVENT" || event.inner.contains(name):
+                if name == "VEVENT" {
+                    close(event.inner[...])
+                    emit(line)
+                    events.append(event.place)
+                    current = nil
+                } else if let position = event.inner.lastIndex(of: name) {
+                    close(event.inner[(position + 1)...])
+                    event.inner.removeSubrange(position...)
+                    current = event
+                    emit(line)
+                }
+                return
+            case .end?:
+                drop(event.place, event.offset, "no END:VEVENT")
+            case nil:
+                return emitSplitting(line)
+            }
+        }
+        switch keyword {
+        case .begin("VEVENT")?:
+            if let calendar = open.lastIndex(of: "VCALENDAR") {
+                close(open[(calendar + 1)...])
+                open.removeSubrange((calendar + 1)...)
+            }
+            current = (Place(index: count, line: number), output.count, [])
+            count += 1
+            emit(line)
+        case .begin(let name)?:
+            if name == "VCALENDAR" { hasCalendar = true }
+            open.append(name)
+            emit(line)
+        case .end(let name)?:
+            guard let position = open.lastIndex(of: name) else { return }  // an END of nothing open: left out
+            close(open[(position + 1)...])
+            open.removeSubrange(position...)
+            emit(line)
+        case nil:
+            emitSplitting(line)
+        }
+    }
+
+    /// Leaves out the VEVENT begun at `offset`.
+    private mutating func drop(_ place: Place, _ offset: Int, _ reason: String) {
+        output.removeSubrange(offset...)
+        broken.append(Broken(place: place, reason: reason + "; the event is not imported"))
+        current = nil
+    }
+
+    /// END lines for `names`, innermost first.
+    private mutating func close(_ names: ArraySlice<String>) {
+        for name in names.reversed() { output.append(contentsOf: Array(Keyword.end(name).line.utf8)) }
+    }
+
+    private mutating func emit(_ line: ArraySlice<UInt8>) {
+        output.append(contentsOf: line)
+        if line.last != 0x0A { output.append(contentsOf: [0x0D, 0x0A]) }
+    }
+
+    /// `line`, as lines of at most ``valuesPerLine`` values when it is a longer RDATE or EXDATE.
+    private mutating func emitSplitting(_ line: ArraySlice<UInt8>) {
+        guard line.count > Self.valuesPerLine * 8, let name = Self.name(line), name == "RDATE" || name == "EXDATE" else { return emit(line) }
+        let unfolded = Self.unfolded(line)
+        guard let colon = Self.valueStart(unfolded[...]) else { return emit(line) }
+        let values = unfolded[(colon + 1)...].split(separator: 0x2C, omittingEmptySubsequences: false)
+        guard values.count > Self.valuesPerLine else { return emit(line) }
+        var start = 0
+        while start < values.count {
+            let chunk = values[start..<min(start + Self.valuesPerLine, values.count)]
+            output.append(contentsOf: unfolded[...colon])
+            for (index, value) in chunk.enumerated() {
+                if index > 0 { output.append(0x2C) }
+                output.append(contentsOf: value)
+            }
+            output.append(contentsOf: [0x0D, 0x0A])
+            start += Self.valuesPerLine
+        }
+    }
+
+    /// BEGIN or END and the component's name (upper case), or `nil` for any other line. As libical
+    /// reads them, parameters may come between (`END;X-A=1:VEVENT`).
+    private static func keyword(_ line: ArraySlice<UInt8>, folded: Bool) -> Keyword? {
+        guard let first = line.first, first == 0x42 || first == 0x62 || first == 0x45 || first == 0x65 else { return nil }
+        let text = folded ? unfolded(line)[...] : line
+        let isBegin = upper(first) == 0x42
+        let word: StaticString = isBegin ? "BEGIN" : "END"
+        guard text.count > word.utf8CodeUnitCount else { return nil }
+        var index = text.startIndex
+        for byte in UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount) {
+            guard upper(text[index]) == byte else { return nil }
+            index += 1
+        }
+        guard text[index] == 0x3A || text[index] == 0x3B, let colon = valueStart(text[index...]) else { return nil }
+        index = colon + 1
+        var end = text.endIndex
+        while end > index, [0x20, 0x09, 0x0D, 0x0A].contains(text[end - 1]) { end -= 1 }
+        while index < end, text[index] == 0x20 || text[index] == 0x09 { index += 1 }
+        let name = String(decoding: text[index..<end].map(upper), as: UTF8.self)
+        return isBegin ? .begin(name) : .end(name)
+    }
+
+    /// The property name a content line starts with, upper case.
+    private static func name(_ line: ArraySlice<UInt8>) -> String? {
+        guard let end = line.firstIndex(where: { $0 == 0x3B || $0 == 0x3A }) else { return nil }
+        return String(decoding: line[..<end].map(upper), as: UTF8.self)
+    }
+
+    /// The index of the colon before the value: the first one outside a quoted parameter value.
+    private static func valueStart(_ line: ArraySlice<UInt8>) -> Int? {
+        var quoted = false
+        for index in line.indices {
+            if line[index] == 0x22 { quoted.toggle() } else if line[index] == 0x3A, !quoted { return index }
+        }
+        return nil
+    }
+
+    /// The line without its line ends and folds.
+    private static func unfolded(_ line: ArraySlice<UInt8>) -> [UInt8] {
+        var result: [UInt8] = []
+        result.reserveCapacity(line.count)
+        var index = line.startIndex
+        while index < line.endIndex {
+            let byte = line[index]
+            if byte == 0x0D, index + 1 < line.endIndex, line[index + 1] == 0x0A {
+                index += 1
+                continue
+            }
+            if byte == 0x0A {
+                index += 2  // the line end and the space or tab that folds
+                continue
+            }
+            result.append(byte)
+            index += 1
+        }
+        return result
+    }
+
+    private static func upper(_ byte: UInt8) -> UInt8 {
+        byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte
+    }
+}
