@@ -34,12 +34,12 @@ final class ProtocolWatchSink: FrameSink {
     }
 
     func writeFromInput(_ bytes: [UInt8]) {
-        if let violation = Self.violation(in: bytes) {
+        let scan = ReaderReplies(bytes)
+        if let violation = scan.violation {
             onViolation(violation)
             return
         }
-        let (kept, strays) = Self.withoutStrayLineReplies(bytes)
-        for _ in 0..<strays {
+        for _ in 0..<scan.strays {
             switch stray.withLock({ $0.record(at: Self.monotonicNow()) }) {
             case .log(let skipped): onStray(skipped)
             case .skip: break
@@ -48,24 +48,14 @@ final class ProtocolWatchSink: FrameSink {
                 return
             }
         }
-        if !kept.isEmpty { deliver(kept) }
+        if !scan.kept.isEmpty { deliver(scan.kept) }
     }
 
     /// `frames` without the reader's parse-error replies to lines that were not JSON (a stray line has no
     /// id to answer, and the plugin need not hear about it), and how many there were.
     static func withoutStrayLineReplies(_ frames: [UInt8]) -> (kept: [UInt8], strays: Int) {
-        var kept: [UInt8] = []
-        var strays = 0
-        for line in frames.split(separator: 0x0A, omittingEmptySubsequences: true) {
-            if let message = try? JSONValue(parsing: line), message["id"] == .null,
-               message["error"]?["code"]?.int64Value == Int64(ErrorCode.parseError.rawValue) {
-                strays += 1
-            } else {
-                kept += line
-                kept.append(0x0A)
-            }
-        }
-        return strays == 0 ? (frames, 0) : (kept, strays)
+        let scan = ReaderReplies(frames)
+        return (scan.kept, scan.strays)
     }
 
     private static func monotonicNow() -> UInt64 {
@@ -95,15 +85,37 @@ final class ProtocolWatchSink: FrameSink {
 
     /// The message of the first invalid-request error among NDJSON `frames`, if any (a parse error is a
     /// stray line, counted apart).
-    static func violation(in frames: [UInt8]) -> String? {
-        for line in frames.split(separator: 0x0A) {
-            guard let message = try? JSONValue(parsing: line) else { continue }
-            for reply in message.arrayValue ?? [message] {
-                guard let error = reply["error"], let code = error["code"]?.int64Value,
-                      code == Int64(ErrorCode.invalidRequest.rawValue) else { continue }
-                return error["message"]?.stringValue ?? "not JSON-RPC"
+    static func violation(in frames: [UInt8]) -> String? { ReaderReplies(frames).violation }
+}
+
+/// The reader's own replies to a plugin, read once: the first invalid-request error (a violation), the
+/// parse-error replies to stray lines (counted and left out), and the frames to send on.
+private struct ReaderReplies {
+    var violation: String?
+    var strays = 0
+    var kept: [UInt8]
+
+    init(_ frames: [UInt8]) {
+        var kept: [UInt8] = []
+        for line in frames.split(separator: 0x0A, omittingEmptySubsequences: true) {
+            guard let message = try? JSONValue(parsing: line) else {
+                kept += line
+                kept.append(0x0A)
+                continue
+            }
+            if violation == nil {
+                violation = (message.arrayValue ?? [message]).lazy.compactMap { reply -> String? in
+                    guard reply["error"]?["code"]?.int64Value == Int64(ErrorCode.invalidRequest.rawValue) else { return nil }
+                    return reply["error"]?["message"]?.stringValue ?? "not JSON-RPC"
+                }.first
+            }
+            if message["id"] == .null, message["error"]?["code"]?.int64Value == Int64(ErrorCode.parseError.rawValue) {
+                strays += 1
+            } else {
+                kept += line
+                kept.append(0x0A)
             }
         }
-        return nil
+        self.kept = strays == 0 ? frames : kept
     }
 }

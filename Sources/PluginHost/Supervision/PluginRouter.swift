@@ -8,9 +8,7 @@ public struct PluginRouter: MethodRouter {
     let supervisor: PluginSupervisor
 
     public func entry(named name: String) -> MethodEntry? {
-        // Bytes, not characters: every call of a plugin's tool comes this way.
-        guard let dot = name.utf8.firstIndex(of: UInt8(ascii: ".")), let plugin = supervisor.plugin(namespace: String(name[..<dot])) else { return nil }
-        let toolName = String(name[name.utf8.index(after: dot)...])
+        guard let (plugin, toolName) = supervisor.plugin(owning: name) else { return nil }
         if let session = plugin.runningSession {
             guard let tool = session.tool(named: toolName) else { return nil }
             return Self.entry(name: name, tool: tool, plugin: plugin)
@@ -67,8 +65,7 @@ public struct PluginRouter: MethodRouter {
     public func settle() async { await supervisor.settleForListing() }
 
     public func methodDescription(named name: String) -> JSONValue? {
-        guard let dot = name.firstIndex(of: "."), let plugin = supervisor.plugin(namespace: String(name[..<dot])),
-              let tool = plugin.runningSession?.tools[String(name[name.index(after: dot)...])] else { return nil }
+        guard let (plugin, toolName) = supervisor.plugin(owning: name), let tool = plugin.runningSession?.tools[toolName] else { return nil }
         return tool.methodDescription(method: name)
     }
 
@@ -80,8 +77,7 @@ public struct PluginRouter: MethodRouter {
     /// (images, audio, resource links and embedded resources kept; `isError` results too), where a
     /// method call answers `structuredContent` or `{content}`.
     public func callTool(named name: String, arguments: JSONValue?, within context: RequestContext) async throws -> JSONValue? {
-        guard let dot = name.utf8.firstIndex(of: UInt8(ascii: ".")), let plugin = supervisor.plugin(namespace: String(name[..<dot])) else { return nil }
-        let toolName = String(name[name.utf8.index(after: dot)...])
+        guard let (plugin, toolName) = supervisor.plugin(owning: name) else { return nil }
         let session = try await plugin.session()
         guard let tool = session.tool(named: toolName) else { return nil }
         let arguments = try ToolArguments(arguments, tool: tool)

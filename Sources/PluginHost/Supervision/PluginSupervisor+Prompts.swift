@@ -20,8 +20,7 @@ extension PluginSupervisor: PromptSource {
     public func prompt(named name: String, arguments: JSONValue?, within context: RequestContext) async throws -> JSONValue {
         let unknown = ResponseError.invalidParams(JSONFieldError(field: "name", expected: "the name of a prompt from prompts.list",
                                                                  got: JSONFieldError.excerpt(name)))
-        guard let dot = name.firstIndex(of: "."), let plugin = plugin(namespace: String(name[..<dot])) else { throw unknown }
-        let own = String(name[name.index(after: dot)...])
+        guard let (plugin, own) = plugin(owning: name) else { throw unknown }
         let session = try await plugin.session()
         guard let prompt = session.prompts.first(where: { $0["name"]?.stringValue == own }) else { throw unknown }
         let filled = try PromptArguments.check(arguments, for: prompt)

@@ -58,6 +58,13 @@ public final class PluginSupervisor: Sendable {
     public func attach(hostMethods dispatcher: Dispatcher) { host.set(dispatcher) }
 
     func plugin(namespace: String) -> Plugin? { byNamespace[namespace] }
+
+    /// The plugin a `namespace.name` method, tool or prompt names, and the name within it.
+    func plugin(owning name: String) -> (plugin: Plugin, name: String)? {
+        // Bytes, not characters: every call of a plugin's tool comes this way.
+        guard let dot = name.utf8.firstIndex(of: UInt8(ascii: ".")), let plugin = byNamespace[String(name[..<dot])] else { return nil }
+        return (plugin, String(name[name.utf8.index(after: dot)...]))
+    }
     func plugin(named name: String) -> Plugin? { byName[name] }
 
     /// The namespaces of the plugins that can run.
@@ -86,28 +93,11 @@ public final class PluginSupervisor: Sendable {
             // Its tools are methods from now on, whether or not anyone listed before: a plugin that took
             // longer than the listing wait is announced when it arrives.
             toolArrivals.offer(namespace: plugin.namespace, tools: session.tools.keys)
-            if !session.tools.isEmpty {
-                push("host.methodsChanged", params: ["namespace": .string(plugin.namespace)])
-            }
-            if session.offersResources {
-                push("resources.listChanged", params: ["namespace": .string(plugin.namespace)])
-            }
-            if !session.prompts.isEmpty {
-                push("prompts.listChanged", params: ["namespace": .string(plugin.namespace)])
-            }
+            announceLists(of: session, plugin: plugin)
         case .ended(let session):
             // Its tools and resources are gone from the lists until it runs again (not worth telling at exit).
             toolArrivals.offer(namespace: plugin.namespace, tools: [])
-            guard !exiting.load(ordering: .acquiring) else { break }
-            if !session.tools.isEmpty {
-                push("host.methodsChanged", params: ["namespace": .string(plugin.namespace)])
-            }
-            if session.offersResources {
-                push("resources.listChanged", params: ["namespace": .string(plugin.namespace)])
-            }
-            if !session.prompts.isEmpty {
-                push("prompts.listChanged", params: ["namespace": .string(plugin.namespace)])
-            }
+            if !exiting.load(ordering: .acquiring) { announceLists(of: session, plugin: plugin) }
         case .changed(.tools):
             toolArrivals.offer(namespace: plugin.namespace, tools: plugin.runningSession?.tools.keys.map { $0 } ?? [])
             push("host.methodsChanged", params: ["namespace": .string(plugin.namespace)])
@@ -119,6 +109,14 @@ public final class PluginSupervisor: Sendable {
             // Delivered to the resources.subscribe subscriptions of that URI, and no one else.
             resourceUpdates.record(uri)
         }
+    }
+
+    /// Tells the clients that each list `session` had something in (tools, resources, prompts) changed.
+    private func announceLists(of session: PluginSession, plugin: Plugin) {
+        let params: JSONValue = ["namespace": .string(plugin.namespace)]
+        if !session.tools.isEmpty { push("host.methodsChanged", params: params) }
+        if session.offersResources { push("resources.listChanged", params: params) }
+        if !session.prompts.isEmpty { push("prompts.listChanged", params: params) }
     }
 
     // MARK: Starting and stopping
