@@ -14,6 +14,7 @@ jq -nc --arg from "$from" --arg to "$to" --arg zone "$zone" --arg place "${PLACE
   '{jsonrpc: "2.0", id: 1, method: "weather.agenda", params: {from: $from, to: $to, timeZone: $zone, place: $place}}' \
   | switchboard serve "$@" \
   | TZ="$zone" jq -er 'select(.id == 1) | if .error then error(.error.message) else .result.days[] end
-            | "\(.date)  \(.forecast.conditions), \(.forecast.lowC) to \(.forecast.highC) °C",
+            | "\(.date)  " + if .forecast then "\(.forecast.conditions), \(.forecast.lowC | round) to \(.forecast.highC | round) °C"
+                              else "no forecast (\(.reason))" end,
               (.events[] | "  \(if .showWithoutTime then "all day" elif .continuing then "cont."
                                 else .startsAt | fromdateiso8601 | strflocaltime("%H:%M") end)  \(.title)")'
