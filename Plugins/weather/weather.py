@@ -13,6 +13,7 @@ import math
 import os
 import sys
 import time
+import traceback
 
 sys.dont_write_bytecode = True  # no __pycache__ in the plugin's folder (read-only once installed or sandboxed)
 
@@ -248,7 +249,7 @@ def agenda(arguments):
     for day in days:
         attach(day, Forecasts.spot(home), day["date"], place)
         for event in day.get("events") or []:
-            where = event.pop("_where", None)
+            where = event.pop("_where", None) if isinstance(event, dict) else None
             if isinstance(where, str):
                 event["forecast"], event["reason"] = None, where
             elif where:
@@ -323,6 +324,10 @@ def handle(message):
     except (ProviderError, ToolError) as error:
         reason = f"{error.reason}: " if isinstance(error, ProviderError) else ""
         send({"jsonrpc": "2.0", "id": ident, "error": {"code": -32603, "message": f"{reason}{error}"}})
+        return
+    except Exception as error:  # a bug of ours: answered, not a crash; the details go to stderr
+        traceback.print_exc(file=sys.stderr)
+        send({"jsonrpc": "2.0", "id": ident, "error": {"code": -32603, "message": f"weather: internal error ({type(error).__name__})"}})
         return
     send({"jsonrpc": "2.0", "id": ident, "result": result})
 

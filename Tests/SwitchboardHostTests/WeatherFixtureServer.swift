@@ -25,7 +25,9 @@ struct WeatherFixtureServer {
         let ports = try JSONValue(parsing: try process.nextLine())
         guard let port = ports["port"]?.int64Value, let silent = ports["silentPort"]?.int64Value,
               let closed = ports["closedPort"]?.int64Value else { throw BinaryHarness.Failure("server.py said \(ports)") }
-        (self.port, silentPort, closedPort) = (port, silent, closed)
+        self.port = port
+        silentPort = silent
+        closedPort = closed
     }
 
     /// `http://127.0.0.1:PORT/MODE`: MODE `ok` serves the recorded answers, `429` and `500` those errors.

@@ -144,7 +144,7 @@ struct WeatherPluginBinaryTests {
                 let error = try #require(answer["error"], "\(namespace).\(tool) answered \(answer)")
                 #expect(error["code"] == -32071 && error["data"]?["reason"] == "toolError", "\(error)")
                 let message = try #require(error["message"]?.stringValue)
-                #expect(message.hasPrefix("Tool \(namespace).\(tool) failed: \(reason)") && message.contains(detail), "\(message)")
+                #expect(message.hasPrefix("Tool \(tool) failed: \(reason)") && message.contains(detail), "\(message)")
             }
         }
         // The provider answered no forecast, so nothing was cached: the 429 and 500 are asked again.
