@@ -137,6 +137,65 @@ class EventPlaces(unittest.TestCase):
         self.assertEqual(weather.event_places(event), ["P0", "P1", "P2"])
 
 
+class FakeProvider:
+    """Open-Meteo's side without HTTP: two known places, a window of 2026-11-20...2026-11-30."""
+    forecast_url, geocoding_url, archive_url = "f", "g", "a"
+
+    def __init__(self):
+        self.asked = []
+
+    def geocode(self, name):
+        self.asked.append(("geocode", name))
+        known = {"Berlin": (52.5, 13.4), "Oslo": (59.9, 10.7)}
+        return {"name": name, "latitude": known[name][0], "longitude": known[name][1]} if name in known else None
+
+    def forecast_window(self, location):
+        self.asked.append(("forecast", location["name"]))
+        day = {"conditions": "sunny", "description": "Clear sky", "weatherCode": 0, "highC": 3, "lowC": -1, "basis": "forecast"}
+        return {"first": "2026-11-20", "last": "2026-11-30", "days": {f"2026-11-{d}": dict(day) for d in range(20, 31)}}
+
+    def archive(self, location, first, last):
+        self.asked.append(("archive", location["name"], first, last))
+        return {}
+
+
+class Agenda(unittest.TestCase):
+    def setUp(self):
+        self.folder = tempfile.TemporaryDirectory()
+        self.provider = FakeProvider()
+        self.saved = weather.OFFLINE, weather.FORECASTS, weather.call_host
+        weather.OFFLINE = False
+        weather.FORECASTS = weather.Forecasts(self.provider, cache.Cache(self.folder.name))
+
+    def tearDown(self):
+        weather.OFFLINE, weather.FORECASTS, weather.call_host = self.saved
+        self.folder.cleanup()
+
+    def agenda(self, days, **arguments):
+        weather.call_host = lambda method, params: {"from": "x", "to": "y", "timeZone": "UTC", "state": "1", "days": days}
+        return weather.agenda({"from": "2026-11-18", "to": "2026-11-30", **arguments})
+
+    def test_events_past_the_bound_of_places_say_too_many_places(self):
+        events = [{"title": str(i), "locations": {"l": {"name": f"Room {i}"}}} for i in range(weather.MAX_EVENT_PLACES + 5)]
+        events.append({"title": "oslo", "locations": {"l": {"name": "Oslo"}}})
+        result = self.agenda([{"date": "2026-11-25", "events": events}])
+        reasons = [event.get("reason") for event in result["days"][0]["events"]]
+        self.assertEqual(reasons, ["unknownPlace"] * weather.MAX_EVENT_PLACES + ["tooManyPlaces"] * 6)
+        self.assertEqual(len([a for a in self.provider.asked if a[0] == "geocode"]), 1 + weather.MAX_EVENT_PLACES)
+
+    def test_without_an_archive_past_days_say_so(self):
+        self.provider.archive_url = ""
+        result = self.agenda([{"date": "2026-11-18", "events": []}, {"date": "2026-11-20", "events": []}])
+        self.assertEqual(result["days"][0], {"date": "2026-11-18", "events": [], "forecast": None, "reason": "noArchive"})
+        self.assertEqual(result["days"][1]["forecast"]["conditions"], "sunny")
+        self.assertNotIn("archive", [a[0] for a in self.provider.asked])
+
+    def test_an_unknown_home_place_is_an_error_not_a_forecast(self):
+        with self.assertRaises(weather.ToolError) as caught:
+            self.agenda([{"date": "2026-11-25", "events": []}], place="Atlantis")
+        self.assertTrue(str(caught.exception).startswith("unknownPlace:"))
+
+
 class Synthetic(unittest.TestCase):
     def test_deterministic_and_marked(self):
         first = weather.synthetic("2026-11-22", "Berlin")
