@@ -6,8 +6,6 @@ know is `None` from `locate`. Nothing is ever made up in real mode.
 """
 import hashlib
 
-from openmeteo import ProviderError
-
 SYNTHETIC_CONDITIONS = ["sunny", "cloudy", "rain", "showers", "fog", "snow", "windy"]
 
 
@@ -106,5 +104,3 @@ REASONS = {
 def explain(reason, date="", place=""):
     return f"{reason}: " + REASONS.get(reason, reason).format(date=date, place=place)
 
-
-__all__ = ["Forecasts", "ProviderError", "synthetic", "explain", "REASONS"]

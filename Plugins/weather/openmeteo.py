@@ -134,7 +134,7 @@ class OpenMeteo:
     def refusal(host, error):
         try:
             reason = json.loads(error.read(4096)).get("reason")
-        except (ValueError, AttributeError, OSError):
+        except (ValueError, AttributeError, OSError, http.client.HTTPException):
             reason = None
         said = f": {excerpt(reason)}" if isinstance(reason, str) else ""
         if error.code == 429:

@@ -18,7 +18,7 @@ import traceback
 sys.dont_write_bytecode = True  # no __pycache__ in the plugin's folder (read-only once installed or sandboxed)
 
 from cache import Cache, data_folder  # noqa: E402
-from forecasts import Forecasts, explain, synthetic  # noqa: E402
+from forecasts import REASONS, Forecasts, explain, synthetic  # noqa: E402
 from openmeteo import ARCHIVE_URL, CONDITIONS, FORECAST_URL, GEOCODING_URL, OpenMeteo, ProviderError, excerpt  # noqa: E402
 
 SUPPORTED = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
@@ -28,7 +28,6 @@ CALL_BUDGET_SECONDS = 20
 MAX_EVENT_PLACES = 25
 # Location names tried per event (its locations in key order, each also by its last comma-separated part).
 MAX_EVENT_NAMES = 3
-REASONS = ["beyondHorizon", "noData", "noArchive", "unknownPlace", "tooManyPlaces"]
 
 DATE = {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}
 PLACE = {"type": "string", "minLength": 1, "maxLength": 200}
@@ -54,7 +53,7 @@ FORECAST = {
     },
 }
 MAYBE_FORECAST = {**FORECAST, "type": ["object", "null"]}
-REASON = {"enum": REASONS, "description": "Why forecast is null."}
+REASON = {"enum": sorted(REASONS), "description": "Why forecast is null."}
 AGENDA = {
     "type": "object",
     "required": ["days", "place", "source"],
