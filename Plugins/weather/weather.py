@@ -1,33 +1,121 @@
 #!/usr/bin/env python3
 """The weather plugin: an MCP server over stdio in Python's standard library only.
 
-Tools: weather.forecast {date, place} (deterministic from date and place) and
-weather.agenda {from, to, timeZone?}, which calls back into the host's calendar.agenda and adds each
-day's forecast. Resources: weather://forecast/{date}.
+Tools: weather.forecast {date, place?} and weather.agenda {from, to, timeZone?, place?}, which calls back
+into the host's calendar.agenda and adds each day's forecast for the place and each event's for its
+location. Resources: weather://forecast/{date} (the home place). Forecasts are Open-Meteo's
+(source "open-meteo"), cached for an hour; `--offline` or WEATHER_OFFLINE=1 answers deterministic
+stand-ins instead (source "synthetic"). Settings: see plugin.json's env and Plugins/README.md.
 """
-import hashlib
+import datetime
 import json
+import math
+import os
 import sys
+import time
+import traceback
+
+sys.dont_write_bytecode = True  # no __pycache__ in the plugin's folder (read-only once installed or sandboxed)
+
+from cache import Cache, data_folder  # noqa: E402
+from forecasts import REASONS, Forecasts, explain, synthetic  # noqa: E402
+from openmeteo import ARCHIVE_URL, CONDITIONS, FORECAST_URL, GEOCODING_URL, OpenMeteo, ProviderError, excerpt  # noqa: E402
 
 SUPPORTED = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
-CONDITIONS = ["sunny", "cloudy", "rain", "showers", "fog", "snow", "windy"]
+# A tool call answers within this many seconds (the manifest's timeoutMs is 30000): past it, a timeout error.
+CALL_BUDGET_SECONDS = 20
+# Distinct event places one agenda looks up; events at further places say reason "tooManyPlaces".
+MAX_EVENT_PLACES = 25
+# Location names tried per event (its locations in key order, each also by its last comma-separated part).
+MAX_EVENT_NAMES = 3
+
 DATE = {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}
+PLACE = {"type": "string", "minLength": 1, "maxLength": 200}
+NUMBER = {"type": "number"}
 FORECAST = {
     "type": "object",
-    "required": ["date", "place", "conditions", "highC", "lowC"],
-    "properties": {"date": DATE, "place": {"type": "string"}, "conditions": {"type": "string"},
-                   "highC": {"type": "integer"}, "lowC": {"type": "integer"}},
+    "required": ["date", "place", "conditions", "highC", "lowC", "source"],
+    "additionalProperties": False,
+    "properties": {
+        "date": DATE, "place": {"type": "string"},
+        "conditions": {"type": "string", "enum": sorted(set(CONDITIONS) | {"windy"})},
+        "description": {"type": "string", "description": "The WMO weather code's meaning."},
+        "weatherCode": {"type": "integer", "description": "WMO weather interpretation code."},
+        "highC": NUMBER, "lowC": NUMBER,
+        "precipitationChance": {"type": "integer", "minimum": 0, "maximum": 100, "description": "Percent, forecast days."},
+        "precipitationMm": {"type": "number", "minimum": 0},
+        "basis": {"enum": ["forecast", "archive"], "description": "Open-Meteo's forecast API, or its archive for past days."},
+        "location": {"type": "object", "required": ["name", "latitude", "longitude"], "additionalProperties": False,
+                     "properties": {"name": {"type": "string"}, "country": {"type": "string"}, "region": {"type": "string"},
+                                    "latitude": NUMBER, "longitude": NUMBER, "timeZone": {"type": "string"}},
+                     "description": "Where the geocoder placed `place`."},
+        "source": {"enum": ["open-meteo", "synthetic"]},
+    },
+}
+MAYBE_FORECAST = {**FORECAST, "type": ["object", "null"]}
+REASON = {"enum": sorted(REASONS), "description": "Why forecast is null."}
+AGENDA = {
+    "type": "object",
+    "required": ["days", "place", "source"],
+    "properties": {
+        "from": DATE, "to": DATE, "timeZone": {"type": "string"}, "state": {"type": "string"},
+        "truncated": {"type": "object"},
+        "place": {"type": "string", "description": "The place each day's forecast is for."},
+        "source": {"enum": ["open-meteo", "synthetic"]},
+        "days": {"type": "array", "items": {
+            "type": "object", "required": ["date", "events", "forecast"],
+            "properties": {
+                "date": DATE, "forecast": MAYBE_FORECAST, "reason": REASON,
+                "events": {"type": "array", "items": {
+                    "type": "object",
+                    "description": "calendar.agenda's event; one with a location has its place's forecast too.",
+                    "properties": {"forecast": MAYBE_FORECAST, "reason": REASON}}},
+            },
+        }},
+    },
 }
 TOOLS = [
-    {"name": "forecast", "description": "The forecast for a date and place (deterministic).",
-     "inputSchema": {"type": "object", "required": ["date", "place"], "additionalProperties": False,
-                     "properties": {"date": DATE, "place": {"type": "string", "minLength": 1}}},
+    {"name": "forecast",
+     "description": "The forecast for a date and place (default: the home place): Open-Meteo's, up to 16 days "
+                    "ahead, past days from its archive.",
+     "inputSchema": {"type": "object", "required": ["date"], "additionalProperties": False,
+                     "properties": {"date": DATE, "place": PLACE}},
      "outputSchema": FORECAST},
-    {"name": "agenda", "description": "The calendar's agenda from..to, with each day's forecast.",
+    {"name": "agenda",
+     "description": "The calendar's agenda from..to, each day with the forecast for place (default: the home "
+                    "place) and each event with a location with its own; days beyond the 16-day horizon have "
+                    "forecast null and reason beyondHorizon.",
      "inputSchema": {"type": "object", "required": ["from", "to"], "additionalProperties": False,
-                     "properties": {"from": DATE, "to": DATE, "timeZone": {"type": "string"},
-                                    "place": {"type": "string"}}}},
+                     "properties": {"from": DATE, "to": DATE, "timeZone": {"type": "string"}, "place": PLACE}},
+     "outputSchema": AGENDA},
 ]
+
+
+class ToolError(Exception):
+    """A call that cannot be answered; the message starts with a one-word reason."""
+
+
+def setting(name, default):
+    value = os.environ.get(name)
+    return default if value is None else value
+
+
+OFFLINE = "--offline" in sys.argv[1:] or setting("WEATHER_OFFLINE", "").strip().lower() in ("1", "true", "yes", "on")
+HOME = setting("WEATHER_HOME", "").strip() or "Berlin"
+
+
+def make_forecasts():
+    try:
+        timeout = float(setting("WEATHER_TIMEOUT_S", "8"))
+    except ValueError:
+        timeout = 8.0
+    timeout = timeout if math.isfinite(timeout) and timeout > 0 else 8.0
+    provider = OpenMeteo(setting("WEATHER_FORECAST_URL", FORECAST_URL), setting("WEATHER_GEOCODING_URL", GEOCODING_URL),
+                         setting("WEATHER_ARCHIVE_URL", ARCHIVE_URL), timeout=min(timeout, CALL_BUDGET_SECONDS))
+    return Forecasts(provider, Cache(data_folder(os.environ)))
+
+
+FORECASTS = None if OFFLINE else make_forecasts()
 
 pending = []  # messages read while waiting for a callback's answer
 next_id = 0
@@ -36,13 +124,6 @@ next_id = 0
 def send(message):
     sys.stdout.write(json.dumps(message, separators=(",", ":")) + "\n")
     sys.stdout.flush()
-
-
-def forecast(date, place):
-    digest = hashlib.sha256(f"{date}|{place}".encode()).digest()
-    high = digest[1] % 25
-    return {"date": date, "place": place, "conditions": CONDITIONS[digest[0] % len(CONDITIONS)],
-            "highC": high, "lowC": high - 2 - digest[2] % 8}
 
 
 def read_message():
@@ -67,36 +148,146 @@ def call_host(method, params):
         message = json.loads(line)
         if message.get("id") == ident and "method" not in message:
             if "error" in message:
-                raise RuntimeError(message["error"].get("message", "error"))
+                raise ToolError(f"calendarFailed: calendar.agenda failed: {message['error'].get('message', 'error')}")
             return message["result"]
         pending.append(message)
+
+
+def checked_date(text):
+    try:
+        datetime.date.fromisoformat(text)
+    except (TypeError, ValueError):
+        raise KeyError(f"date: {excerpt(text, 20)} is not a calendar date") from None
+    return text
+
+
+def locate(place):
+    location = FORECASTS.locate(place)
+    if location is None:
+        raise ToolError(explain("unknownPlace", place=excerpt(place)))
+    return location
+
+
+def forecast(arguments):
+    date, place = checked_date(arguments["date"]), arguments.get("place") or HOME
+    if OFFLINE:
+        return synthetic(date, place)
+    answer, reason = FORECASTS.for_dates(locate(place), place, [date])[date]
+    if answer is None:
+        raise ToolError(explain(reason, date=date))
+    return answer
+
+
+def event_places(event):
+    """The names an event's locations give, in key order, each also by its last comma-separated part
+    ("Alexanderplatz 1, Berlin" → "Berlin"), at most MAX_EVENT_NAMES locations."""
+    locations = event.get("locations") if isinstance(event, dict) else None
+    if not isinstance(locations, dict):
+        return []
+    names = []
+    for key in sorted(locations)[:MAX_EVENT_NAMES]:
+        name = locations[key].get("name") if isinstance(locations[key], dict) else None
+        if isinstance(name, str) and name.strip():
+            names.append(name.strip())
+            tail = name.rsplit(",", 1)[-1].strip()
+            if tail and tail != name.strip():
+                names.append(tail)
+    return names
 
 
 def agenda(arguments):
     params = {"from": arguments["from"], "to": arguments["to"]}
     if "timeZone" in arguments:
         params["timeZone"] = arguments["timeZone"]
-    days = call_host("calendar.agenda", params)
-    place = arguments.get("place", "Berlin")
-    items = days.get("days", days.get("items", [])) if isinstance(days, dict) else days
-    for day in items:
-        if isinstance(day, dict) and isinstance(day.get("date"), str):
-            day["forecast"] = forecast(day["date"], place)
-    return {"days": items}
+    calendar = call_host("calendar.agenda", params)
+    days = calendar.get("days") if isinstance(calendar, dict) else None
+    if not isinstance(days, list):
+        raise ToolError("calendarFailed: calendar.agenda answered no days")
+    days = [day for day in days if isinstance(day, dict) and isinstance(day.get("date"), str)]
+    place = arguments.get("place") or HOME
+    result = {key: calendar[key] for key in ("from", "to", "timeZone", "state", "truncated") if key in calendar}
+    if OFFLINE:
+        for day in days:
+            day["forecast"] = synthetic(day["date"], place)
+            for event in day.get("events") or []:
+                names = event_places(event)
+                if names:
+                    event["forecast"] = synthetic(day["date"], names[0])
+        return {**result, "place": place, "source": "synthetic", "days": days}
+    home = locate(place)
+    # Where each event is: its first location name the geocoder knows; a bounded number of names per call.
+    located, looked_up = {}, 0
+    wanted = {Forecasts.spot(home): (home, set(day["date"] for day in days))}
+    for day in days:
+        for event in day.get("events") or []:
+            names = event_places(event)
+            if not names:
+                continue
+            where, reason = None, "unknownPlace"
+            for name in names:
+                if name not in located:
+                    if looked_up >= MAX_EVENT_PLACES:
+                        reason = "tooManyPlaces"
+                        break
+                    looked_up += 1
+                    located[name] = FORECASTS.locate(name)
+                if located[name] is not None:
+                    where = (name, located[name])
+                    break
+            event["_where"] = where or reason
+            if where:
+                wanted.setdefault(Forecasts.spot(where[1]), (where[1], set()))[1].add(day["date"])
+    answers = {spot: FORECASTS.for_dates(location, None, dates) for spot, (location, dates) in wanted.items()}
+
+    def attach(target, spot, date, name):
+        answer, reason = answers[spot][date]
+        target["forecast"] = None if answer is None else {**answer, "place": name}
+        if reason:
+            target["reason"] = reason
+
+    for day in days:
+        attach(day, Forecasts.spot(home), day["date"], place)
+        for event in day.get("events") or []:
+            where = event.pop("_where", None) if isinstance(event, dict) else None
+            if isinstance(where, str):
+                event["forecast"], event["reason"] = None, where
+            elif where:
+                attach(event, Forecasts.spot(where[1]), day["date"], where[0])
+    return {**result, "place": place, "source": "open-meteo", "days": days}
+
+
+def tool_result(result):
+    return {"content": [{"type": "text", "text": json.dumps(result)}], "structuredContent": result}
+
+
+def tool_error(text):
+    return {"content": [{"type": "text", "text": text}], "isError": True}
 
 
 def call_tool(params):
     name, arguments = params.get("name"), params.get("arguments") or {}
-    if name == "forecast":
-        result = forecast(arguments["date"], arguments["place"])
-        return {"content": [{"type": "text", "text": json.dumps(result)}], "structuredContent": result}
-    if name == "agenda":
-        try:
-            result = agenda(arguments)
-        except RuntimeError as error:
-            return {"content": [{"type": "text", "text": f"calendar.agenda failed: {error}"}], "isError": True}
-        return {"content": [{"type": "text", "text": json.dumps(result)}], "structuredContent": result}
-    raise KeyError(name)
+    tools = {"forecast": forecast, "agenda": agenda}
+    if name not in tools:
+        raise KeyError(f"name: no tool {excerpt(name, 40)}")
+    if FORECASTS is not None:
+        FORECASTS.provider.deadline = time.monotonic() + CALL_BUDGET_SECONDS
+    try:
+        return tool_result(tools[name](arguments))
+    except ProviderError as error:
+        return tool_error(f"{error.reason}: {error}")
+    except ToolError as error:
+        return tool_error(str(error))
+
+
+def read_resource(params):
+    uri = params["uri"]
+    date = checked_date(uri.rsplit("/", 1)[-1])
+    if OFFLINE:
+        answer = synthetic(date, HOME)
+    else:
+        FORECASTS.provider.deadline = time.monotonic() + CALL_BUDGET_SECONDS
+        answer = forecast({"date": date})
+    return {"contents": [{"uri": uri, "mimeType": "application/json", "text": json.dumps(answer)}]}
 
 
 def handle(message):
@@ -109,7 +300,7 @@ def handle(message):
             asked = params.get("protocolVersion")
             result = {"protocolVersion": asked if asked in SUPPORTED else SUPPORTED[1],
                       "capabilities": {"tools": {"listChanged": False}, "resources": {}},
-                      "serverInfo": {"name": "weather", "version": "1.0.0"}}
+                      "serverInfo": {"name": "weather", "version": "2.0.0"}}
         elif method == "ping":
             result = {}
         elif method == "tools/list":
@@ -122,14 +313,20 @@ def handle(message):
             result = {"resourceTemplates": [{"uriTemplate": "weather://forecast/{date}", "name": "forecast",
                                              "mimeType": "application/json"}]}
         elif method == "resources/read":
-            date = params["uri"].rsplit("/", 1)[-1]
-            text = json.dumps(forecast(date, "Berlin"))
-            result = {"contents": [{"uri": params["uri"], "mimeType": "application/json", "text": text}]}
+            result = read_resource(params)
         else:
             send({"jsonrpc": "2.0", "id": ident, "error": {"code": -32601, "message": f"Method not found: {method}"}})
             return
     except KeyError as error:
-        send({"jsonrpc": "2.0", "id": ident, "error": {"code": -32602, "message": f"Invalid params: {error}"}})
+        send({"jsonrpc": "2.0", "id": ident, "error": {"code": -32602, "message": f"Invalid params: {error.args[0]}"}})
+        return
+    except (ProviderError, ToolError) as error:
+        reason = f"{error.reason}: " if isinstance(error, ProviderError) else ""
+        send({"jsonrpc": "2.0", "id": ident, "error": {"code": -32603, "message": f"{reason}{error}"}})
+        return
+    except Exception as error:  # a bug of ours: answered, not a crash; the details go to stderr
+        traceback.print_exc(file=sys.stderr)
+        send({"jsonrpc": "2.0", "id": ident, "error": {"code": -32603, "message": f"weather: internal error ({type(error).__name__})"}})
         return
     send({"jsonrpc": "2.0", "id": ident, "result": result})
 

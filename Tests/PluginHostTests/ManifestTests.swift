@@ -1,3 +1,4 @@
+import Foundation
 import Jansson
 @testable import PluginHost
 import Testing
@@ -12,6 +13,19 @@ struct ManifestTests {
         #expect(manifest.cwd == "/p/w")
         #expect(manifest.timeoutMilliseconds == 30_000)
         #expect(manifest.calls == ["feed.*"])
+    }
+
+    @Test("The shipped weather manifest, with its sandbox's network allow-list, is read (the member is accepted)")
+    func readsTheWeatherManifestWithItsSandbox() throws {
+        var path = #filePath
+        for _ in 0..<3 { path = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]) }
+        let text = try String(contentsOfFile: path + "/Plugins/weather/plugin.json", encoding: .utf8)
+        let value = try JSONValue(parsing: text)
+        #expect(value["sandbox"]?["network"]?["allow"] == ["api.open-meteo.com:443", "geocoding-api.open-meteo.com:443",
+                                                           "archive-api.open-meteo.com:443"])
+        let manifest = try PluginManifest(pluginJSON: value, folder: path + "/Plugins/weather")
+        #expect(manifest.namespace == "weather")
+        #expect(manifest.passEnv == ["WEATHER_OFFLINE"])
     }
 
     @Test("A broken manifest names the member at fault")

@@ -94,7 +94,8 @@ struct MCPServerBinaryTests {
 
     @Test("a plugin's tool is an MCP tool: its inputSchema passed on, its result structured, its refusal isError")
     func pluginTools() throws {
-        let host = try SpawnedHost(arguments: ["serve", "--plugins", PluginShippedTests.repository + "/Plugins"] + Self.memory)
+        let host = try SpawnedHost(arguments: ["serve", "--plugins", PluginShippedTests.repository + "/Plugins"] + Self.memory,
+                                   environment: PluginShippedTests.offlineWeather)
         var tools: [JSONValue] = []
         var cursor: String?
         repeat {
@@ -103,10 +104,11 @@ struct MCPServerBinaryTests {
             cursor = page["nextCursor"]?.stringValue
         } while cursor != nil && tools.count < 1000
         let forecast = try #require(tools.first { $0["name"] == "weather.forecast" })
-        #expect(Set(forecast["inputSchema"]?["required"]?.arrayValue ?? []) == ["date", "place"])
+        #expect(Set(forecast["inputSchema"]?["required"]?.arrayValue ?? []) == ["date"])
         let params = #"{"name":"weather.forecast","arguments":{"date":"2026-11-22","place":"Berlin"}}"#
         let answer = try #require(try Self.call(host, 1, "tools/call", params)["result"])
         #expect(answer["isError"] != true && answer["structuredContent"]?["date"] == "2026-11-22")
+        #expect(answer["structuredContent"]?["source"] == "synthetic")
         let refused = try #require(try Self.call(host, 2, "tools/call", #"{"name":"weather.forecast","arguments":{"date":"soon","place":"Berlin"}}"#)["result"])
         #expect(refused["isError"] == true)
         let error = try JSONValue(parsing: try #require(refused["content"]?.arrayValue?.first?["text"]?.stringValue))

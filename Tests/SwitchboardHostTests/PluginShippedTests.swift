@@ -24,20 +24,24 @@ struct PluginShippedTests {
         return access(venv, X_OK) == 0 ? venv : nil
     }()
 
+    /// The weather plugin answers its deterministic stand-ins (source "synthetic") and asks no network.
+    static let offlineWeather: [String: String?] = ["WEATHER_OFFLINE": "1"]
+
     static func call(_ host: SpawnedHost, _ id: Int, _ method: String, _ params: String = "{}") throws -> JSONValue {
         try host.send(BinaryHarness.request(id, method, params))
         return try host.response(to: .integer(Int64(id))).response
     }
 
-    @Test("weather.forecast is deterministic from date and place; words.count runs in bash and jq")
+    @Test("weather.forecast offline is deterministic from date and place; words.count runs in bash and jq")
     func shippedPlugins() throws {
         let host = try SpawnedHost(arguments: ["serve", "--plugins", Self.repository + "/Plugins", "--backend", "memory",
-                                               "--now", "2026-11-23T09:00:00Z"])
+                                               "--now", "2026-11-23T09:00:00Z"], environment: Self.offlineWeather)
         let params = #"{"date":"2026-11-22","place":"Berlin"}"#
         let first = try #require(try Self.call(host, 1, "weather.forecast", params)["result"])
         #expect(try Self.call(host, 2, "weather.forecast", params)["result"] == first)
         #expect(first["date"] == "2026-11-22")
         #expect(first["conditions"]?.stringValue != nil)
+        #expect(first["source"] == "synthetic")
         let refused = try Self.call(host, 3, "weather.forecast", #"{"date":"22.11.2026","place":"Berlin"}"#)
         #expect(refused["error"]?["data"]?["field"] == "date")
         // Plugin answers match the result schemas this host's own rpc.discover gives them (outputSchema).
@@ -56,6 +60,8 @@ struct PluginShippedTests {
         #expect(days.compactMap { $0["date"]?.stringValue } == ["2026-11-22", "2026-11-23"])
         #expect(days.allSatisfy { $0["forecast"]?["conditions"]?.stringValue != nil })
         #expect(days.allSatisfy { $0["events"]?.arrayValue != nil })
+        #expect(agenda["result"]?["source"] == "synthetic" && days.allSatisfy { $0["forecast"]?["source"] == "synthetic" })
+        #expect(schemas.problems(in: agenda, answering: "weather.agenda") == [])
     }
 
     @Test("The README's minimal bash plugin, taken from the README itself, runs as written")
@@ -83,7 +89,8 @@ struct PluginShippedTests {
 
     @Test("Resources: the domains' and the plugins' listed together and read by URI; an unowned URI is -32602 naming uri")
     func routesResources() throws {
-        let host = try SpawnedHost(arguments: ["serve", "--plugins", Self.repository + "/Plugins", "--backend", "memory"])
+        let host = try SpawnedHost(arguments: ["serve", "--plugins", Self.repository + "/Plugins", "--backend", "memory"],
+                                   environment: Self.offlineWeather)
         let listed = try Self.call(host, 1, "resources.list")["result"]?["items"]?.arrayValue ?? []
         #expect(listed.contains { $0["uri"] == "mail://inbox" })
         let templates = try Self.call(host, 2, "resources.templates")["result"]?["items"]?.arrayValue ?? []

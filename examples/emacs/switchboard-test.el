@@ -9,6 +9,8 @@
 (require 'switchboard)
 
 (defconst switchboard-test-arguments '("--backend" "memory" "--now" "2026-01-01T09:00:00Z"))
+;; The weather plugin's deterministic forecasts (source "synthetic"): no network.
+(setenv "WEATHER_OFFLINE" "1")
 
 (defun switchboard-test-wait-for (predicate &optional buffer)
   "Process the host's output until PREDICATE holds.

@@ -149,8 +149,11 @@ calendar.agenda back from the host."
         (erase-buffer)
         (cl-loop for day across (plist-get agenda :days)
                  for forecast = (plist-get day :forecast)
-                 do (insert (format "%s  %s, %d to %d °C\n" (plist-get day :date) (plist-get forecast :conditions)
-                                    (plist-get forecast :lowC) (plist-get forecast :highC)))
+                 do (insert (if (consp forecast)
+                                (format "%s  %s, %d to %d °C\n" (plist-get day :date) (plist-get forecast :conditions)
+                                        (round (plist-get forecast :lowC)) (round (plist-get forecast :highC)))
+                              ;; Beyond the forecast's horizon (16 days), or no data: the reason says which.
+                              (format "%s  no forecast (%s)\n" (plist-get day :date) (plist-get day :reason))))
                  do (cl-loop for event across (plist-get day :events)
                              do (insert (format "  %s  %s\n"
                                                 (cond ((eq t (plist-get event :showWithoutTime)) "all day")

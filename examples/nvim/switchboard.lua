@@ -121,7 +121,12 @@ function M.agenda(from, to, time_zone, place)
   local lines = {}
   for _, day in ipairs(agenda.days) do
     local forecast = day.forecast
-    table.insert(lines, string.format('%s  %s, %d to %d °C', day.date, forecast.conditions, forecast.lowC, forecast.highC))
+    if type(forecast) == 'table' then
+      table.insert(lines, string.format('%s  %s, %d to %d °C', day.date, forecast.conditions,
+        math.floor(forecast.lowC + 0.5), math.floor(forecast.highC + 0.5)))
+    else -- beyond the forecast's horizon (16 days), or no data: the reason says which
+      table.insert(lines, string.format('%s  no forecast (%s)', day.date, tostring(day.reason)))
+    end
     for _, event in ipairs(day.events) do
       local at = event.showWithoutTime and 'all day' or event.continuing and 'cont.' or event.start:sub(12, 16)
       table.insert(lines, string.format('  %s  %s', at, event.title))

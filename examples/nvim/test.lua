@@ -10,6 +10,7 @@ if not loaded then
 end
 
 local ARGS = { '--backend', 'memory', '--now', '2026-01-01T09:00:00Z' }
+vim.env.WEATHER_OFFLINE = '1' -- the weather plugin's deterministic forecasts (source "synthetic"): no network
 
 local function text(buf) return table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), '\n') end
 

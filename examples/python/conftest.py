@@ -11,8 +11,10 @@ from switchboard_client import Host
 NOW = "2026-01-01T09:00:00Z"
 # Deterministic data: fixtures in memory, the clock fixed.
 MEMORY = ("--backend", "memory", "--now", NOW)
-# The repository's plugins (weather, words): their tools are methods too.
+# The repository's plugins (weather, words): their tools are methods too. The weather plugin answers its
+# deterministic forecasts (source "synthetic"), asking no network.
 PLUGINS = str(Path(__file__).resolve().parents[2] / "Plugins")
+os.environ["WEATHER_OFFLINE"] = "1"
 
 
 @pytest.fixture(scope="session")

@@ -18,7 +18,7 @@ out=$(./chat-send.sh dm-u0-u1 'Lunch?' "${memory[@]}")
 expect "$out" "answered: pending";                expect "$out" "sent: msg-"
 out=$(./feed-walk.sh --db "$work/feed.sqlite" --feed-items 1234 2>/dev/null)
 expect "$out" "walked 1234 items in 3 pages, last id 1234"
-out=$(FROM=2026-01-05 ./agenda.sh "${memory[@]}" --plugins "$here/../../Plugins")
+out=$(FROM=2026-01-05 WEATHER_OFFLINE=1 ./agenda.sh "${memory[@]}" --plugins "$here/../../Plugins")
 days=$(grep -c '^2026-01-' <<<"$out" || true)
 [ "$days" -eq 7 ] || fail "agenda.sh showed $days days, not 7: $out"
 grep -qE '^2026-01-05  [a-z]+, -?[0-9]+ to -?[0-9]+ °C$' <<<"$out" || fail "no weather in: $out"

@@ -47,10 +47,12 @@ public struct PluginManifest: Sendable, Equatable {
 
 extension PluginManifest {
     /// Reads a `plugin.json` of the folder `folder`; throws ``ManifestError`` naming the member at fault.
+    /// `sandbox` (what the plugin may reach, e.g. `{"network": {"allow": ["host:443"]}}`) is accepted and
+    /// not yet applied.
     public init(pluginJSON value: JSONValue, folder: String) throws(ManifestError) {
         guard let object = value.objectValue else { throw ManifestError("plugin.json is not a JSON object") }
         let reader = MemberReader(object: object, allowed: ["name", "version", "namespace", "description", "command", "cwd",
-                                                            "env", "passEnv", "timeoutMs", "calls"])
+                                                            "env", "passEnv", "timeoutMs", "calls", "sandbox"])
         try reader.refuseUnknown()
         let command = try reader.strings("command", required: true)
         guard let program = command.first, !program.isEmpty else { throw ManifestError("command: needs at least the program") }
