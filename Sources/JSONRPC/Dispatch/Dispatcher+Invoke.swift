@@ -10,9 +10,10 @@ extension Dispatcher {
         try await invoke(M.name, params: params, progressToken: nil, within: context, followUps: followUps)
     }
 
-    /// Runs method `name` (a name a peer gave: an MCP `tools/call`'s tool) as part of the request `context` answers (an MCP `tools/call`): on the same
-    /// connection and in the caller's task, so cancelling the caller cancels it, its progress goes to
-    /// `progressToken`, and what it leaves for after its answer runs after the caller's answer.
+    /// Runs method `name`, a name a peer gave (an MCP `tools/call`'s tool), as part of the request
+    /// `context` answers: on the same connection and in the caller's task, so cancelling the caller
+    /// cancels it, its progress goes to `progressToken`, and what it leaves for after its answer runs
+    /// after the caller's answer.
     ///
     /// Throws what the method throws (``ResponseError``, ``JSONFieldError``, …), and `-32601` when no
     /// method has that name. With `followUps`, what the method leaves for after its answer waits

@@ -4,8 +4,8 @@ import JSONRPC
 import SwitchboardHost
 
 /// Every resource the host offers, core domains' and plugins' alike, routed by URI: a core resource
-/// is read through its domain's method, in the reader's request, a plugin's through the plugin's `resources/read`. A URI no one
-/// owns is `-32602` naming `uri`; nothing here ever opens a file path.
+/// is read through its domain's method in the reader's request, a plugin's through the plugin's
+/// `resources/read`. A URI no one owns is `-32602` naming `uri`; nothing here ever opens a file path.
 /// `resources.subscribe` follows a core resource through its domain's change log, a plugin's through
 /// the updates the plugin reports (``ResourceUpdates``).
 public struct ResourceCatalog: Sendable {
