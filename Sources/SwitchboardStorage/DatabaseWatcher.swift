@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import SwitchboardCore
+import SystemCalls
 
 /// Wakes subscriptions when the database file is written by any process: the source of
 /// cross-process change notifications on SQLite.
@@ -90,8 +91,8 @@ public final class DatabaseWatcher: ChangeSource {
     private func watch(_ fd: Int32) {
         var buffer = [UInt8](repeating: 0, count: 16 << 10)
         while waitReadable(fd, timeout: -1) {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR || errno == EAGAIN { continue }
+            let count = buffer.withUnsafeMutableBytes { buffer in SystemCall.retrying { read(fd, buffer.baseAddress, buffer.count) } }
+            if count < 0, errno == EAGAIN { continue }
             guard count > 0 else { return }
             // IN_Q_OVERFLOW: events were dropped, ours perhaps among them.
             if Self.events(in: buffer[..<count]).contains(where: { $0.mask & UInt32(IN_Q_OVERFLOW) != 0 || names.contains($0.name) }) {
@@ -114,11 +115,8 @@ public final class DatabaseWatcher: ChangeSource {
     /// Waits until `fd` is readable (true) or ``stop()`` was called (false).
     private func waitReadable(_ fd: Int32, timeout: Int32) -> Bool {
         var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: stopPipe.read, events: Int16(POLLIN), revents: 0)]
-        while true {
-            let ready = Glibc.poll(&fds, 2, timeout)
-            if ready < 0, errno == EINTR { continue }
-            return ready > 0 && fds[1].revents == 0
-        }
+        let ready = SystemCall.retrying { Glibc.poll(&fds, 2, timeout) }
+        return ready > 0 && fds[1].revents == 0
     }
 
     private func stopRequested(timeout: Int32) -> Bool {

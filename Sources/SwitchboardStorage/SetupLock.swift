@@ -1,4 +1,5 @@
 import SwitchboardCore
+import SystemCalls
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,11 +20,9 @@ struct SetupLock: ~Copyable {
         guard fd >= 0 else { return nil }
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
             waiting()
-            while flock(fd, LOCK_EX) != 0 {
-                guard errno == EINTR else {
-                    close(fd)
-                    return nil
-                }
+            guard SystemCall.retrying({ flock(fd, LOCK_EX) }) == 0 else {
+                close(fd)
+                return nil
             }
         }
         return SetupLock(fd: fd)

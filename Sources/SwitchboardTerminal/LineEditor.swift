@@ -1,4 +1,5 @@
 import CEditLine
+import SystemCalls
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -109,11 +110,5 @@ final class LineEditor {
 
 /// Writes all of `text` to stdout, bypassing Swift's buffered `print`.
 func writeAll(_ text: String, to fd: Int32 = STDOUT_FILENO) {
-    let bytes = Array(text.utf8)
-    var offset = 0
-    while offset < bytes.count {
-        let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        if written < 0 { if errno == EINTR { continue } else { return } }
-        offset += written
-    }
+    SystemCall.writeAll(fd, Array(text.utf8))
 }

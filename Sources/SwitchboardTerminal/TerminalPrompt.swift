@@ -2,6 +2,7 @@ import Jansson
 import JSONRPC
 import Logging
 import SwitchboardHost
+import SystemCalls
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,14 +16,18 @@ import Glibc
 ///     let code = try TerminalPrompt(dispatcher: dispatcher, logger: logger, style: .fromEnvironment()).run()
 public final class TerminalPrompt {
     private let dispatcher: Dispatcher
+    private let limits: ConnectionLimits
     private let logger: Logger
     private let style: PromptStyle
     private let recorder: FrameRecorder?
     private var nextID: Int64 = 1
 
     /// With a `recorder`, every request typed and every frame shown are recorded, as `--record` does on stdio.
-    public init(dispatcher: Dispatcher, logger: Logger, style: PromptStyle, recorder: FrameRecorder? = nil) {
+    /// The prompt's connection enforces (and `initialize` reports) `limits`, as stdio's does.
+    public init(dispatcher: Dispatcher, limits: ConnectionLimits = ConnectionLimits(), logger: Logger, style: PromptStyle,
+                recorder: FrameRecorder? = nil) {
         self.dispatcher = dispatcher
+        self.limits = limits
         self.logger = logger
         self.style = style
         self.recorder = recorder
@@ -35,7 +40,7 @@ public final class TerminalPrompt {
         let highlighter = JSONHighlighter(colour: style.colour)
         let output = try PromptOutput(highlighter: highlighter)
         let sink: any FrameSink = recorder.map { RecordingSink(wrapping: output, recorder: $0) } ?? output
-        let connection = Connection(dispatcher: dispatcher, framing: .ndjson, sink: sink, logger: logger)
+        let connection = Connection(dispatcher: dispatcher, limits: limits, framing: .ndjson, sink: sink, logger: logger)
         onConnection(connection)
         let reader = MessageReader(connection: connection)
         let catalog = MethodCatalog(openRPC: RPCDiscover.document(for: dispatcher, catalog: .embedded))
@@ -56,10 +61,7 @@ public final class TerminalPrompt {
             var pollers = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
                            pollfd(fd: output.wakeRead, events: Int16(POLLIN), revents: 0),
                            pollfd(fd: signals.readEnd, events: Int16(POLLIN), revents: 0)]
-            if poll(&pollers, 3, -1) < 0 {
-                if errno == EINTR { continue }
-                return 1
-            }
+            if SystemCall.retrying({ poll(&pollers, 3, -1) }) < 0 { return 1 }
             for text in output.take() { editor.printAbove(text) }
             for number in signals.take() {
                 switch number {

@@ -4,6 +4,7 @@ import JSONRPC
 import SwitchboardCore
 import SwitchboardHost
 import SwitchboardTerminal
+import SystemCalls
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -83,13 +84,5 @@ extension Call {
 
 /// Writes `text` and a newline to `fd`, bypassing Swift's buffered `print`.
 func writeLine(_ text: String, to fd: Int32, newline: Bool = true) {
-    let bytes = Array(text.utf8) + (newline ? [0x0A] : [])
-    bytes.withUnsafeBytes { buffer in
-        var offset = 0
-        while offset < buffer.count {
-            let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-            if written < 0 { if errno == EINTR { continue } else { return } }
-            offset += written
-        }
-    }
+    SystemCall.writeAll(fd, Array(text.utf8) + (newline ? [0x0A] : []))
 }

@@ -4,6 +4,7 @@ import Jansson
 import JSONRPC
 import MailDomain
 import PluginHost
+import SwitchboardHost
 
 /// The core domains' resources, each read through the domain's own method and followed by
 /// `resources.subscribe` through the domain's change log.
@@ -13,18 +14,18 @@ enum CoreResources {
         let feed = services.feed
         let defaultAccount = services.defaultAccount
         let feedUpdates: @Sendable (String, RequestContext) -> any SubscriptionFeed = { uri, _ in
-            ChangeHintFeed(method: "resources.updated", params: ["uri": .string(uri)], state: { try await feed.state() },
+            ChangeHintFeed(method: HostPush.resourcesUpdated, params: ["uri": .string(uri)], state: { try await feed.state() },
                            changes: { since, limit in try await feed.changes(since: since, limit: limit) })
         }
         return [
             MethodResource(uri: "mail://inbox", name: "Inbox", description: "The inbox's first page of conversations (inbox.list).",
-                           method: "inbox.list", updates: { uri, context in
+                           method: InboxList.self, updates: { uri, context in
                                ChangeHintFeed.mail(mail, account: try MailSession.account(context, default: defaultAccount),
-                                                   method: "resources.updated", params: ["uri": .string(uri)])
+                                                   method: HostPush.resourcesUpdated, params: ["uri": .string(uri)])
                            }),
-            MethodResource(uri: "feed://items", name: "Feed", description: "The feed's first page (feed.list).", method: "feed.list",
+            MethodResource(uri: "feed://items", name: "Feed", description: "The feed's first page (feed.list).", method: FeedList.self,
                            updates: feedUpdates),
-            MethodResource(uri: "feed://item/{id}", name: "Feed item", description: "One feed item by id (feed.get).", method: "feed.get",
+            MethodResource(uri: "feed://item/{id}", name: "Feed item", description: "One feed item by id (feed.get).", method: FeedGet.self,
                            params: { variables in
                                guard let text = variables["id"], let id = Int64(text), id >= 0 else { return nil }
                                return ["id": .integer(id)]

@@ -23,12 +23,13 @@ enum HostRegistry {
                                       subscriptions: services.subscriptions))
         registry.add(.chatMethods(services.chat, user: services.chatUser, subscriptions: services.subscriptions))
         registry.add(.catalogMethods(services.catalog, readRoots: readRoots, subscriptions: services.subscriptions))
-        services.subscriptions.listen(to: plugins.resourceUpdates.signal)
-        registry.add(.resourceMethods(ResourceCatalog(core: CoreResources.all(services: services), plugins: plugins),
-                                      subscriptions: services.subscriptions))
+        if !plugins.plugins.isEmpty { services.subscriptions.listen(to: plugins.resourceUpdates.signal) }
+        let resources = HostResources(catalog: ResourceCatalog(core: CoreResources.all(services: services), plugins: plugins),
+                                      subscriptions: services.subscriptions)
+        registry.add(.resourceMethods(resources))
         registry.add(.pluginMethods(plugins))
         registry.add(.promptMethods(plugins))
-        registry.add(.mcpServerMethods(prompts: plugins))
+        registry.add(.mcpServerMethods(prompts: plugins, resources: resources))
         if !plugins.plugins.isEmpty { registry.route(to: plugins.router) }
         return registry
     }

@@ -49,9 +49,10 @@ struct PluginLaunch {
     var graceMilliseconds = 2_000
     var listingWaitMilliseconds = PluginSettings.defaultListingWaitMilliseconds
 
-    /// The supervisor of the configured plugins (none configured: `plugins.list` answers no items).
-    func makeSupervisor(limits: ConnectionLimits, logger: Logger) -> PluginSupervisor {
-        let configuration = PluginConfiguration.load(pluginFolders: folders, mcpConfigs: mcpConfigs, logger: logger)
+    /// The supervisor of the configured plugins (none configured: `plugins.list` answers no items); no
+    /// plugin takes a namespace of `policy`'s.
+    func makeSupervisor(limits: ConnectionLimits, policy: NamespacePolicy, logger: Logger) -> PluginSupervisor {
+        let configuration = PluginConfiguration.load(pluginFolders: folders, mcpConfigs: mcpConfigs, policy: policy, logger: logger)
         return PluginSupervisor(configuration: configuration,
                                 settings: PluginSettings(limits: limits, shutdownGraceMilliseconds: graceMilliseconds,
                                                         listingWaitMilliseconds: listingWaitMilliseconds, logger: logger))

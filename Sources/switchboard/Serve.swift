@@ -107,14 +107,15 @@ struct Serve: ParsableCommand {
             }
         }
         let services = LazyServices(options: store, logger: logger)
-        let plugins = launch.makeSupervisor(limits: host.limits, logger: logger)
+        // Plugins may take no namespace of the host's own methods.
+        let policy = NamespacePolicy(hostMethods: HostRegistry.make(services: services, readRoots: readRoots).names)
+        let plugins = launch.makeSupervisor(limits: host.limits, policy: policy, logger: logger)
         if !raw, isatty(STDIN_FILENO) != 0 {
             signal(SIGPIPE, SIG_IGN)
             let dispatcher = try HostRegistry.make(services: services, readRoots: readRoots, plugins: plugins).freeze()
-            let prompt = TerminalPrompt(dispatcher: dispatcher, logger: logger, style: .fromEnvironment(), recorder: host.recorder)
+            let prompt = TerminalPrompt(dispatcher: dispatcher, limits: host.limits, logger: logger, style: .fromEnvironment(), recorder: host.recorder)
             let code = try prompt.run { connection in
-                plugins.attach(hostMethods: connection.dispatcher)
-                plugins.addClient(connection)
+                plugins.attach(client: connection)
                 if launch.eager { plugins.startAll() }
             }
             plugins.shutdownBlocking()
@@ -123,8 +124,7 @@ struct Serve: ParsableCommand {
         let code = try StdioHost.run(options: host, logger: logger) {
             HostRegistry.make(environment: $0, services: services, readRoots: readRoots, plugins: plugins)
         } onConnection: { connection in
-            plugins.attach(hostMethods: connection.dispatcher)
-            plugins.addClient(connection)
+            plugins.attach(client: connection)
             if launch.eager { plugins.startAll() }
         }
         plugins.shutdownBlocking()

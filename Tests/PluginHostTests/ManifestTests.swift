@@ -1,6 +1,8 @@
 import Foundation
 import Jansson
+import JSONRPC
 @testable import PluginHost
+import SwitchboardHost
 import Testing
 
 @Suite("Plugin manifests and configuration")
@@ -28,6 +30,21 @@ struct ManifestTests {
         #expect(manifest.passEnv == ["WEATHER_OFFLINE"])
     }
 
+    @Test("The namespaces no plugin may take are those of the methods the host registered, MCP's included")
+    func reservesWhatIsRegistered() {
+        var registry = MethodRegistry()
+        registry.add(.hostMethods())
+        registry.add(.mcpServerMethods())
+        registry.add(.pluginMethods(.none))
+        registry.add(.promptMethods(.none))
+        let policy = NamespacePolicy(hostMethods: registry.names)
+        // `server/discover` and `subscriptions/listen` (MCP 2026-07-28) are reserved by being registered.
+        for namespace in ["host", "rpc", "tools", "resources", "prompts", "plugins", "server", "subscriptions", "ping", "initialize", "sampling"] {
+            #expect(policy.refusal(of: namespace) != nil, "\(namespace)")
+        }
+        #expect(policy.refusal(of: "mail") == nil, "no mail method is registered here")
+    }
+
     @Test("A broken manifest names the member at fault")
     func refusesABrokenManifest() throws {
         let missing = try JSONValue(parsing: #"{"name":"w","version":"1","namespace":"weather"}"#)
@@ -38,14 +55,18 @@ struct ManifestTests {
 
     @Test("Core namespaces, MCP prefixes and malformed names are refused; a taken namespace goes to the first plugin")
     func refusesNamespaces() {
-        #expect(NamespacePolicy.refusal(of: "calendar") != nil)
-        #expect(NamespacePolicy.refusal(of: "notifications") != nil)
-        #expect(NamespacePolicy.refusal(of: "we.ather") != nil)
-        #expect(NamespacePolicy.refusal(of: "") != nil)
-        #expect(NamespacePolicy.refusal(of: "weather") == nil)
+        let policy = NamespacePolicy(hostMethods: ["calendar.agenda", "tools/list", "ping"])
+        #expect(policy.refusal(of: "calendar") != nil)
+        #expect(policy.refusal(of: "Tools") != nil)
+        #expect(policy.refusal(of: "ping") != nil)
+        #expect(policy.refusal(of: "notifications") != nil)
+        #expect(policy.refusal(of: "we.ather") != nil)
+        #expect(policy.refusal(of: "") != nil)
+        #expect(policy.refusal(of: "weather") == nil)
+        #expect(NamespacePolicy(hostMethods: []).refusal(of: "calendar") == nil, "a namespace is the host's by being registered")
         let first = PluginManifest(name: "a", version: "1", namespace: "x", command: ["a"], cwd: "/", origin: "a")
         let second = PluginManifest(name: "b", version: "1", namespace: "x", command: ["b"], cwd: "/", origin: "b")
-        let entries = PluginConfiguration.refuseConflicts([.valid(first), .valid(second)])
+        let entries = PluginConfiguration.refuseConflicts([.valid(first), .valid(second)], policy: policy)
         guard case .valid = entries[0], case .invalid(let name, _, _, let reason) = entries[1] else {
             Issue.record("expected the second to be refused")
             return

@@ -217,7 +217,7 @@ struct PluginBinaryTests {
         #expect(error?["code"] == -32072)
         #expect(error?["data"]?["reason"] == "forbidden")
         #expect(error?["data"]?["method"] == "mail.send")
-        #expect(error?["data"]?["allowed"] == ["feed.*", "host.ping", "probe.echo"])
+        #expect(error?["data"]?["allowed"] == ["feed.*", "host.ping", "inbox.list", "probe.echo"])
         let sampling = try Self.call(host, 4, "probe.call", #"{"method":"sampling/createMessage","params":{}}"#)
         #expect(sampling["result"]?["answer"]?["error"]?["code"] == -32601)
     }

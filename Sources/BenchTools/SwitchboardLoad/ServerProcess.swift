@@ -1,5 +1,6 @@
 import CSystemShims
 import Glibc
+import SystemCalls
 
 /// A server started over two pipes: requests go to its stdin, frames come from its stdout.
 ///
@@ -97,13 +98,11 @@ final class ServerProcess {
     func writeQueued() {
         while !inputClosed, !writeFailed, !outbound.isEmpty {
             let pending = outbound.unread
-            let written = Glibc.write(input, pending.baseAddress, pending.count)
+            let written = SystemCall.retrying { Glibc.write(input, pending.baseAddress, pending.count) }
             if written > 0 {
                 outbound.consume(written)
                 bytesWritten += written
                 lastProgressAt = monotonicNanoseconds()
-            } else if written < 0, errno == EINTR {
-                continue
             } else if written < 0, errno == EAGAIN {
                 return
             } else {
@@ -118,11 +117,9 @@ final class ServerProcess {
     func readAvailable() {
         var total = 0
         while !reachedEnd {
-            let count = inbound.read(from: output)
+            let count = SystemCall.retrying { inbound.read(from: output) }
             if count > 0 {
                 total += count
-            } else if count < 0, errno == EINTR {
-                continue
             } else if count < 0, errno == EAGAIN {
                 break
             } else {
@@ -177,8 +174,8 @@ final class ServerProcess {
         var status: Int32 = 0
         var usage = rusage()
         while true {
-            let reaped = wait4(pid, &status, WNOHANG, &usage)
-            if reaped == pid || (reaped < 0 && errno != EINTR) { break }
+            let reaped = SystemCall.retrying { wait4(pid, &status, WNOHANG, &usage) }
+            if reaped == pid || reaped < 0 { break }
             let now = monotonicNanoseconds()
             if now > deadline {
                 if terminated {

@@ -30,18 +30,8 @@ final class AdmissionGate: @unchecked Sendable {
     /// `beforeWaiting` (the input thread sends the replies it holds) and blocks.
     /// Call from the input thread only. Every started work must call ``release()`` when done.
     func submit(_ start: @escaping @Sendable () -> Void, beforeWaiting: () -> Void = {}) {
-        enum Decision { case run, queued, full }
         while true {
-            let decision: Decision = lock.withLock {
-                if running < maxRunning {
-                    running += 1
-                    return .run
-                }
-                guard waiting.count - waitingHead < maxWaiting else { return .full }
-                waiting.append(start)
-                return .queued
-            }
-            switch decision {
+            switch admit(start) {
             case .run:
                 start()
                 return
@@ -59,8 +49,17 @@ final class AdmissionGate: @unchecked Sendable {
     /// Runs `start` now if a slot is free, else queues it; false (and nothing done) when the queue is
     /// full too. Never blocks: for connections that refuse instead (``AdmissionPolicy/refuse(_:)``).
     func trySubmit(_ start: @escaping @Sendable () -> Void) -> Bool {
-        enum Decision { case run, queued, full }
-        let decision: Decision = lock.withLock {
+        let decision = admit(start)
+        if decision == .run { start() }
+        return decision != .full
+    }
+
+    /// What becomes of new work: it takes a free slot (the caller runs it), waits in the queue, or
+    /// finds both full (nothing done).
+    private enum Admission { case run, queued, full }
+
+    private func admit(_ start: @escaping @Sendable () -> Void) -> Admission {
+        lock.withLock {
             if running < maxRunning {
                 running += 1
                 return .run
@@ -69,8 +68,6 @@ final class AdmissionGate: @unchecked Sendable {
             waiting.append(start)
             return .queued
         }
-        if decision == .run { start() }
-        return decision != .full
     }
 
     /// How many requests may run and wait at once.

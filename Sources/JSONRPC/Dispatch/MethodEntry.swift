@@ -72,3 +72,29 @@ extension MethodEntry {
         MethodEntry(name: name, summary: summary, kind: .request, body: .deferred(prepare))
     }
 }
+
+extension MethodEntry {
+    /// The same method, acting for the session `session()` gives when it runs (nil: the connection's
+    /// own): a plugin's callback into the host runs in the plugin connection's slots and answers there,
+    /// but for the client's account, as the client's own call would.
+    public func acting(for session: @escaping @Sendable () -> ConnectionSession?) -> MethodEntry {
+        let acting: @Sendable (RequestContext) -> RequestContext = { context in
+            session().map { RequestContext(context, session: $0) } ?? context
+        }
+        let body: Body = switch self.body {
+        case .immediate(let run):
+            .immediate { params, context in try run(params, acting(context)) }
+        case .task(let prepare):
+            .task { params in
+                let work = try prepare(params)
+                return { context in try await work(acting(context)) }
+            }
+        case .deferred(let prepare):
+            .deferred { params in
+                let work = try prepare(params)
+                return { context, answer in work(acting(context), answer) }
+            }
+        }
+        return MethodEntry(name: name, summary: summary, kind: kind, body: body)
+    }
+}

@@ -86,6 +86,9 @@ public struct MethodRegistry: Sendable {
         entries.append(contentsOf: group.entries)
     }
 
+    /// The names of the methods registered so far (the router's aside), in order.
+    public var names: [String] { entries.map(\.name) }
+
     /// The immutable dispatcher; fails when two methods share a name.
     public func freeze() throws(RegistryError) -> Dispatcher {
         var table: [String: MethodEntry] = [:]

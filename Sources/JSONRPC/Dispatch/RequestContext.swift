@@ -9,8 +9,12 @@ public struct RequestContext: Sendable {
     public let method: String
     /// `params._meta.progressToken`, when the client asked for progress.
     public let progressToken: JSONValue?
-    /// The connection the request came on: for notifications to the client and connection state.
+    /// The connection the request came on: for its answer, notifications and the connection's limits.
     public let connection: Connection
+    /// Who the request acts for: the state methods keep between requests, such as the account
+    /// `mail.login` signed in. The connection's own, except for a plugin's callback into the host,
+    /// which acts for the client the plugins serve (``MethodEntry/acting(for:)``).
+    public let session: ConnectionSession
     /// A real id as the request wrote it, echoed in the answer (`id` alone would write `1e2` as `100.0`).
     let exactID: ExactID?
     /// What runs once the answer is queued; only task-run requests with an id have one.
@@ -24,6 +28,7 @@ public struct RequestContext: Sendable {
         self.method = method
         self.progressToken = progressToken
         self.connection = connection
+        session = connection.session
         afterAnswerActions = runsAsTask && id != nil ? AfterAnswer() : nil
         slot = runsAsTask ? AdmissionSlot(gate: connection.gate) : nil
         if case .number = id, let idView { exactID = ExactID(idView) } else { exactID = nil }

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Synchronization
+import SystemCalls
 
 /// Writes frames to a file descriptor (stdout, a plugin's stdin), holding at most about `limit` bytes
 /// that are not written yet (see ``FrameSink`` for what happens at the bound).
@@ -339,23 +340,6 @@ public final class FileDescriptorSink: FrameSink, @unchecked Sendable {
     /// Writes every byte; false when the descriptor can take no more (EPIPE and other errors).
     private func writeAll(_ bytes: [UInt8]) -> Bool {
         growPipe(toTake: bytes.count)
-        return bytes.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return true }
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(fd, base + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    if errno == EAGAIN {
-                        var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                        _ = poll(&poller, 1, -1)
-                        continue
-                    }
-                    return false
-                }
-                offset += written
-            }
-            return true
-        }
+        return SystemCall.writeAll(fd, bytes)
     }
 }

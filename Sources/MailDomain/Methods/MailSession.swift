@@ -1,7 +1,7 @@
 import Jansson
 import JSONRPC
 
-/// Which account a mail request acts for: the one `mail.login` bound to the connection, else the
+/// Which account a mail request acts for: the one `mail.login` bound to its session, else the
 /// default account given at registration (`--account`, or the demo account).
 public enum MailSession {
     /// The connection session key `mail.login` sets.
@@ -12,14 +12,14 @@ public enum MailSession {
 
     /// The account a request of `context`'s connection acts for.
     public static func account(_ context: RequestContext, default defaultAccount: String?) throws(ResponseError) -> String {
-        if let account = context.connection.session.value(key, as: String.self) { return account }
+        if let account = context.session.value(key, as: String.self) { return account }
         if let defaultAccount { return defaultAccount }
-        throw ResponseError(code: notSignedInCode, message: "Not signed in: call mail.login {email, password} first",
-                            data: ["method": "mail.login"])
+        throw ResponseError(code: notSignedInCode, message: "Not signed in: call \(MailLogin.name) {email, password} first",
+                            data: ["method": .string(MailLogin.name)])
     }
 
     static func bind(_ context: RequestContext, to account: String) {
-        context.connection.session.set(key, account)
+        context.session.set(key, account)
     }
 }
 

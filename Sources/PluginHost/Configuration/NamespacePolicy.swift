@@ -1,16 +1,33 @@
-/// Which namespaces a plugin may take: a valid name, not the host's own, not another plugin's.
-public enum NamespacePolicy {
-    /// The host's namespaces and MCP's method prefixes, never a plugin's.
-    public static let reserved: Set<String> = [
-        "host", "rpc", "mail", "inbox", "feed", "chat", "catalog", "calendar", "plugins", "resources", "tools",
-        "notifications", "prompts", "completion", "logging", "sampling", "elicitation", "roots", "initialize", "ping",
-    ]
+/// Which namespaces a plugin may take: a valid name, not one of the host's methods', not MCP's, not
+/// another plugin's. The host's are read from what it registered, so a new domain is reserved by being
+/// registered.
+public struct NamespacePolicy: Sendable {
+    /// MCP's client-side method prefixes (`sampling/createMessage`, `roots/list`, …), which the host does
+    /// not register but a plugin may send: never a plugin's namespace either.
+    public static let mcpClientPrefixes: Set<String> = ["completion", "logging", "sampling", "elicitation", "roots", "notifications"]
+
+    /// The namespaces no plugin may take, lower-cased.
+    public let reserved: Set<String>
+
+    /// Reserves the namespace of each of the host's method names (`inbox` of `inbox.list`, `tools` of
+    /// `tools/list`, `ping` itself) and MCP's client-side prefixes.
+    public init(hostMethods names: some Sequence<String>) {
+        reserved = Self.mcpClientPrefixes.union(names.map { Self.namespace(of: $0).lowercased() })
+    }
+
+    /// The part of a method name a plugin's namespace would clash with: before the last `.`, else
+    /// before the first `/`, else the name.
+    static func namespace(of name: String) -> Substring {
+        if let dot = name.lastIndex(of: ".") { return name[..<dot] }
+        if let slash = name.firstIndex(of: "/") { return name[..<slash] }
+        return name[...]
+    }
 
     /// Why `namespace` cannot be a plugin's, or nil when it can: a letter, then up to 63 letters, digits, `_` or `-`.
-    public static func refusal(of namespace: String) -> String? {
+    public func refusal(of namespace: String) -> String? {
         let bytes = Array(namespace.utf8)
-        guard let first = bytes.first, bytes.count <= 64, isLetter(first),
-              bytes.allSatisfy({ isLetter($0) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F || $0 == 0x2D }) else {
+        guard let first = bytes.first, bytes.count <= 64, Self.isLetter(first),
+              bytes.allSatisfy({ Self.isLetter($0) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F || $0 == 0x2D }) else {
             return "\"\(namespace.prefix(64))\" is not a valid namespace (a letter, then letters, digits, _ or -, at most 64)"
         }
         if reserved.contains(namespace.lowercased()) { return "namespace \"\(namespace)\" belongs to the host" }

@@ -19,8 +19,9 @@ public struct PluginConfiguration: Sendable {
 
     public init(entries: [Entry]) { self.entries = entries }
 
-    /// Reads the folders and files; every refusal is logged once.
-    public static func load(pluginFolders: [String], mcpConfigs: [String], includeUserFolder: Bool = true, logger: Logger) -> PluginConfiguration {
+    /// Reads the folders and files; every refusal is logged once. `policy` names the host's namespaces.
+    public static func load(pluginFolders: [String], mcpConfigs: [String], includeUserFolder: Bool = true, policy: NamespacePolicy,
+                            logger: Logger) -> PluginConfiguration {
         var found: [Entry] = []
         var folders = pluginFolders
         if includeUserFolder, let user = userFolder() { folders.append(user) }
@@ -43,7 +44,7 @@ public struct PluginConfiguration: Sendable {
                 logger.error("--mcp-config \(error)")
             }
         }
-        let configuration = PluginConfiguration(entries: refuseConflicts(found))
+        let configuration = PluginConfiguration(entries: refuseConflicts(found, policy: policy))
         for case .invalid(let name, _, _, let reason) in configuration.entries {
             logger.error("plugin \(name) is not loaded: \(reason)")
         }
@@ -70,7 +71,7 @@ public struct PluginConfiguration: Sendable {
     }
 
     /// Refuses reserved or invalid namespaces, and a namespace or name already taken.
-    static func refuseConflicts(_ entries: [Entry]) -> [Entry] {
+    static func refuseConflicts(_ entries: [Entry], policy: NamespacePolicy) -> [Entry] {
         var namespaces: [String: String] = [:]
         var names: Set<String> = []
         return entries.map { entry in
@@ -78,7 +79,7 @@ public struct PluginConfiguration: Sendable {
                 if case .invalid(let name, _, _, _) = entry { names.insert(name) }
                 return entry
             }
-            let refusal: String? = if let reason = NamespacePolicy.refusal(of: manifest.namespace) {
+            let refusal: String? = if let reason = policy.refusal(of: manifest.namespace) {
                 reason
             } else if let owner = namespaces[manifest.namespace] {
                 "namespace \"\(manifest.namespace)\" is taken by plugin \(owner)"

@@ -14,11 +14,6 @@ public enum ResourcesList: RPCMethod {
     public typealias Result = ResourcePage
 
     static let list = "resources"
-
-    /// The page of `items` (sorted here by URI) that `request` asks for.
-    static func page(of items: [JSONValue], _ request: PageRequest) throws -> Result {
-        try Result(page: items, by: "uri", list: list, request)
-    }
 }
 
 /// A page of resources or templates, sorted by their address (`uri`, `uriTemplate`): `{items,
@@ -79,22 +74,17 @@ public enum ResourcesRead: RPCMethod {
 }
 
 extension MethodRegistry {
-    /// `resources.list`, `resources.templates`, `resources.read`; with `subscriptions`, also
-    /// `resources.subscribe` and `resources.unsubscribe`.
-    public static func resourceMethods(_ catalog: ResourceCatalog, subscriptions: SubscriptionHub? = nil) -> MethodRegistry {
+    /// `resources.list`, `resources.templates`, `resources.read`; with a subscription hub, also
+    /// `resources.subscribe` and `resources.unsubscribe`. Each calls the same entry point of `resources`
+    /// that the MCP face's `resources/*` call.
+    public static func resourceMethods(_ resources: HostResources) -> MethodRegistry {
         var registry = MethodRegistry()
-        registry.register(ResourcesList.self) { params, context in
-            catalog.plugins?.addClient(context.connection)
-            return try ResourcesList.page(of: await catalog.list(), params)
-        }
-        registry.register(ResourcesTemplates.self) { params, _ in
-            try ResourcePage(page: await catalog.templates(), by: "uriTemplate", list: ResourcesTemplates.list, params)
-        }
-        registry.register(ResourcesRead.self) { params, context in try await catalog.read(params.uri, context: context) }
-        if let subscriptions {
-            registry.registerSubscriptions(ResourcesSubscribe.self, ResourcesUnsubscribe.self, namespace: "resources", hub: subscriptions) {
-                params, context in try await catalog.updates(of: params.uri, context: context)
-            }
+        registry.register(ResourcesList.self) { params, context in try await resources.resourcePage(params, within: context) }
+        registry.register(ResourcesTemplates.self) { params, _ in try await resources.templatePage(params) }
+        registry.register(ResourcesRead.self) { params, context in try await resources.read(params.uri, within: context) }
+        if resources.subscriptions != nil {
+            registry.register(ResourcesSubscribe.self) { params, context in try await resources.subscription(to: params.uri, within: context) }
+            registry.register(ResourcesUnsubscribe.self) { params, context in try resources.unsubscription(params.subscriptionId, within: context) }
         }
         return registry
     }

@@ -4,6 +4,7 @@ import Glibc
 import CSystemShims
 import JSONRPC
 import Synchronization
+import SystemCalls
 
 /// A plugin's running process: the host's ends of its three pipes, and its exit, which one thread of
 /// its own waits for, so every child is reaped exactly once and none stays a zombie.
@@ -101,9 +102,7 @@ final class PluginProcess: Sendable {
     /// Waits for the process to end (on its own thread), then wakes every waiter.
     private func reap() {
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            guard errno == EINTR else { break }
-        }
+        _ = SystemCall.retrying { waitpid(pid, &status, 0) }
         let ended = ExitStatus(waitStatus: status)
         let waiters = exit.withLock { state in
             state.status = ended

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import JSONRPC
 import Logging
+import SystemCalls
 
 /// Copies a plugin's stderr into the host's log line by line, each prefixed with the plugin's name,
 /// and keeps the last lines for the error a crash answers with.
@@ -33,8 +34,7 @@ final class StderrRelay: @unchecked Sendable {
         var buffer = [UInt8](repeating: 0, count: 4096)
         var line: [UInt8] = []
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
+            let count = buffer.withUnsafeMutableBytes { buffer in SystemCall.retrying { read(fd, buffer.baseAddress, buffer.count) } }
             guard count > 0 else { break }
             for byte in buffer[..<count] {
                 if byte == 0x0A {

@@ -4,8 +4,8 @@ import JSONRPC
 import SwitchboardHost
 
 /// Every resource the host offers, core domains' and plugins' alike, routed by URI: a core resource
-/// is read through its domain's method, a plugin's through the plugin's `resources/read`. A URI no one
-/// owns is `-32602` naming `uri`; nothing here ever opens a file path.
+/// is read through its domain's method in the reader's request, a plugin's through the plugin's
+/// `resources/read`. A URI no one owns is `-32602` naming `uri`; nothing here ever opens a file path.
 /// `resources.subscribe` follows a core resource through its domain's change log, a plugin's through
 /// the updates the plugin reports (``ResourceUpdates``).
 public struct ResourceCatalog: Sendable {
@@ -45,13 +45,9 @@ public struct ResourceCatalog: Sendable {
     func read(_ uri: String, context: RequestContext) async throws -> JSONValue {
         for resource in core {
             guard let variables = resource.template.match(uri), let params = resource.params(variables) else { continue }
-            let outcome = await InProcessCall.call(resource.method, params: params, dispatcher: context.connection.dispatcher,
-                                                   logger: context.logger)
-            if let error = outcome.error {
-                throw ResponseError(code: ErrorCode(rawValue: Int(error["code"]?.int64Value ?? -32603)),
-                                    message: error["message"]?.stringValue ?? "error", data: error["data"])
-            }
-            return ["contents": [["uri": .string(uri), "mimeType": "application/json", "text": .string(outcome.result?.jsonText() ?? "null")]]]
+            // In the reader's own request: its connection, session (the signed-in account) and limits.
+            let result = try await context.connection.dispatcher.invoke(resource.method, params: params, within: context)
+            return ["contents": [["uri": .string(uri), "mimeType": "application/json", "text": .string(result.jsonText())]]]
         }
         if let session = try await routedSession(owning: uri) {
             let answer = try await session.request("resources/read", params: ["uri": .string(uri)])

@@ -1,6 +1,7 @@
 import DomainMethods
 import Jansson
 import JSONRPC
+import SwitchboardHost
 
 /// `resources.subscribe {uri}` → `{subscriptionId, state}`; then `resources.updated {subscriptionId,
 /// uri}` whenever that resource changes: a core domain's through its change log, a plugin's when the
@@ -34,7 +35,7 @@ struct PluginResourceFeed: SubscriptionFeed {
 
     func end() { onEnd() }
 
-    var method: String { "resources.updated" }
+    var method: String { HostPush.resourcesUpdated }
     var coalesces: Bool { true }
 
     func start() async throws -> String { updates.position }

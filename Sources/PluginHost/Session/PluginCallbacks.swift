@@ -46,17 +46,23 @@ final class SessionLink: Sendable {
     }
 }
 
-/// The host's method table as callbacks see it: set once the host's dispatcher is built.
+/// The host as callbacks see it, set once the client connects: its method table, and the session of
+/// the client the plugins serve, which callbacks act for (the account it signed in, …).
 final class HostTable: Sendable {
-    private let dispatcher = Mutex<Dispatcher?>(nil)
+    private let client = Mutex<(dispatcher: Dispatcher, session: ConnectionSession)?>(nil)
 
-    func set(_ table: Dispatcher) { dispatcher.withLock { $0 = table } }
-    func clear() { dispatcher.withLock { $0 = nil } }
-    func entry(named name: String) -> MethodEntry? { dispatcher.withLock { $0 }?.entry(named: name) }
+    func set(_ table: Dispatcher, session: ConnectionSession) { client.withLock { $0 = (table, session) } }
+    func clear() { client.withLock { $0 = nil } }
+    /// The host method `name`, acting for the client's session.
+    func entry(named name: String) -> MethodEntry? {
+        guard let client = client.withLock({ $0 }), let entry = client.dispatcher.entry(named: name) else { return nil }
+        let session = client.session
+        return entry.acting { session }
+    }
 }
 
-/// Host methods for a plugin's requests: those its `calls` allow (`calendar.agenda`, `feed.*`);
-/// any other host method is refused with `-32072` `{plugin, reason: "forbidden", method, allowed}`.
+/// Host methods for a plugin's requests: those its `calls` allow (`calendar.agenda`, `feed.*`), run
+/// for the client's session (``HostTable``), in the plugin connection's slots; any other host method is refused with `-32072` `{plugin, reason: "forbidden", method, allowed}`.
 struct CallbackRouter: MethodRouter {
     let plugin: String
     let allowed: [String]

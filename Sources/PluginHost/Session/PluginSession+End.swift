@@ -4,6 +4,7 @@ import Glibc
 import JSONRPC
 import Logging
 import Synchronization
+import SystemCalls
 
 /// How a run ends: the plugin's stdout closes (it exited, crashed, broke the protocol, or was stopped).
 extension PluginSession {
@@ -13,8 +14,7 @@ extension PluginSession {
         let fd = process.outputFD
         var line = OpenLine(limit: settings.limits.maxMessageBytes)
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
+            let count = buffer.withUnsafeMutableBytes { buffer in SystemCall.retrying { read(fd, buffer.baseAddress, buffer.count) } }
             guard count > 0 else { break }
             buffer.withUnsafeBytes { reader.receive(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
             if line.grows(by: buffer[..<count]) {

@@ -2,6 +2,7 @@ import Jansson
 import JSONRPC
 import Logging
 import Synchronization
+import SwitchboardHost
 
 /// Every configured plugin: starts them on first use, routes `namespace.tool` calls to them, pushes
 /// what changes to the clients, and stops them all when the host exits.
@@ -10,7 +11,7 @@ import Synchronization
 /// let plugins = PluginSupervisor(configuration: try PluginConfiguration.load(...), settings: settings)
 /// registry.add(.pluginMethods(plugins))
 /// registry.route(to: plugins.router)
-/// plugins.attach(hostMethods: dispatcher)   // what plugins may call back, per their `calls`
+/// plugins.attach(client: connection)   // pushes go there; plugins call back its methods, per their `calls`
 /// ```
 public final class PluginSupervisor: Sendable {
     public let plugins: [Plugin]
@@ -54,8 +55,13 @@ public final class PluginSupervisor: Sendable {
     /// The router to give the host's method registry (``MethodRegistry/route(to:)``).
     public var router: PluginRouter { PluginRouter(supervisor: self) }
 
-    /// The host's full method table, which callbacks reach within each plugin's `calls`.
-    public func attach(hostMethods dispatcher: Dispatcher) { host.set(dispatcher) }
+    /// The client the plugins serve: it receives the pushes (``addClient(_:)``), and callbacks reach its
+    /// method table within each plugin's `calls`, acting for its session (the account it signed in),
+    /// as its own calls do.
+    public func attach(client connection: Connection) {
+        host.set(connection.dispatcher, session: connection.session)
+        addClient(connection)
+    }
 
     func plugin(namespace: String) -> Plugin? { byNamespace[namespace] }
 
@@ -100,11 +106,11 @@ public final class PluginSupervisor: Sendable {
             if !exiting.load(ordering: .acquiring) { announceLists(of: session, plugin: plugin) }
         case .changed(.tools):
             toolArrivals.offer(namespace: plugin.namespace, tools: plugin.runningSession?.tools.keys.map { $0 } ?? [])
-            push("host.methodsChanged", params: ["namespace": .string(plugin.namespace)])
+            push(HostPush.methodsChanged, params: ["namespace": .string(plugin.namespace)])
         case .changed(.resources):
-            push("resources.listChanged", params: ["namespace": .string(plugin.namespace)])
+            push(HostPush.resourcesListChanged, params: ["namespace": .string(plugin.namespace)])
         case .changed(.prompts):
-            push("prompts.listChanged", params: ["namespace": .string(plugin.namespace)])
+            push(HostPush.promptsListChanged, params: ["namespace": .string(plugin.namespace)])
         case .changed(.resourceUpdated(let uri)):
             // Delivered to the resources.subscribe subscriptions of that URI, and no one else.
             resourceUpdates.record(uri)
@@ -114,9 +120,9 @@ public final class PluginSupervisor: Sendable {
     /// Tells the clients that each list `session` had something in (tools, resources, prompts) changed.
     private func announceLists(of session: PluginSession, plugin: Plugin) {
         let params: JSONValue = ["namespace": .string(plugin.namespace)]
-        if !session.tools.isEmpty { push("host.methodsChanged", params: params) }
-        if session.offersResources { push("resources.listChanged", params: params) }
-        if !session.prompts.isEmpty { push("prompts.listChanged", params: params) }
+        if !session.tools.isEmpty { push(HostPush.methodsChanged, params: params) }
+        if session.offersResources { push(HostPush.resourcesListChanged, params: params) }
+        if !session.prompts.isEmpty { push(HostPush.promptsListChanged, params: params) }
     }
 
     // MARK: Starting and stopping

@@ -1,4 +1,5 @@
 import CSystemShims
+import SystemCalls
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -51,11 +52,8 @@ public final class ConfinedFile: Sendable {
         bytes.reserveCapacity(size)
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .unreadable("cannot be read")
-            }
+            let count = chunk.withUnsafeMutableBytes { chunk in SystemCall.retrying { Glibc.read(descriptor, chunk.baseAddress, chunk.count) } }
+            if count < 0 { throw .unreadable("cannot be read") }
             if count == 0 { return bytes }
             guard bytes.count + count <= limit else { throw tooLarge }
             bytes.append(contentsOf: chunk[0..<count])

@@ -18,7 +18,7 @@ public enum SubscriptionsListen: RPCMethod {
 
     public typealias Result = JSONValue
 
-    static func run(_ params: Params, context: RequestContext) async throws -> JSONValue {
+    static func run(_ params: Params, resources: (any ResourceSource)?, context: RequestContext) async throws -> JSONValue {
         // A stream holds no slot of `--max-in-flight`: open streams never stop the input thread.
         try context.becomeStream()
         let stream: JSONValue = switch context.id {
@@ -31,10 +31,10 @@ public enum SubscriptionsListen: RPCMethod {
         let followUps = FollowUps()
         var honored: [JSONValue] = []
         var subscriptions: [String] = []
+        // Each subscription starts delivering once `followUps` run, after the acknowledgement.
+        let holding = context.holding(followUps)
         for uri in params.notifications["resourceSubscriptions"]?.arrayValue?.compactMap(\.stringValue) ?? [] {
-            let answer = try? await context.connection.dispatcher.invoke(
-                "resources.subscribe", params: ["uri": .string(uri)], progressToken: nil, within: context, followUps: followUps)
-            guard let id = answer?["subscriptionId"]?.stringValue else { continue }
+            guard let resources, let id = try? await resources.subscribe(uri, within: holding) else { continue }
             listens.record(id, stream: stream)
             subscriptions.append(id)
             honored.append(.string(uri))
@@ -47,8 +47,7 @@ public enum SubscriptionsListen: RPCMethod {
         await untilCancelledOrClosed(context.connection)
         for id in subscriptions {
             listens.forget(id)
-            _ = try? await context.connection.dispatcher.invoke(
-                "resources.unsubscribe", params: ["subscriptionId": .string(id)], progressToken: nil, within: context)
+            _ = try? await resources?.unsubscribe(id, within: context)
         }
         try Task.checkCancellation()
         return ["resultType": "complete"]

@@ -9,11 +9,15 @@ extension MethodRegistry {
     /// `subscriptions/listen` make the connection word its notifications for MCP too
     /// (``NotificationDialect/mcp(listens:)``). Results to requests naming the 2026-07-28 revision in
     /// `_meta` carry what it adds (``MCPResultStamp``).
-    public static func mcpServerMethods(catalog: SchemaCatalog? = nil, prompts: (any PromptSource)? = nil) -> MethodRegistry {
+    /// Resources come from `resources` and prompts from `prompts`, typed (none: empty lists).
+    public static func mcpServerMethods(catalog: SchemaCatalog? = nil, prompts: (any PromptSource)? = nil,
+                                        resources: (any ResourceSource)? = nil) -> MethodRegistry {
         var registry = MethodRegistry()
         registry.registerImmediate(MCPPing.self) { _, _ in [:] }
         registry.registerImmediate(ServerDiscover.self) { _, context in ServerDiscover.result(on: context.connection) }
-        registry.register(SubscriptionsListen.self) { params, context in try await SubscriptionsListen.run(params, context: context) }
+        registry.register(SubscriptionsListen.self) { params, context in
+            try await SubscriptionsListen.run(params, resources: resources, context: context)
+        }
         registry.register(ToolsList.self) { params, context in
             await context.connection.dispatcher.router?.settle()
             let tools = MCPToolCatalog(dispatcher: context.connection.dispatcher, catalog: catalog ?? .embedded)
@@ -28,22 +32,22 @@ extension MethodRegistry {
             return MCPResultStamp.stamped(try await MCPToolCall.run(params, tools: tools, context: context), meta: params.meta, cacheable: false)
         }
         registry.register(MCPResourcesList.self) { params, context in
-            let list = try await MCPResources.list("resources.list", member: "resources", cursor: params.cursor, context: context)
-            return MCPResultStamp.stamped(list, meta: params.meta, cacheable: true)
+            let page = try await resources?.resources(after: params.cursor, limit: MCPResources.pageSize, within: context)
+            return MCPResultStamp.stamped(MCPResources.list(page ?? ([], nil), member: "resources"), meta: params.meta, cacheable: true)
         }
         registry.register(MCPResourceTemplatesList.self) { params, context in
-            let list = try await MCPResources.list("resources.templates", member: "resourceTemplates", cursor: params.cursor, context: context)
-            return MCPResultStamp.stamped(list, meta: params.meta, cacheable: true)
+            let page = try await resources?.templates(after: params.cursor, limit: MCPResources.pageSize, within: context)
+            return MCPResultStamp.stamped(MCPResources.list(page ?? ([], nil), member: "resourceTemplates"), meta: params.meta, cacheable: true)
         }
         registry.register(MCPResourcesRead.self) { params, context in
-            MCPResultStamp.stamped(try await MCPResources.read(params.uri, context: context), meta: params.meta, cacheable: true)
+            MCPResultStamp.stamped(try await MCPResources.read(params.uri, from: resources, context: context), meta: params.meta, cacheable: true)
         }
         registry.register(MCPResourcesSubscribe.self) { params, context in
             MCPSession.speak(on: context.connection)
-            return try await MCPResources.subscribe(params.uri, context: context)
+            return try await MCPResources.subscribe(params.uri, to: resources, context: context)
         }
         registry.register(MCPResourcesUnsubscribe.self) { params, context in
-            try await MCPResources.unsubscribe(params.uri, context: context)
+            try await MCPResources.unsubscribe(params.uri, from: resources, context: context)
         }
         registry.register(MCPPromptsList.self) { params, _ in
             MCPResultStamp.stamped(try MCPPromptsList.page(await prompts?.prompts() ?? [], after: params.cursor), meta: params.meta, cacheable: true)

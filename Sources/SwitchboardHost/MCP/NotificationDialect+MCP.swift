@@ -24,17 +24,17 @@ extension NotificationDialect {
         case "$/progress":
             guard let token = params?["token"], let params = MCPProgress.params(token: token, value: params?["value"]) else { return nil }
             return ("notifications/progress", params)
-        case "resources.updated":
+        case HostPush.resourcesUpdated:
             guard let uri = params?["uri"] else { return nil }
             guard let listen = params?["subscriptionId"]?.stringValue.flatMap(listens.stream(of:)) else {
                 return ("notifications/resources/updated", ["uri": uri])
             }
             return ("notifications/resources/updated", ["uri": uri, "_meta": [MCPListens.streamKey: listen]])
-        case "resources.listChanged":
+        case HostPush.resourcesListChanged:
             return ("notifications/resources/list_changed", nil)
-        case "host.methodsChanged":
+        case HostPush.methodsChanged:
             return ("notifications/tools/list_changed", nil)
-        case "prompts.listChanged":
+        case HostPush.promptsListChanged:
             return ("notifications/prompts/list_changed", nil)
         default:
             return (method, params)

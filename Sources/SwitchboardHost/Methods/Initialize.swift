@@ -78,7 +78,7 @@ public enum Initialize: RPCMethod {
                 cancellation: "$/cancelRequest",
                 progress: "$/progress",
                 notificationsDropped: "$/notificationsDropped",
-                discovery: "rpc.discover"
+                discovery: RPCDiscover.name
             )
         ))
     }

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Jansson
 import JSONRPC
+import SystemCalls
 
 /// Writes every frame a connection receives and sends to a file, one JSON line each:
 /// `{"t": ms since start, "dir": "in"|"out", "frame": message}` — after a header line
@@ -69,13 +70,7 @@ public final class FrameRecorder: @unchecked Sendable {
 
     /// One `write` per line, so lines never interleave (callers hold the lock, or it is the header).
     private func writeLine(_ value: JSONValue) {
-        let bytes = Array(value.jsonText().utf8) + [0x0A]
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if written < 0 { if errno == EINTR { continue } else { return } }
-            offset += written
-        }
+        SystemCall.writeAll(fd, Array(value.jsonText().utf8) + [0x0A])
     }
 }
 

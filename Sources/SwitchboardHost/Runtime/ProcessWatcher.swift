@@ -4,6 +4,7 @@ import Glibc
 import CSystemShims
 import JSONRPC
 import Logging
+import SystemCalls
 
 /// Calls back once when a given process ends: by waiting on a pidfd in a thread of its own, or, on
 /// kernels without pidfd (before Linux 5.3), by checking on it once a second. Throws when that
@@ -27,7 +28,7 @@ enum ProcessWatcher {
         do {
             try OSThread.detach(name: "sb-process-watch") {
                 var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                while poll(&poller, 1, -1) < 0, errno == EINTR {}
+                _ = SystemCall.retrying { poll(&poller, 1, -1) }
                 close(fd)
                 onExit()
             }

@@ -4,6 +4,7 @@ import Glibc
 import CSystemShims
 import JSONRPC
 import Logging
+import SystemCalls
 
 /// Runs a JSON-RPC connection on this process's stdin and stdout until end of input, `exit`, a signal,
 /// a closed stdout or the client's death, and returns the exit code.
@@ -112,9 +113,8 @@ public enum StdioHost {
                     continue
                 }
             }
-            let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            let count = buffer.withUnsafeMutableBytes { buffer in SystemCall.retrying { read(STDIN_FILENO, buffer.baseAddress, buffer.count) } }
             if count < 0 {
-                if errno == EINTR { continue }
                 // A parent may hand over a non-blocking stdin: wait until it is readable, never spin.
                 if errno == EAGAIN || errno == EWOULDBLOCK {
                     var poller = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
