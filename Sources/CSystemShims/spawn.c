@@ -8,6 +8,8 @@
 #include <unistd.h>
 #ifdef __linux__
 #include <net/if.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
@@ -60,6 +62,38 @@ static void identity_map(unsigned id, char *line) {
     line[at] = 0;
 }
 
+/// In the child, in its network namespace: listens on 127.0.0.1:proxy_port and sends the socket to the host.
+static int send_proxy_listener(const sb_confinement *confinement) {
+    int listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (listener < 0) return SB_SPAWN_STEP_PROXY;
+    struct sockaddr_in address;
+    memset(&address, 0, sizeof address);
+    address.sin_family = AF_INET;
+    address.sin_port = htons((unsigned short)confinement->proxy_port);
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    char control[CMSG_SPACE(sizeof(int))];
+    memset(control, 0, sizeof control);
+    char byte = 'L';
+    struct iovec vector = {&byte, 1};
+    struct msghdr message;
+    memset(&message, 0, sizeof message);
+    message.msg_iov = &vector;
+    message.msg_iovlen = 1;
+    message.msg_control = control;
+    message.msg_controllen = sizeof control;
+    struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+    header->cmsg_level = SOL_SOCKET;
+    header->cmsg_type = SCM_RIGHTS;
+    header->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(header), &listener, sizeof(int));
+    int failed = bind(listener, (struct sockaddr *)&address, sizeof address) != 0 || listen(listener, 64) != 0
+        || sendmsg(confinement->proxy_channel, &message, MSG_NOSIGNAL) != 1;
+    int saved = errno;
+    close(listener);
+    errno = saved;
+    return failed ? SB_SPAWN_STEP_PROXY : 0;
+}
+
 /// In the child: a user namespace of its own (our uid and gid mapped to themselves), and if asked a network
 /// namespace of its own with its loopback up. Returns 0, or the step that failed with errno set.
 static int enter_namespaces(const sb_confinement *confinement, unsigned uid, unsigned gid) {
@@ -84,7 +118,8 @@ static int enter_namespaces(const sb_confinement *confinement, unsigned uid, uns
     int saved = errno;
     close(sock);
     errno = saved;
-    return failed ? SB_SPAWN_STEP_LOOPBACK : 0;
+    if (failed) return SB_SPAWN_STEP_LOOPBACK;
+    return confinement->proxy_port > 0 ? send_proxy_listener(confinement) : 0;
 }
 
 /// In the child: namespaces, no new privileges, the Landlock ruleset. Returns 0, or the step that failed.
@@ -220,4 +255,55 @@ int sb_probe_namespaces(int network) {
     (void)network;
     return -ENOSYS;
 #endif
+}
+
+int sb_receive_descriptor(int channel) {
+    char control[CMSG_SPACE(sizeof(int))];
+    char byte;
+    struct iovec vector = {&byte, 1};
+    struct msghdr message;
+    memset(&message, 0, sizeof message);
+    message.msg_iov = &vector;
+    message.msg_iovlen = 1;
+    message.msg_control = control;
+    message.msg_controllen = sizeof control;
+    if (recvmsg(channel, &message, MSG_DONTWAIT | MSG_CMSG_CLOEXEC) != 1) return -1;
+    struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+    if (header == NULL || header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) {
+        errno = EPROTO;
+        return -1;
+    }
+    int fd;
+    memcpy(&fd, CMSG_DATA(header), sizeof fd);
+    return fd;
+}
+
+void sb_relay(int a, int b) {
+    char buffer[65536];
+    int open_a = 1, open_b = 1;  // whether each side may still send to us
+    while (open_a || open_b) {
+        struct pollfd polls[2] = {{open_a ? a : -1, POLLIN, 0}, {open_b ? b : -1, POLLIN, 0}};
+        if (poll(polls, 2, -1) < 0) {
+            if (errno == EINTR) continue;
+            return;
+        }
+        for (int side = 0; side < 2; side++) {
+            if (polls[side].revents == 0) continue;
+            int from = side == 0 ? a : b, to = side == 0 ? b : a;
+            ssize_t count = read(from, buffer, sizeof buffer);
+            if (count < 0 && errno == EINTR) continue;
+            if (count <= 0) {
+                shutdown(to, SHUT_WR);
+                if (side == 0) open_a = 0; else open_b = 0;
+                if (count < 0) return;
+                continue;
+            }
+            for (ssize_t done = 0; done < count;) {
+                ssize_t written = send(to, buffer + done, (size_t)(count - done), MSG_NOSIGNAL);
+                if (written < 0 && errno == EINTR) continue;
+                if (written <= 0) return;
+                done += written;
+            }
+        }
+    }
 }

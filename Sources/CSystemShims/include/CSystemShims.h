@@ -55,6 +55,7 @@ enum {
     SB_SPAWN_STEP_LANDLOCK = 7,
     SB_SPAWN_STEP_LIMITS = 8,
     SB_SPAWN_STEP_EXEC = 9,
+    SB_SPAWN_STEP_PROXY = 10,
 };
 
 #define SB_CONFINEMENT_MAX_LIMITS 8
@@ -62,10 +63,14 @@ enum {
 /// What sb_spawn_confined applies in the child between fork and exec: a user namespace of its own (uid and
 /// gid mapped to themselves; with `network_namespace`, a network namespace too, only loopback, up), then
 /// PR_SET_NO_NEW_PRIVS, then the Landlock ruleset `ruleset_fd` (-1: none), then, once its descriptors are
-/// in place, the resource limits (setrlimit, soft and hard alike).
+/// in place, the resource limits (setrlimit, soft and hard alike). With a network namespace and `proxy_port`,
+/// the child also listens on 127.0.0.1:`proxy_port` inside it and sends that listening socket over the Unix
+/// socket `proxy_channel` (SCM_RIGHTS) before closing its copy: the host accepts the plugin's connections there.
 typedef struct sb_confinement {
     int user_namespace;
     int network_namespace;
+    int proxy_port;
+    int proxy_channel;
     int no_new_privs;
     int ruleset_fd;
     int limit_count;
@@ -103,6 +108,13 @@ int sb_probe_namespaces(int network);
 /// Removes the folder `path` and everything beneath it, following no symbolic link and staying on its file
 /// system (nftw, depth first). Best effort: what cannot be removed stays.
 void sb_remove_tree(const char *path);
+
+/// The descriptor waiting on the Unix socket `channel` (SCM_RIGHTS), without blocking; -1 with errno set.
+int sb_receive_descriptor(int channel);
+
+/// Copies bytes both ways between the connected sockets `a` and `b` until both directions have ended (an end
+/// read passes on as a shutdown for writing) or one fails; blocks the calling thread. Closes neither.
+void sb_relay(int a, int b);
 
 /// pipe2(fds, O_CLOEXEC): a pipe whose ends no child inherits by accident.
 int sb_pipe_cloexec(int fds[2]);

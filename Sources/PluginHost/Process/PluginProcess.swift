@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CSystemShims
 import JSONRPC
+import Logging
 import Synchronization
 
 /// A plugin's running process: the host's ends of its three pipes, and its exit, which one thread of
@@ -31,6 +32,8 @@ final class PluginProcess: Sendable {
     let sandbox: PluginSandboxField
     /// The run's private temporary folder, removed once it has exited.
     private let temporaryFolder: String?
+    /// Its way out for `network.allow`, stopped once it has exited.
+    let proxy = Mutex<NetworkProxy?>(nil)
 
     private init(pid: Int32, inputFD: Int32, outputFD: Int32, errorFD: Int32, sandbox: PluginSandboxField, temporaryFolder: String?) {
         self.pid = pid
@@ -43,7 +46,7 @@ final class PluginProcess: Sendable {
 
     /// Starts `manifest.command` with a clean environment, confined by its sandbox (``SandboxPlan``);
     /// throws a reason when it cannot be started.
-    static func spawn(_ manifest: PluginManifest, sandbox settings: SandboxSettings) async throws(SpawnError) -> PluginProcess {
+    static func spawn(_ manifest: PluginManifest, sandbox settings: SandboxSettings, logger: Logger) async throws(SpawnError) -> PluginProcess {
         var environment = PluginEnvironment.make(for: manifest)
         guard let program = manifest.command.first,
               let path = PluginEnvironment.resolveProgram(program, path: environment["PATH"]) else {
@@ -69,6 +72,7 @@ final class PluginProcess: Sendable {
             }
         } catch {
             applied?.close()
+            applied?.proxyChannel.map { _ = close($0) }
             applied.map { SandboxPlan.removeTemporary($0.temporaryFolder) }
             throw SpawnError(error.description)
         }
@@ -77,8 +81,34 @@ final class PluginProcess: Sendable {
         do {
             process = try result.get()
         } catch {
+            applied?.proxyChannel.map { _ = close($0) }
             applied.map { SandboxPlan.removeTemporary($0.temporaryFolder) }
             throw error
+        }
+        if let applied, let channel = applied.proxyChannel {
+            // The child sent the proxy's listening socket (made in its namespace) before exec.
+            let listener = sb_receive_descriptor(channel)
+            let reason = errno
+            close(channel)
+            var failure: String?
+            if listener < 0 {
+                failure = "its listening socket did not arrive: \(String(cString: strerror(reason)))"
+            } else {
+                let proxy = NetworkProxy(listener: listener, allow: applied.allow, plugin: manifest.name, logger: logger)
+                do {
+                    try proxy.start()
+                    process.proxy.withLock { $0 = proxy }
+                } catch {
+                    close(listener)
+                    failure = error.description
+                }
+            }
+            if let failure {
+                process.signalGroup(SIGKILL)
+                closeAll([process.inputFD, process.outputFD, process.errorFD])
+                process.reap()  // killed: it is gone at once
+                throw SpawnError("cannot confine the plugin: its network proxy did not start (\(failure)); it was stopped", reason: "sandboxFailed")
+            }
         }
         do {
             try OSThread.detach(name: "sb-plugin-reap") { process.reap() }
@@ -140,6 +170,7 @@ final class PluginProcess: Sendable {
         }
         let ended = ExitStatus(waitStatus: status)
         if let temporaryFolder { SandboxPlan.removeTemporary(temporaryFolder) }
+        proxy.withLock { $0?.stop() }
         let waiters = exit.withLock { state in
             state.status = ended
             defer { state.waiters = [] }

@@ -14,8 +14,9 @@ public struct PluginSandboxStatus: Encodable, Sendable, Equatable {
     public var missing: [String]
     public var network: SandboxPolicy.Network
     /// How `network` is held: `namespace` (its own network namespace, only loopback: TCP and UDP),
-    /// `landlockTcp` (TCP bind and connect refused; UDP not covered), `landlockTcpPorts` (TCP only to the
-    /// allowed ports), `none`; absent before the first start.
+    /// `proxy` (its own network namespace; out only through the host's proxy, by name), `landlockTcp` (TCP
+    /// bind and connect refused; UDP not covered), `landlockTcpPorts` (TCP only to the allowed ports), `none`;
+    /// absent before the first start.
     public var networkEnforcement: String?
     public var limits: Limits
     /// What is not covered, said in words.

@@ -9,12 +9,18 @@ import SwitchboardCore
 struct AppliedSandbox: Sendable {
     let confinement: sb_confinement
     let environment: [String: String]
+    /// For `network.allow` in a namespace: the host's end of the channel the child sends the proxy's
+    /// listening socket on, and the allow-list.
+    let proxyChannel: Int32?
+    let allow: [NetworkAddress]
     /// The private temporary folder, removed when the run ends.
     let temporaryFolder: String
     let status: PluginSandboxStatus
 
+    /// Closes the ruleset and the child's end of the proxy channel (after the spawn).
     func close() {
         if confinement.ruleset_fd >= 0 { Glibc.close(confinement.ruleset_fd) }
+        if confinement.proxy_port > 0 { Glibc.close(confinement.proxy_channel) }
     }
 }
 
@@ -80,21 +86,36 @@ extension SandboxPlan {
             }
         }
         var notes: [String] = []
-        if case .allow(let entries) = network, confineTCP {
+        // network.allow: a namespace of its own whose only way out is the host's proxy, where the kernel allows.
+        let proxied = if case .allow = network { ConfinementSupport.networkNamespaces } else { false }
+        var channel: [Int32] = [-1, -1]
+        if proxied {
+            guard socketpair(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &channel) == 0 else {
+                Glibc.close(ruleset)
+                throw SandboxFailure(reason: "sandboxFailed", description: "socketpair for the network proxy: \(String(cString: strerror(errno)))")
+            }
+            if confineTCP, sb_landlock_allow_port(ruleset, UInt64(NetworkProxy.port), LandlockAccess.connectTCP) != 0 {
+                Glibc.close(ruleset)
+                channel.forEach { _ = Glibc.close($0) }
+                throw SandboxFailure(reason: "sandboxFailed", description: "landlock_add_rule for the proxy's port: \(String(cString: strerror(errno)))")
+            }
+        } else if case .allow(let entries) = network, confineTCP {
             for port in Set(entries.compactMap { NetworkAddress($0)?.port }).sorted() {
                 guard sb_landlock_allow_port(ruleset, UInt64(port), LandlockAccess.connectTCP) == 0 else {
                     Glibc.close(ruleset)
                     throw SandboxFailure(reason: "sandboxFailed", description: "landlock_add_rule for TCP port \(port): \(String(cString: strerror(errno)))")
                 }
             }
-            notes.append("network.allow is enforced by port only: TCP connections go to the listed ports on any host (names are not checked), UDP is not covered")
+            notes.append("network.allow is enforced by port only (no network namespace here for the proxy): TCP connections go to the listed ports on any host, UDP is not covered")
         }
-        let networkNamespace = network == .none && ConfinementSupport.networkNamespaces
+        let networkNamespace = (network == .none && ConfinementSupport.networkNamespaces) || proxied
         let root = getuid() == 0
         let userNamespace = ConfinementSupport.userNamespaces && (networkNamespace || !root)
         var confinement = sb_confinement()
         confinement.user_namespace = userNamespace ? 1 : 0
         confinement.network_namespace = networkNamespace ? 1 : 0
+        confinement.proxy_port = proxied ? NetworkProxy.port : 0
+        confinement.proxy_channel = channel[1]
         confinement.no_new_privs = 1
         confinement.ruleset_fd = ruleset
         var limitList: [(Int32, UInt64)] = [
@@ -119,14 +140,14 @@ extension SandboxPlan {
         }
         let enforcement: String = switch network {
         case .any: "none"
-        case .allow: confineTCP ? "landlockTcpPorts" : "none"
+        case .allow: proxied ? "proxy" : confineTCP ? "landlockTcpPorts" : "none"
         case .none: networkNamespace ? "namespace" : confineTCP ? "landlockTcp" : "none"
         }
         if network == .none, !networkNamespace {
             notes.append(confineTCP ? "network false is enforced by Landlock's TCP rules only: UDP is not covered"
                                     : "network false is not enforced: this kernel has neither network namespaces for us nor Landlock TCP rules (ABI 4)")
         }
-        if case .allow = network, !confineTCP {
+        if case .allow = network, !proxied, !confineTCP {
             notes.append("network.allow is not enforced: Landlock ABI \(abi) has no TCP rules (ABI 4)")
         }
         let status = PluginSandboxStatus(
@@ -135,7 +156,10 @@ extension SandboxPlan {
             limits: .init(addressSpaceMB: limits.addressSpaceMB, openFiles: limits.openFiles, processes: processesApplied ? limits.processes : nil),
             notes: notes
         )
-        return AppliedSandbox(confinement: confinement, environment: Self.privateEnvironment(temporary: temporary, data: dataFolder),
+        var environment = Self.privateEnvironment(temporary: temporary, data: dataFolder)
+        if proxied { environment.merge(NetworkProxy.environment) { _, proxy in proxy } }
+        let allow: [NetworkAddress] = if case .allow(let entries) = network { entries.compactMap(NetworkAddress.init) } else { [] }
+        return AppliedSandbox(confinement: confinement, environment: environment, proxyChannel: proxied ? channel[0] : nil, allow: allow,
                               temporaryFolder: temporary, status: status)
     }
 

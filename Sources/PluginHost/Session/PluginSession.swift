@@ -87,7 +87,7 @@ final class PluginSession: Sendable {
                       onEnd: @escaping @Sendable (PluginSession, ResponseError, Bool) -> Void) async throws -> PluginSession {
         let process: PluginProcess
         do {
-            process = try await PluginProcess.spawn(manifest, sandbox: settings.sandbox)
+            process = try await PluginProcess.spawn(manifest, sandbox: settings.sandbox, logger: settings.logger)
         } catch {
             let details: JSONObject = error.reason == "sandboxUnavailable" ? ["kernel": .string(ConfinementSupport.kernelRelease)] : [:]
             throw PluginError.unavailable(manifest.name, reason: error.reason, message: error.description, details: details)

@@ -5,6 +5,8 @@ import json
 import os
 import socket
 import sys
+import urllib.error
+import urllib.request
 
 
 def send(message):
@@ -24,6 +26,7 @@ TOOLS = [
     tool("fork", {"count": {"type": "integer"}}),
     tool("allocate", {"mb": {"type": "integer"}}),
     tool("env", {}),
+    tool("fetch", {"url": {"type": "string"}}),
 ]
 
 
@@ -68,6 +71,15 @@ def run(name, args):
         if name == "allocate":
             block = bytearray(args["mb"] * 1024 * 1024)
             return {"ok": True, "bytes": len(block)}
+        if name == "fetch":
+            # Through HTTP_PROXY / HTTPS_PROXY when the host set them, as any urllib client.
+            try:
+                with urllib.request.urlopen(args["url"], timeout=30) as response:
+                    return {"ok": True, "status": response.status, "text": response.read(200).decode()}
+            except urllib.error.HTTPError as error:
+                return {"ok": False, "error": f"HTTP {error.code}"}
+            except urllib.error.URLError as error:
+                return outcome(error.reason if isinstance(error.reason, OSError) else OSError(str(error.reason)))
         if name == "env":
             return {"ok": True, "env": {key: os.environ.get(key) for key in ("HOME", "TMPDIR", "XDG_DATA_HOME", "XDG_CACHE_HOME")}}
     except (OSError, MemoryError) as error:
