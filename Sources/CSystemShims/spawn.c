@@ -62,6 +62,17 @@ static void identity_map(unsigned id, char *line) {
     line[at] = 0;
 }
 
+/// A message of one byte with room for one descriptor (SCM_RIGHTS) in `control`.
+static void descriptor_message(struct msghdr *message, struct iovec *vector, char *byte, char *control, size_t size) {
+    vector->iov_base = byte;
+    vector->iov_len = 1;
+    memset(message, 0, sizeof *message);
+    message->msg_iov = vector;
+    message->msg_iovlen = 1;
+    message->msg_control = control;
+    message->msg_controllen = size;
+}
+
 /// In the child, in its network namespace: listens on 127.0.0.1:proxy_port and sends the socket to the host.
 static int send_proxy_listener(const sb_confinement *confinement) {
     int listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -74,13 +85,9 @@ static int send_proxy_listener(const sb_confinement *confinement) {
     char control[CMSG_SPACE(sizeof(int))];
     memset(control, 0, sizeof control);
     char byte = 'L';
-    struct iovec vector = {&byte, 1};
+    struct iovec vector;
     struct msghdr message;
-    memset(&message, 0, sizeof message);
-    message.msg_iov = &vector;
-    message.msg_iovlen = 1;
-    message.msg_control = control;
-    message.msg_controllen = sizeof control;
+    descriptor_message(&message, &vector, &byte, control, sizeof control);
     struct cmsghdr *header = CMSG_FIRSTHDR(&message);
     header->cmsg_level = SOL_SOCKET;
     header->cmsg_type = SCM_RIGHTS;
@@ -260,13 +267,9 @@ int sb_probe_namespaces(int network) {
 int sb_receive_descriptor(int channel) {
     char control[CMSG_SPACE(sizeof(int))];
     char byte;
-    struct iovec vector = {&byte, 1};
+    struct iovec vector;
     struct msghdr message;
-    memset(&message, 0, sizeof message);
-    message.msg_iov = &vector;
-    message.msg_iovlen = 1;
-    message.msg_control = control;
-    message.msg_controllen = sizeof control;
+    descriptor_message(&message, &vector, &byte, control, sizeof control);
     if (recvmsg(channel, &message, MSG_DONTWAIT | MSG_CMSG_CLOEXEC) != 1) return -1;
     struct cmsghdr *header = CMSG_FIRSTHDR(&message);
     if (header == NULL || header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) {

@@ -86,29 +86,7 @@ final class PluginProcess: Sendable {
             throw error
         }
         if let applied, let channel = applied.proxyChannel {
-            // The child sent the proxy's listening socket (made in its namespace) before exec.
-            let listener = sb_receive_descriptor(channel)
-            let reason = errno
-            close(channel)
-            var failure: String?
-            if listener < 0 {
-                failure = "its listening socket did not arrive: \(String(cString: strerror(reason)))"
-            } else {
-                let proxy = NetworkProxy(listener: listener, allow: applied.allow, plugin: manifest.name, logger: logger)
-                do {
-                    try proxy.start()
-                    process.proxy.withLock { $0 = proxy }
-                } catch {
-                    close(listener)
-                    failure = error.description
-                }
-            }
-            if let failure {
-                process.signalGroup(SIGKILL)
-                closeAll([process.inputFD, process.outputFD, process.errorFD])
-                process.reap()  // killed: it is gone at once
-                throw SpawnError("cannot confine the plugin: its network proxy did not start (\(failure)); it was stopped", reason: "sandboxFailed")
-            }
+            try process.startProxy(channel: channel, allow: applied.allow, plugin: manifest.name, logger: logger)
         }
         do {
             try OSThread.detach(name: "sb-plugin-reap") { process.reap() }
@@ -118,6 +96,32 @@ final class PluginProcess: Sendable {
             throw reason
         }
         return process
+    }
+
+    /// Takes the proxy's listening socket the child sent on `channel` (made in its network namespace before
+    /// exec) and starts the proxy; if that fails, kills the process and throws `sandboxFailed`.
+    private func startProxy(channel: Int32, allow: [NetworkAddress], plugin: String, logger: Logger) throws(SpawnError) {
+        let listener = sb_receive_descriptor(channel)
+        let reason = errno
+        close(channel)
+        var failure: String?
+        if listener < 0 {
+            failure = "its listening socket did not arrive: \(String(cString: strerror(reason)))"
+        } else {
+            let started = NetworkProxy(listener: listener, allow: allow, plugin: plugin, logger: logger)
+            do {
+                try started.start()
+                proxy.withLock { $0 = started }
+            } catch {
+                close(listener)
+                failure = error.description
+            }
+        }
+        guard let failure else { return }
+        signalGroup(SIGKILL)
+        Self.closeAll([inputFD, outputFD, errorFD])
+        reap()  // killed: it is gone at once
+        throw SpawnError("cannot confine the plugin: its network proxy did not start (\(failure)); it was stopped", reason: "sandboxFailed")
     }
 
     /// For a start that failed after the spawn: kills the process group and closes `descriptors` (those
