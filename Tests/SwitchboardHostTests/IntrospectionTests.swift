@@ -1,6 +1,7 @@
 import Jansson
 import JSONRPC
 import SwitchboardHost
+import SwitchboardCore
 import Testing
 
 // What the host says about itself, in process: initialize (framing, limits, namespaces),
@@ -120,10 +121,13 @@ struct IntrospectionTests {
         #expect(params.contains("ms") && params.contains("steps"), "host.sleep's params in rpc.discover: \(sleep.jsonText())")
     }
 
-    @Test("host.status reports the framing and shutdown state")
+    @Test("host.status reports the framing and shutdown state, and whether plugins can be confined here")
     func status() async throws {
         let host = try Harness()
-        #expect(try await host.call("host.status", id: 1).result == ["inFlight": 0, "framing": "ndjson", "shuttingDown": false])
+        let status = try await host.call("host.status", id: 1).result
+        #expect(status?["inFlight"] == 0 && status?["framing"] == "ndjson" && status?["shuttingDown"] == false)
+        let sandbox = try #require(status?["sandbox"])
+        #expect(sandbox["available"] == .bool(ConfinementSupport.landlockABI != nil) && sandbox["kernel"] == .string(ConfinementSupport.kernelRelease))
         _ = try await host.call("shutdown", id: 2)
         #expect(host.connection.isShuttingDown)
     }

@@ -41,8 +41,14 @@ struct RealMCPSoftwareTests {
         let config = folder + "/mcp.json"
         try PluginShippedTests.write(#"""
             {"mcpServers": {"time": {"command": "\#(bin)/mcp-server-time", "args": ["--local-timezone", "Etc/UTC"]},
-                            "git": {"command": "\#(bin)/mcp-server-git"}}}
+                            "git": {"command": "\#(bin)/mcp-server-git", "args": ["--repository", "\#(repository)"]}}}
             """#, to: config, mode: 0o600)
+        // Beside the repository, not in it: the git server's sandbox (the --mcp-config defaults: read-write for
+        // the paths in its args) keeps git and what it runs from reading it.
+        let secret = folder + "/secret.txt"
+        try PluginShippedTests.write("SECRET\n", to: secret, mode: 0o600)
+        try PluginShippedTests.write("#!/bin/sh\necho ran > .git/hook-ran\ncat '\(secret)' > .git/leaked 2>/dev/null\nexit 0\n",
+                                     to: repository + "/.git/hooks/pre-commit", mode: 0o755)
         let host = try SpawnedHost(arguments: ["serve", "--mcp-config", config, "--backend", "memory", "--log-level", "error",
                                                "--plugin-wait", "\(Self.startGuard)"])
         var answers: [(method: String, response: JSONValue)] = []
@@ -73,6 +79,9 @@ struct RealMCPSoftwareTests {
         #expect(Self.text(try answer(11, "git.git_add", #"{"repo_path":"\#(repository)","files":["a.txt"]}"#)).contains("staged"))
         #expect(Self.text(try answer(12, "git.git_commit", #"{"repo_path":"\#(repository)","message":"first"}"#)).contains("committed"))
         #expect(Self.text(try answer(13, "git.git_log", #"{"repo_path":"\#(repository)"}"#)).contains("Message: first"))
+        // The commit's hook ran in the plugin's sandbox: it wrote in the repository but could not read the secret.
+        #expect(try RegularFileText.read(repository + "/.git/hook-ran") == "ran\n")
+        #expect(try RegularFileText.read(repository + "/.git/leaked") == "", "git's hook read a file outside its repository")
         let notRepository = try #require(try answer(14, "git.git_status", #"{"repo_path":"\#(folder)"}"#)["error"])
         #expect(notRepository["code"] == -32071 && notRepository["data"]?["plugin"] == "git", "\(notRepository)")
         #expect(try answer(15, "git.git_log", #"{"repo_path":"\#(repository)","max_count":"x"}"#)["error"]?["data"]?["field"] == "max_count")
@@ -84,10 +93,13 @@ struct RealMCPSoftwareTests {
         let items = try Self.call(host, 21, "plugins.list")["result"]?["items"]?.arrayValue ?? []
         #expect(Set(items.compactMap { $0["server"]?["name"]?.stringValue }) == ["mcp-time", "mcp-git"], "\(items)")
         #expect(items.allSatisfy { $0["version"]?.stringValue?.isEmpty == false && $0["state"] == "running" })
+        let gitSandbox = items.first { $0["name"] == "git" }?["sandbox"]
+        #expect(gitSandbox?["enforced"] == true && gitSandbox?["write"]?.arrayValue?.contains(.string(repository)) == true, "\(String(describing: gitSandbox))")
+        #expect(gitSandbox?["read"]?.arrayValue?.contains { $0.stringValue?.hasSuffix("mcp-real-venv") == true } == true, "the venv the command lives in")
 
         // Killed mid-call: a pre-commit hook says on one FIFO that the commit is under way and holds it on
         // another, so git_commit waits inside mcp-server-git while the test kills it.
-        let started = folder + "/started", gate = folder + "/gate"
+        let started = repository + "/.git/started", gate = repository + "/.git/gate"
         #expect(mkfifo(started, 0o600) == 0 && mkfifo(gate, 0o600) == 0)
         // Read-write opens never block; the hook's own opens then find their other end.
         let startedFD = open(started, O_RDWR)

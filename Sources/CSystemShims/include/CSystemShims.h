@@ -44,6 +44,78 @@ long long sb_file_system_type(int fd);
 pid_t sb_spawn_plugin(const char *path, char *const argv[], char *const envp[], const char *cwd,
                       int in_fd, int out_fd, int err_fd);
 
+/// The steps of sb_spawn_confined that can fail, as `failed_step` reports them.
+enum {
+    SB_SPAWN_STEP_DESCRIPTORS = 1,
+    SB_SPAWN_STEP_CHDIR = 2,
+    SB_SPAWN_STEP_NAMESPACE = 3,
+    SB_SPAWN_STEP_ID_MAP = 4,
+    SB_SPAWN_STEP_LOOPBACK = 5,
+    SB_SPAWN_STEP_NO_NEW_PRIVS = 6,
+    SB_SPAWN_STEP_LANDLOCK = 7,
+    SB_SPAWN_STEP_LIMITS = 8,
+    SB_SPAWN_STEP_EXEC = 9,
+    SB_SPAWN_STEP_PROXY = 10,
+};
+
+#define SB_CONFINEMENT_MAX_LIMITS 8
+
+/// What sb_spawn_confined applies in the child between fork and exec: a user namespace of its own (uid and
+/// gid mapped to themselves; with `network_namespace`, a network namespace too, only loopback, up), then
+/// PR_SET_NO_NEW_PRIVS, then the Landlock ruleset `ruleset_fd` (-1: none), then, once its descriptors are
+/// in place, the resource limits (setrlimit, soft and hard alike). With a network namespace and `proxy_port`,
+/// the child also listens on 127.0.0.1:`proxy_port` inside it and sends that listening socket over the Unix
+/// socket `proxy_channel` (SCM_RIGHTS) before closing its copy: the host accepts the plugin's connections there.
+typedef struct sb_confinement {
+    int user_namespace;
+    int network_namespace;
+    int proxy_port;
+    int proxy_channel;
+    int no_new_privs;
+    int ruleset_fd;
+    int limit_count;
+    int limit_resources[SB_CONFINEMENT_MAX_LIMITS];
+    unsigned long long limit_values[SB_CONFINEMENT_MAX_LIMITS];
+} sb_confinement;
+
+/// sb_spawn_plugin, confined by `confinement` (NULL: not at all). When it returns -1, `failed_step` (if not
+/// NULL) says which step failed (0: the fork itself), errno why; the child never runs the program then.
+pid_t sb_spawn_confined(const char *path, char *const argv[], char *const envp[], const char *cwd,
+                        int in_fd, int out_fd, int err_fd, const sb_confinement *confinement, int *failed_step);
+
+/// Landlock's ABI version on this kernel (landlock_create_ruleset with LANDLOCK_CREATE_RULESET_VERSION), or
+/// -errno (-ENOSYS: not built in; -EOPNOTSUPP: built in but off).
+int sb_landlock_abi(void);
+
+/// A Landlock ruleset handling these access rights (fs, TCP ports from ABI 4, scopes from ABI 6): its
+/// descriptor (close-on-exec), or -1 with errno set.
+int sb_landlock_create_ruleset(unsigned long long handled_fs, unsigned long long handled_net, unsigned long long scoped);
+
+/// Allows `access` beneath the file or folder `path` (for a file, only its file rights); sets
+/// `*is_directory`. Returns 0, or -1 with errno set (ENOENT: it does not exist).
+int sb_landlock_allow_path(int ruleset_fd, const char *path, unsigned long long access, int *is_directory);
+
+/// Allows `access` (bind 1, connect 2) to the TCP port `port`. Returns 0, or -1 with errno set.
+int sb_landlock_allow_port(int ruleset_fd, unsigned long long port, unsigned long long access);
+
+/// Restricts the calling thread by the ruleset (it must have no_new_privs). Returns 0, or -1 with errno set.
+int sb_landlock_restrict_self(int ruleset_fd);
+
+/// Whether a child may have a user namespace of its own (and a network namespace, with `network`): tried in a
+/// child that exits at once. Returns 0, or -errno (EPERM: not allowed to unprivileged users here).
+int sb_probe_namespaces(int network);
+
+/// Removes the folder `path` and everything beneath it, following no symbolic link and staying on its file
+/// system (nftw, depth first). Best effort: what cannot be removed stays.
+void sb_remove_tree(const char *path);
+
+/// The descriptor waiting on the Unix socket `channel` (SCM_RIGHTS), without blocking; -1 with errno set.
+int sb_receive_descriptor(int channel);
+
+/// Copies bytes both ways between the connected sockets `a` and `b` until both directions have ended (an end
+/// read passes on as a shutdown for writing) or one fails; blocks the calling thread. Closes neither.
+void sb_relay(int a, int b);
+
 /// pipe2(fds, O_CLOEXEC): a pipe whose ends no child inherits by accident.
 int sb_pipe_cloexec(int fds[2]);
 

@@ -23,9 +23,36 @@ public enum MCPClientConfig {
             throw ManifestError("\(name): type: only \"stdio\" servers can be plugins")
         }
         let program = try reader.requiredString("command")
+        let arguments = try reader.strings("args")
+        let cwd = try reader.string("cwd")
+        let env = try reader.stringMap("env")
+        let sandbox: SandboxSetting
+        if let declared = object["sandbox"] {
+            do {
+                sandbox = try SandboxSetting(json: declared)
+            } catch {
+                throw ManifestError("\(name): \(error.description)")
+            }
+        } else {
+            sandbox = .confined(defaultPolicy(arguments: arguments, cwd: cwd, env: env))
+        }
         return PluginManifest(
-            name: name, version: "", namespace: name, command: [program] + (try reader.strings("args")),
-            cwd: try reader.string("cwd") ?? folder, env: try reader.stringMap("env"), origin: "\(file) (\(name))"
+            name: name, version: "", namespace: name, command: [program] + arguments,
+            cwd: cwd ?? folder, env: env, origin: "\(file) (\(name))", sandbox: sandbox
         )
+    }
+
+    /// Launcher caches a server's command may need, read-only, when they exist (`~` is the host's home).
+    static let launcherCaches = ["~/.cache/uv", "~/.npm"]
+
+    /// The sandbox of an entry that declares none: the defaults, plus read-write for each existing absolute
+    /// path in its `args`, `cwd` and `env` values (the user pointed the server there), plus the launcher
+    /// caches read-only. The command's venv is readable like every plugin's (``SandboxPlan``).
+    static func defaultPolicy(arguments: [String], cwd: String?, env: [String: String]) -> SandboxPolicy {
+        let named = arguments + [cwd].compactMap { $0 } + env.keys.sorted().compactMap { env[$0] }
+        var policy = SandboxPolicy()
+        policy.write = named.filter { $0.hasPrefix("/") && $0 != "/" && FileText.exists($0) }
+        policy.read = launcherCaches.filter { FileText.exists(SandboxPlan.expandHome($0)) }
+        return policy
     }
 }

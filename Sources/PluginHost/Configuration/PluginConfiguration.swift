@@ -147,3 +147,32 @@ enum FileText {
         return names.sorted()
     }
 }
+
+extension PluginConfiguration {
+    /// Replaces the sandbox of the plugins named in `files` (`--plugin-sandbox NAME=FILE`: the file holds a
+    /// `"sandbox"` value) and `unconfined` (`--unconfined-plugin NAME`: run unconfined). A file that cannot be
+    /// read or holds no valid sandbox makes its plugin invalid, with the reason; a name no plugin has is logged.
+    public func overridingSandboxes(files: [String: String], unconfined: Set<String>, logger: Logger) -> PluginConfiguration {
+        var known: Set<String> = []
+        let entries = entries.map { entry -> Entry in
+            guard case .valid(var manifest) = entry else { return entry }
+            known.insert(manifest.name)
+            if unconfined.contains(manifest.name) {
+                manifest.sandbox = .unconfined
+            } else if let file = files[manifest.name] {
+                do {
+                    manifest.sandbox = try SandboxSetting(json: try FileText.readJSON(file))
+                } catch {
+                    let reason = "--plugin-sandbox \(manifest.name)=\(file): \(error)"
+                    logger.error("plugin \(manifest.name) is not loaded: \(reason)")
+                    return .invalid(name: manifest.name, namespace: manifest.namespace, version: manifest.version, reason: reason)
+                }
+            }
+            return .valid(manifest)
+        }
+        for name in Set(files.keys).union(unconfined).subtracting(known).sorted() {
+            logger.warning("--plugin-sandbox / --unconfined-plugin name no plugin: \(name)")
+        }
+        return PluginConfiguration(entries: entries)
+    }
+}

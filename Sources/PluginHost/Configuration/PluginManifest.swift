@@ -25,12 +25,17 @@ public struct PluginManifest: Sendable, Equatable {
     public var calls: [String]
     /// Where it was read from: the folder, or the configuration file and entry.
     public var origin: String
+    /// The plugin's own folder (`${pluginDir}`, readable by default); nil for an `--mcp-config` entry.
+    public var folder: String?
+    /// How it is confined (``SandboxSetting``): the defaults unless the manifest says otherwise.
+    public var sandbox: SandboxSetting
 
     public static let defaultTimeoutMilliseconds = 30_000
 
     public init(name: String, version: String, namespace: String, description: String? = nil, command: [String],
                 cwd: String, env: [String: String] = [:], passEnv: [String] = [],
-                timeoutMilliseconds: Int = Self.defaultTimeoutMilliseconds, calls: [String] = [], origin: String) {
+                timeoutMilliseconds: Int = Self.defaultTimeoutMilliseconds, calls: [String] = [], origin: String,
+                folder: String? = nil, sandbox: SandboxSetting = .defaults) {
         self.name = name
         self.version = version
         self.namespace = namespace
@@ -42,6 +47,8 @@ public struct PluginManifest: Sendable, Equatable {
         self.timeoutMilliseconds = timeoutMilliseconds
         self.calls = calls
         self.origin = origin
+        self.folder = folder
+        self.sandbox = sandbox
     }
 }
 
@@ -64,7 +71,8 @@ extension PluginManifest {
             namespace: try reader.requiredString("namespace"), description: try reader.string("description"),
             command: [program.contains("/") ? PathText.resolve(program, against: folder) : program] + command.dropFirst(),
             cwd: cwd, env: try reader.stringMap("env"), passEnv: try reader.strings("passEnv"),
-            timeoutMilliseconds: timeout, calls: try reader.strings("calls"), origin: folder
+            timeoutMilliseconds: timeout, calls: try reader.strings("calls"), origin: folder, folder: folder,
+            sandbox: try object["sandbox"].map { value throws(ManifestError) in try SandboxSetting(json: value) } ?? .defaults
         )
     }
 }

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CSystemShims
 import JSONRPC
+import Logging
 import Synchronization
 import SystemCalls
 
@@ -28,19 +29,39 @@ final class PluginProcess: Sendable {
         var waiters: [@Sendable (ExitStatus) -> Void] = []
     }
 
-    private init(pid: Int32, inputFD: Int32, outputFD: Int32, errorFD: Int32) {
+    /// The sandbox this run got (`null`: unconfined on purpose).
+    let sandbox: PluginSandboxField
+    /// The run's private temporary folder, removed once it has exited.
+    private let temporaryFolder: String?
+    /// Its way out for `network.allow`, stopped once it has exited.
+    let proxy = Mutex<NetworkProxy?>(nil)
+
+    private init(pid: Int32, inputFD: Int32, outputFD: Int32, errorFD: Int32, sandbox: PluginSandboxField, temporaryFolder: String?) {
         self.pid = pid
+        self.sandbox = sandbox
+        self.temporaryFolder = temporaryFolder
         self.inputFD = inputFD
         self.outputFD = outputFD
         self.errorFD = errorFD
     }
 
-    /// Starts `manifest.command` with a clean environment; throws a reason when it cannot be started.
-    static func spawn(_ manifest: PluginManifest) async throws(SpawnError) -> PluginProcess {
-        let environment = PluginEnvironment.make(for: manifest)
+    /// Starts `manifest.command` with a clean environment, confined by its sandbox (``SandboxPlan``);
+    /// throws a reason when it cannot be started.
+    static func spawn(_ manifest: PluginManifest, sandbox settings: SandboxSettings, logger: Logger) async throws(SpawnError) -> PluginProcess {
+        var environment = PluginEnvironment.make(for: manifest)
         guard let program = manifest.command.first,
               let path = PluginEnvironment.resolveProgram(program, path: environment["PATH"]) else {
             throw SpawnError("cannot find the program \"\(manifest.command.first ?? "")\" (looked in the plugin's PATH)")
+        }
+        let applied: AppliedSandbox?
+        let field: PluginSandboxField
+        do {
+            (applied, field) = try settings.prepare(manifest, program: path, searchPath: environment["PATH"])
+        } catch {
+            throw SpawnError(error.description, reason: error.reason)
+        }
+        for (name, value) in applied?.environment ?? [:] where manifest.env[name] == nil && !manifest.passEnv.contains(name) {
+            environment[name] = value
         }
         let arguments = [program] + manifest.command.dropFirst()
         let variables = environment.keys.sorted().map { "\($0)=\(environment[$0] ?? "")" }
@@ -48,12 +69,26 @@ final class PluginProcess: Sendable {
         let result: Result<PluginProcess, SpawnError>
         do {
             result = try await SpawnThread.shared.run {
-                Self.spawnNow(path: path, arguments: arguments, variables: variables, cwd: cwd)
+                Self.spawnNow(path: path, arguments: arguments, variables: variables, cwd: cwd, sandbox: applied, field: field)
             }
         } catch {
+            applied?.close()
+            applied?.proxyChannel.map { _ = close($0) }
+            applied.map { SandboxPlan.removeTemporary($0.temporaryFolder) }
             throw SpawnError(error.description)
         }
-        let process = try result.get()
+        applied?.close()
+        let process: PluginProcess
+        do {
+            process = try result.get()
+        } catch {
+            applied?.proxyChannel.map { _ = close($0) }
+            applied.map { SandboxPlan.removeTemporary($0.temporaryFolder) }
+            throw error
+        }
+        if let applied, let channel = applied.proxyChannel {
+            try process.startProxy(channel: channel, allow: applied.allow, plugin: manifest.name, logger: logger)
+        }
         do {
             try OSThread.detach(name: "sb-plugin-reap") { process.reap() }
         } catch {
@@ -64,6 +99,32 @@ final class PluginProcess: Sendable {
         return process
     }
 
+    /// Takes the proxy's listening socket the child sent on `channel` (made in its network namespace before
+    /// exec) and starts the proxy; if that fails, kills the process and throws `sandboxFailed`.
+    private func startProxy(channel: Int32, allow: [NetworkAddress], plugin: String, logger: Logger) throws(SpawnError) {
+        let listener = sb_receive_descriptor(channel)
+        let reason = errno
+        close(channel)
+        var failure: String?
+        if listener < 0 {
+            failure = "its listening socket did not arrive: \(String(cString: strerror(reason)))"
+        } else {
+            let started = NetworkProxy(listener: listener, allow: allow, plugin: plugin, logger: logger)
+            do {
+                try started.start()
+                proxy.withLock { $0 = started }
+            } catch {
+                close(listener)
+                failure = error.description
+            }
+        }
+        guard let failure else { return }
+        signalGroup(SIGKILL)
+        Self.closeAll([inputFD, outputFD, errorFD])
+        reap()  // killed: it is gone at once
+        throw SpawnError("cannot confine the plugin: its network proxy did not start (\(failure)); it was stopped", reason: "sandboxFailed")
+    }
+
     /// For a start that failed after the spawn: kills the process group and closes `descriptors` (those
     /// no reader or writer took yet); returns the reason to throw.
     func abandon(closing descriptors: [Int32], because error: ThreadStartError) -> SpawnError {
@@ -72,7 +133,8 @@ final class PluginProcess: Sendable {
         return SpawnError(error.description)
     }
 
-    private static func spawnNow(path: String, arguments: [String], variables: [String], cwd: String) -> Result<PluginProcess, SpawnError> {
+    private static func spawnNow(path: String, arguments: [String], variables: [String], cwd: String,
+                                 sandbox: AppliedSandbox?, field: PluginSandboxField) -> Result<PluginProcess, SpawnError> {
         var input: [Int32] = [0, 0], output: [Int32] = [0, 0], errors: [Int32] = [0, 0]
         guard sb_pipe_cloexec(&input) == 0 else { return .failure(SpawnError("pipe: errno \(errno)")) }
         guard sb_pipe_cloexec(&output) == 0 else {
@@ -83,18 +145,24 @@ final class PluginProcess: Sendable {
             closeAll(input + output)
             return .failure(SpawnError("pipe: errno \(errno)"))
         }
+        var step: Int32 = 0
         let pid = withCStrings(arguments) { argv in
             withCStrings(variables) { envp in
-                sb_spawn_plugin(path, argv, envp, cwd, input[0], output[1], errors[1])
+                if var confinement = sandbox?.confinement {
+                    sb_spawn_confined(path, argv, envp, cwd, input[0], output[1], errors[1], &confinement, &step)
+                } else {
+                    sb_spawn_plugin(path, argv, envp, cwd, input[0], output[1], errors[1])
+                }
             }
         }
         let reason = errno
         closeAll([input[0], output[1], errors[1]])
         guard pid > 0 else {
             closeAll([input[1], output[0], errors[0]])
-            return .failure(SpawnError("cannot start \(path) in \(cwd): \(String(cString: strerror(reason)))"))
+            return .failure(SpawnError(failedStep: step, errno: reason, path: path, cwd: cwd, confined: sandbox != nil))
         }
-        return .success(PluginProcess(pid: pid, inputFD: input[1], outputFD: output[0], errorFD: errors[0]))
+        return .success(PluginProcess(pid: pid, inputFD: input[1], outputFD: output[0], errorFD: errors[0], sandbox: field,
+                                      temporaryFolder: sandbox?.temporaryFolder))
     }
 
     // MARK: Exit
@@ -104,6 +172,8 @@ final class PluginProcess: Sendable {
         var status: Int32 = 0
         _ = SystemCall.retrying { waitpid(pid, &status, 0) }
         let ended = ExitStatus(waitStatus: status)
+        if let temporaryFolder { SandboxPlan.removeTemporary(temporaryFolder) }
+        proxy.withLock { $0?.stop() }
         let waiters = exit.withLock { state in
             state.status = ended
             defer { state.waiters = [] }
@@ -190,5 +260,31 @@ final class PluginProcess: Sendable {
 /// Why a plugin could not be started.
 struct SpawnError: Error, Sendable, CustomStringConvertible {
     var description: String
-    init(_ description: String) { self.description = description }
+    /// `data.reason` of the error calls answer: `startFailed`, or `sandboxUnavailable` / `sandboxFailed`.
+    var reason: String
+    init(_ description: String, reason: String = "startFailed") {
+        self.description = description
+        self.reason = reason
+    }
+
+    /// What sb_spawn_confined reported: the step between fork and exec that failed, and errno.
+    init(failedStep step: Int32, errno number: Int32, path: String, cwd: String, confined: Bool) {
+        let cause = String(cString: strerror(number))
+        let what: String? = switch Int(step) {
+        case Int(SB_SPAWN_STEP_NAMESPACE): "unshare (a user and network namespace)"
+        case Int(SB_SPAWN_STEP_ID_MAP): "the user namespace's uid and gid maps"
+        case Int(SB_SPAWN_STEP_LOOPBACK): "bringing up loopback in the network namespace"
+        case Int(SB_SPAWN_STEP_NO_NEW_PRIVS): "PR_SET_NO_NEW_PRIVS"
+        case Int(SB_SPAWN_STEP_LANDLOCK): "landlock_restrict_self"
+        case Int(SB_SPAWN_STEP_LIMITS): "setrlimit"
+        default: nil
+        }
+        if let what {
+            self.init("cannot confine the plugin: \(what) failed: \(cause); it was not started", reason: "sandboxFailed")
+        } else if confined, number == EACCES {
+            self.init("cannot start \(path) in \(cwd): \(cause) (its sandbox may not allow it: see sandbox.read in Plugins/README.md)")
+        } else {
+            self.init("cannot start \(path) in \(cwd): \(cause)")
+        }
+    }
 }

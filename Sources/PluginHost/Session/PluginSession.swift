@@ -2,6 +2,7 @@ import Jansson
 import JSONRPC
 import Logging
 import Synchronization
+import SwitchboardCore
 
 /// One run of a plugin: its process, the JSON-RPC connection over its pipes (the host being the MCP
 /// client), what it announced, and the calls in flight.
@@ -86,9 +87,15 @@ final class PluginSession: Sendable {
                       onEnd: @escaping @Sendable (PluginSession, ResponseError, Bool) -> Void) async throws -> PluginSession {
         let process: PluginProcess
         do {
-            process = try await PluginProcess.spawn(manifest)
+            process = try await PluginProcess.spawn(manifest, sandbox: settings.sandbox, logger: settings.logger)
         } catch {
-            throw PluginError.unavailable(manifest.name, reason: "startFailed", message: error.description)
+            let details: JSONObject = error.reason == "sandboxUnavailable" ? ["kernel": .string(ConfinementSupport.kernelRelease)] : [:]
+            throw PluginError.unavailable(manifest.name, reason: error.reason, message: error.description, details: details)
+        }
+        if process.sandbox.status == nil {
+            settings.logger.warning("plugin \(manifest.name) runs UNCONFINED (sandbox false or --unconfined-plugin): it can read, write and reach whatever this user can")
+        } else if process.sandbox.status?.enforced == false {
+            settings.logger.warning("plugin \(manifest.name) runs UNCONFINED: \(ConfinementSupport.unavailableReason ?? "no Landlock"), and --allow-unconfined-plugins was given")
         }
         var logger = settings.logger
         logger[metadataKey: "plugin"] = "\(manifest.name)"

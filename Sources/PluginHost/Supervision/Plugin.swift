@@ -38,6 +38,8 @@ public final class Plugin: Sendable {
         var lastOffer = ResourceOffer()
         /// Whether a run ever finished its handshake, so its listing (tools, resources) is known.
         var listed = false
+        /// The sandbox of the last run that started, else as planned; nil for an invalid plugin.
+        var sandbox: PluginSandboxField?
     }
 
     init(manifest: PluginManifest, settings: PluginSettings, host: HostTable, onEvent: @escaping @Sendable (Plugin, PluginEvent) -> Void) {
@@ -48,7 +50,7 @@ public final class Plugin: Sendable {
         self.settings = settings
         self.host = host
         self.onEvent = onEvent
-        state = Mutex(State(phase: .stopped))
+        state = Mutex(State(phase: .stopped, sandbox: settings.sandbox.planned(manifest)))
     }
 
     init(invalid name: String, namespace: String, version: String, reason: String, settings: PluginSettings) {
@@ -120,6 +122,7 @@ public final class Plugin: Sendable {
                     // its start failing (counted once, below), not a crash of a running plugin.
                     if let error = session.endError { return .ended(error) }
                     state.phase = .running(session)
+                    state.sandbox = session.process.sandbox
                     state.listed = true
                     state.server = session.server
                     return .running
@@ -175,7 +178,10 @@ public final class Plugin: Sendable {
             state.crashes = state.crashes.filter { now - $0 < window } + [now]
             state.lastError = error.message
             state.lastReason = error.data?["reason"]?.stringValue
-            if state.crashes.count >= settings.maxCrashes {
+            if let reason = state.lastReason, reason.hasPrefix("sandbox") {
+                // Trying again would not confine it either: failed until plugins.restart.
+                state.phase = .failed(error)
+            } else if state.crashes.count >= settings.maxCrashes {
                 state.phase = .failed(PluginError.unavailable(
                     name, reason: "failed",
                     message: "failed \(state.crashes.count) times within \(settings.crashWindowSeconds) s; call plugins.restart",
@@ -273,7 +279,8 @@ public final class Plugin: Sendable {
                 server: state.server, state: phase, pid: session?.pid.map(Int.init),
                 restarts: state.restarts, lastError: state.lastError,
                 methods: (session?.tools.keys.sorted() ?? []).map { namespace + "." + $0 },
-                resources: (session?.resources ?? []).compactMap { $0["uri"]?.stringValue }
+                resources: (session?.resources ?? []).compactMap { $0["uri"]?.stringValue },
+                sandbox: state.sandbox
             )
         }
     }
@@ -304,4 +311,7 @@ public struct PluginStatus: Encodable, Sendable, Equatable {
     public var lastError: String?
     public var methods: [String]
     public var resources: [String]
+    /// The sandbox as applied to the last run (as planned before the first); `null` when it runs
+    /// unconfined on purpose; absent for an invalid plugin.
+    public var sandbox: PluginSandboxField?
 }

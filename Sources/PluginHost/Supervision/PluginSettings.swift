@@ -13,6 +13,8 @@ public struct PluginSettings: Sendable {
     /// Crashes within ``crashWindowSeconds`` after which a plugin is `failed` until `plugins.restart`.
     public var maxCrashes: Int
     public var crashWindowSeconds: Int
+    /// How plugins are confined (``SandboxSettings``).
+    public var sandbox: SandboxSettings
     public var logger: Logger
 
     /// The listing wait unless `--plugin-wait` says otherwise.
@@ -20,12 +22,13 @@ public struct PluginSettings: Sendable {
 
     public init(limits: ConnectionLimits = ConnectionLimits(), shutdownGraceMilliseconds: Int = 2_000,
                 listingWaitMilliseconds: Int = defaultListingWaitMilliseconds,
-                maxCrashes: Int = 3, crashWindowSeconds: Int = 60, logger: Logger) {
+                maxCrashes: Int = 3, crashWindowSeconds: Int = 60, sandbox: SandboxSettings = SandboxSettings(), logger: Logger) {
         self.limits = limits
         self.shutdownGraceMilliseconds = shutdownGraceMilliseconds
         self.listingWaitMilliseconds = listingWaitMilliseconds
         self.maxCrashes = maxCrashes
         self.crashWindowSeconds = crashWindowSeconds
+        self.sandbox = sandbox
         self.logger = logger
     }
 

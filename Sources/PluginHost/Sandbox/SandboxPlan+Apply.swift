@@ -1,0 +1,195 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CSystemShims
+import SwitchboardCore
+
+/// A sandbox ready for one spawn: the child's confinement (its Landlock ruleset open until
+/// ``close()``), the variables that point the plugin at its private folders, and what `plugins.list` shows.
+struct AppliedSandbox: Sendable {
+    let confinement: sb_confinement
+    let environment: [String: String]
+    /// For `network.allow` in a namespace: the host's end of the channel the child sends the proxy's
+    /// listening socket on, and the allow-list.
+    let proxyChannel: Int32?
+    let allow: [NetworkAddress]
+    /// The private temporary folder, removed when the run ends.
+    let temporaryFolder: String
+    let status: PluginSandboxStatus
+
+    /// Closes the ruleset and the child's end of the proxy channel (after the spawn).
+    func close() {
+        if confinement.ruleset_fd >= 0 { Glibc.close(confinement.ruleset_fd) }
+        if confinement.proxy_port > 0 { Glibc.close(confinement.proxy_channel) }
+    }
+}
+
+/// Why a plugin could not be confined.
+struct SandboxFailure: Error, Sendable, CustomStringConvertible {
+    /// `sandboxUnavailable` (no Landlock here) or `sandboxFailed` (a step of the confinement failed).
+    var reason: String
+    var description: String
+}
+
+/// Landlock's access rights, by the ABI that brought them.
+enum LandlockAccess {
+    static let execute: UInt64 = 1 << 0, writeFile: UInt64 = 1 << 1, readFile: UInt64 = 1 << 2, readDir: UInt64 = 1 << 3
+    static let makeChar: UInt64 = 1 << 6, makeBlock: UInt64 = 1 << 11, truncate: UInt64 = 1 << 14, ioctlDev: UInt64 = 1 << 15
+    static let bindTCP: UInt64 = 1 << 0, connectTCP: UInt64 = 1 << 1
+    static let scopeAbstractSocket: UInt64 = 1 << 0, scopeSignal: UInt64 = 1 << 1
+
+    /// Every file-system right ABI `abi` knows: 13 in ABI 1, REFER from 2, TRUNCATE from 3, IOCTL_DEV from 5.
+    static func fileSystem(abi: Int) -> UInt64 {
+        let count: UInt64 = abi >= 5 ? 16 : abi >= 3 ? 15 : abi == 2 ? 14 : 13
+        return (1 << count) - 1
+    }
+}
+
+extension SandboxPlan {
+    /// Makes the folders and the Landlock ruleset for ABI `abi`; `temporaryParent` holds the private
+    /// temporary folder. Throws `sandboxFailed` when the ruleset cannot be built.
+    func apply(abi: Int, temporaryParent: String = "/tmp") throws(SandboxFailure) -> AppliedSandbox {
+        var plan = self
+        if !Self.makeFolders(dataFolder) {
+            plan.write.removeAll { $0 == dataFolder }
+            plan.missing.append(dataFolder)
+        }
+        var template = Array((temporaryParent + "/switchboard-plugin-XXXXXX").utf8CString)
+        guard template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap { mkdtemp($0) } }) != nil else {
+            throw SandboxFailure(reason: "sandboxFailed", description: "cannot make a private temporary folder in \(temporaryParent): \(String(cString: strerror(errno)))")
+        }
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        plan.write.append(temporary)
+
+        let handledFS = LandlockAccess.fileSystem(abi: abi)
+        let confineTCP = abi >= 4 && network != .any
+        let handledNet = confineTCP ? LandlockAccess.bindTCP | LandlockAccess.connectTCP : 0
+        let scoped = abi >= 6 ? LandlockAccess.scopeAbstractSocket | LandlockAccess.scopeSignal : 0
+        let ruleset = sb_landlock_create_ruleset(handledFS, handledNet, scoped)
+        guard ruleset >= 0 else {
+            throw SandboxFailure(reason: "sandboxFailed", description: "landlock_create_ruleset: \(String(cString: strerror(errno)))")
+        }
+        let readAccess = (LandlockAccess.execute | LandlockAccess.readFile | LandlockAccess.readDir) & handledFS
+        let writeAccess = handledFS & ~(LandlockAccess.makeChar | LandlockAccess.makeBlock)
+        let deviceAccess = (LandlockAccess.readFile | LandlockAccess.writeFile | LandlockAccess.truncate | LandlockAccess.ioctlDev) & handledFS
+        for (paths, access) in [(plan.read, readAccess), (plan.write, writeAccess), (plan.devices, deviceAccess)] {
+            for path in paths {
+                var directory: Int32 = 0
+                if sb_landlock_allow_path(ruleset, path, access, &directory) != 0 {
+                    let reason = errno
+                    guard reason == ENOENT || reason == EACCES else {
+                        Glibc.close(ruleset)
+                        throw SandboxFailure(reason: "sandboxFailed", description: "landlock_add_rule for \(path): \(String(cString: strerror(reason)))")
+                    }
+                    plan.missing.append(path)
+                }
+            }
+        }
+        var notes: [String] = []
+        // network.allow: a namespace of its own whose only way out is the host's proxy, where the kernel allows.
+        let proxied = if case .allow = network { ConfinementSupport.networkNamespaces } else { false }
+        var channel: [Int32] = [-1, -1]
+        if proxied {
+            guard socketpair(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &channel) == 0 else {
+                Glibc.close(ruleset)
+                throw SandboxFailure(reason: "sandboxFailed", description: "socketpair for the network proxy: \(String(cString: strerror(errno)))")
+            }
+            if confineTCP, sb_landlock_allow_port(ruleset, UInt64(NetworkProxy.port), LandlockAccess.connectTCP) != 0 {
+                Glibc.close(ruleset)
+                channel.forEach { _ = Glibc.close($0) }
+                throw SandboxFailure(reason: "sandboxFailed", description: "landlock_add_rule for the proxy's port: \(String(cString: strerror(errno)))")
+            }
+        } else if case .allow(let entries) = network, confineTCP {
+            for port in Set(entries.compactMap { NetworkAddress($0)?.port }).sorted() {
+                guard sb_landlock_allow_port(ruleset, UInt64(port), LandlockAccess.connectTCP) == 0 else {
+                    Glibc.close(ruleset)
+                    throw SandboxFailure(reason: "sandboxFailed", description: "landlock_add_rule for TCP port \(port): \(String(cString: strerror(errno)))")
+                }
+            }
+            notes.append("network.allow is enforced by port only (no network namespace here for the proxy): TCP connections go to the listed ports on any host, UDP is not covered")
+        }
+        let networkNamespace = (network == .none && ConfinementSupport.networkNamespaces) || proxied
+        let root = getuid() == 0
+        let userNamespace = ConfinementSupport.userNamespaces && (networkNamespace || !root)
+        var confinement = sb_confinement()
+        confinement.user_namespace = userNamespace ? 1 : 0
+        confinement.network_namespace = networkNamespace ? 1 : 0
+        confinement.proxy_port = proxied ? NetworkProxy.port : 0
+        confinement.proxy_channel = channel[1]
+        confinement.no_new_privs = 1
+        confinement.ruleset_fd = ruleset
+        var limitList: [(Int32, UInt64)] = [
+            (Int32(RLIMIT_CORE.rawValue), 0), (Int32(RLIMIT_NOFILE.rawValue), UInt64(limits.openFiles)),
+            (Int32(RLIMIT_AS.rawValue), UInt64(limits.addressSpaceMB) << 20),
+        ]
+        let processesApplied = userNamespace && !root
+        if processesApplied {
+            limitList.append((Int32(__RLIMIT_NPROC.rawValue), UInt64(limits.processes)))
+        } else {
+            notes.append(root ? "limits.processes is not applied: the kernel exempts root from RLIMIT_NPROC"
+                              : "limits.processes is not applied: no user namespace here, and RLIMIT_NPROC would count every process of the user")
+        }
+        confinement.limit_count = Int32(limitList.count)
+        withUnsafeMutableBytes(of: &confinement.limit_resources) { raw in
+            let slots = raw.bindMemory(to: Int32.self)
+            for (index, limit) in limitList.enumerated() { slots[index] = limit.0 }
+        }
+        withUnsafeMutableBytes(of: &confinement.limit_values) { raw in
+            let slots = raw.bindMemory(to: UInt64.self)
+            for (index, limit) in limitList.enumerated() { slots[index] = limit.1 }
+        }
+        let enforcement: String = switch network {
+        case .any: "none"
+        case .allow: proxied ? "proxy" : confineTCP ? "landlockTcpPorts" : "none"
+        case .none: networkNamespace ? "namespace" : confineTCP ? "landlockTcp" : "none"
+        }
+        if network == .none, !networkNamespace {
+            notes.append(confineTCP ? "network false is enforced by Landlock's TCP rules only: UDP is not covered"
+                                    : "network false is not enforced: this kernel has neither network namespaces for us nor Landlock TCP rules (ABI 4)")
+        }
+        if case .allow = network, !proxied, !confineTCP {
+            notes.append("network.allow is not enforced: Landlock ABI \(abi) has no TCP rules (ABI 4)")
+        }
+        let status = PluginSandboxStatus(
+            enforced: true, landlockAbi: abi, read: plan.read + plan.devices, write: plan.write, missing: plan.missing,
+            network: network, networkEnforcement: enforcement,
+            limits: .init(addressSpaceMB: limits.addressSpaceMB, openFiles: limits.openFiles, processes: processesApplied ? limits.processes : nil),
+            notes: notes
+        )
+        var environment = Self.privateEnvironment(temporary: temporary, data: dataFolder)
+        if proxied { environment.merge(NetworkProxy.environment) { _, proxy in proxy } }
+        let allow: [NetworkAddress] = if case .allow(let entries) = network { entries.compactMap(NetworkAddress.init) } else { [] }
+        return AppliedSandbox(confinement: confinement, environment: environment, proxyChannel: proxied ? channel[0] : nil, allow: allow,
+                              temporaryFolder: temporary, status: status)
+    }
+
+    /// The plan as `plugins.list` shows it before the plugin has started.
+    func plannedStatus(abi: Int?) -> PluginSandboxStatus {
+        PluginSandboxStatus(enforced: abi != nil, landlockAbi: abi, read: read + devices, write: write, missing: missing,
+                            network: network, networkEnforcement: nil,
+                            limits: .init(addressSpaceMB: limits.addressSpaceMB, openFiles: limits.openFiles, processes: limits.processes),
+                            notes: abi == nil ? [] : ["as planned: the plugin has not started yet"])
+    }
+
+    /// HOME, TMPDIR and the XDG folders pointed at the plugin's private folders.
+    static func privateEnvironment(temporary: String, data: String) -> [String: String] {
+        ["HOME": temporary, "TMPDIR": temporary, "XDG_CACHE_HOME": temporary, "XDG_CONFIG_HOME": temporary,
+         "XDG_STATE_HOME": temporary, "XDG_RUNTIME_DIR": temporary, "XDG_DATA_HOME": data]
+    }
+
+    /// `mkdir -p` with mode 0700; whether the folder is there after.
+    static func makeFolders(_ path: String) -> Bool {
+        var built = ""
+        for part in path.split(separator: "/") {
+            built += "/" + part
+            if mkdir(built, 0o700) != 0, errno != EEXIST { return false }
+        }
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// Removes a private temporary folder and what the plugin left in it, following no link.
+    static func removeTemporary(_ folder: String) {
+        sb_remove_tree(folder)
+    }
+}

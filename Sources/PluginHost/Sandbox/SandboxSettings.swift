@@ -1,0 +1,57 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SwitchboardCore
+
+/// How the host confines its plugins: what this machine offers, and whether a plugin with a policy may
+/// run unconfined where Landlock is missing (`--allow-unconfined-plugins`).
+public struct SandboxSettings: Sendable {
+    /// Landlock's ABI here (nil: none, or forced off by the test switch).
+    public var landlockABI: Int?
+    /// Without Landlock, run plugins unconfined (with a warning) instead of failing them.
+    public var allowUnconfined: Bool
+    /// Where the private temporary folders are made.
+    public var temporaryParent: String
+
+    public init(landlockABI: Int? = ConfinementSupport.landlockABI, allowUnconfined: Bool = false,
+                temporaryParent: String = SandboxSettings.defaultTemporaryParent) {
+        self.landlockABI = landlockABI
+        self.allowUnconfined = allowUnconfined
+        self.temporaryParent = temporaryParent
+    }
+
+    /// The host's `TMPDIR` when absolute, else `/tmp`.
+    public static var defaultTemporaryParent: String {
+        PluginEnvironment.hostVariable("TMPDIR").flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
+    }
+
+    /// The sandbox for one start of `manifest` (nil: it runs unconfined) and what `plugins.list` shows;
+    /// throws `sandboxUnavailable` for a plugin with a policy where Landlock is missing, unless allowed.
+    func prepare(_ manifest: PluginManifest, program: String, searchPath: String?) throws(SandboxFailure) -> (AppliedSandbox?, PluginSandboxField) {
+        guard case .confined(let policy) = manifest.sandbox else { return (nil, PluginSandboxField(status: nil)) }
+        let plan = SandboxPlan.make(manifest: manifest, policy: policy, program: program, searchPath: searchPath)
+        guard let abi = landlockABI else {
+            guard allowUnconfined else { throw unavailable }
+            var status = plan.plannedStatus(abi: nil)
+            status.notes = ["not enforced: \(ConfinementSupport.unavailableReason ?? "no Landlock"); running unconfined by --allow-unconfined-plugins"]
+            return (nil, PluginSandboxField(status: status))
+        }
+        let applied = try plan.apply(abi: abi, temporaryParent: temporaryParent)
+        return (applied, PluginSandboxField(status: applied.status))
+    }
+
+    /// The failure of a plugin with a policy on a machine without Landlock.
+    var unavailable: SandboxFailure {
+        SandboxFailure(reason: "sandboxUnavailable",
+                       description: "cannot be confined: \(ConfinementSupport.unavailableReason ?? "no Landlock"); it was not started (--allow-unconfined-plugins runs such plugins unconfined)")
+    }
+
+    /// What `plugins.list` shows for `manifest` before its first start.
+    func planned(_ manifest: PluginManifest) -> PluginSandboxField {
+        guard case .confined(let policy) = manifest.sandbox else { return PluginSandboxField(status: nil) }
+        let program = manifest.command.first.flatMap { PluginEnvironment.resolveProgram($0, path: PluginEnvironment.make(for: manifest)["PATH"]) }
+        let plan = SandboxPlan.make(manifest: manifest, policy: policy, program: program,
+                                    searchPath: PluginEnvironment.make(for: manifest)["PATH"])
+        return PluginSandboxField(status: plan.plannedStatus(abi: landlockABI))
+    }
+}

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""An MCP server for the sandbox tests: each tool tries one thing and says what happened (an errno name)."""
+import errno
+import json
+import os
+import socket
+import sys
+import urllib.error
+import urllib.request
+
+
+def send(message):
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+def tool(name, properties):
+    return {"name": name, "description": f"jail {name}",
+            "inputSchema": {"type": "object", "properties": properties, "required": list(properties)}}
+
+
+TOOLS = [
+    tool("read", {"path": {"type": "string"}}),
+    tool("write", {"path": {"type": "string"}, "text": {"type": "string"}}),
+    tool("connect", {"host": {"type": "string"}, "port": {"type": "integer"}}),
+    tool("fork", {"count": {"type": "integer"}}),
+    tool("allocate", {"mb": {"type": "integer"}}),
+    tool("env", {}),
+    tool("fetch", {"url": {"type": "string"}}),
+]
+
+
+def outcome(error):
+    """{"ok": false, "error": "EACCES"} for an OSError, else the exception's class name."""
+    if isinstance(error, OSError) and error.errno is not None:
+        return {"ok": False, "error": errno.errorcode.get(error.errno, str(error.errno))}
+    return {"ok": False, "error": type(error).__name__}
+
+
+def run(name, args):
+    try:
+        if name == "read":
+            with open(args["path"], encoding="utf-8") as handle:
+                return {"ok": True, "text": handle.read(200)}
+        if name == "write":
+            with open(args["path"], "w", encoding="utf-8") as handle:
+                handle.write(args["text"])
+            return {"ok": True}
+        if name == "connect":
+            with socket.create_connection((args["host"], args["port"]), timeout=10) as connection:
+                connection.sendall(b"hello from jail\n")
+            return {"ok": True}
+        if name == "fork":
+            children, failure = [], None
+            for _ in range(args["count"]):
+                try:
+                    pid = os.fork()
+                except OSError as error:
+                    failure = errno.errorcode.get(error.errno, str(error.errno))
+                    break
+                if pid == 0:
+                    try:
+                        os.pause()
+                    finally:
+                        os._exit(0)
+                children.append(pid)
+            for pid in children:
+                os.kill(pid, 9)
+                os.waitpid(pid, 0)
+            return {"ok": failure is None, "forked": len(children), "error": failure}
+        if name == "allocate":
+            block = bytearray(args["mb"] * 1024 * 1024)
+            return {"ok": True, "bytes": len(block)}
+        if name == "fetch":
+            # Through HTTP_PROXY / HTTPS_PROXY when the host set them, as any urllib client.
+            try:
+                with urllib.request.urlopen(args["url"], timeout=30) as response:
+                    return {"ok": True, "status": response.status, "text": response.read(200).decode()}
+            except urllib.error.HTTPError as error:
+                return {"ok": False, "error": f"HTTP {error.code}"}
+            except urllib.error.URLError as error:
+                return outcome(error.reason if isinstance(error.reason, OSError) else OSError(str(error.reason)))
+        if name == "env":
+            return {"ok": True, "env": {key: os.environ.get(key) for key in ("HOME", "TMPDIR", "XDG_DATA_HOME", "XDG_CACHE_HOME")}}
+    except (OSError, MemoryError) as error:
+        return outcome(error)
+    return {"ok": False, "error": "unknown tool"}
+
+
+for line in sys.stdin:
+    message = json.loads(line)
+    ident, method = message.get("id"), message.get("method")
+    if ident is None:
+        continue
+    if method == "initialize":
+        send({"jsonrpc": "2.0", "id": ident, "result": {
+            "protocolVersion": message["params"]["protocolVersion"], "capabilities": {"tools": {}},
+            "serverInfo": {"name": "jail", "version": "0.1.0"}}})
+    elif method == "tools/list":
+        send({"jsonrpc": "2.0", "id": ident, "result": {"tools": TOOLS}})
+    elif method == "tools/call":
+        value = run(message["params"]["name"], message["params"].get("arguments", {}))
+        send({"jsonrpc": "2.0", "id": ident, "result": {
+            "content": [{"type": "text", "text": json.dumps(value)}], "structuredContent": value}})
+    else:
+        send({"jsonrpc": "2.0", "id": ident, "error": {"code": -32601, "message": "no such method"}})
