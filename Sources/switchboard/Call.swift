@@ -45,7 +45,7 @@ struct Call: ParsableCommand {
                 throw ExitCode.failure
             }
         }
-        let services = LazyServices(options: store.configuration, logger: logger)
+        let services = DomainServices(options: store.configuration, logger: logger)
         let dispatcher = try HostRegistry.make(services: services, readRoots: access.readRoots()).freeze()
         let outcome = InProcessCall.callBlocking(method, params: parsed, dispatcher: dispatcher, logger: logger) { note in
             writeLine(note.jsonText(), to: STDERR_FILENO)

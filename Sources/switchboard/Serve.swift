@@ -106,7 +106,7 @@ struct Serve: ParsableCommand {
                 writeLine("switchboard: warning: \(error); domain requests will answer -32050 until that is fixed", to: STDERR_FILENO)
             }
         }
-        let services = LazyServices(options: store, logger: logger)
+        let services = DomainServices(options: store, logger: logger)
         let plugins = launch.makeSupervisor(limits: host.limits, logger: logger)
         if !raw, isatty(STDIN_FILENO) != 0 {
             signal(SIGPIPE, SIG_IGN)
