@@ -102,7 +102,7 @@ struct StoreOpeningTests {
     @Test("a database with a migration this build does not know is refused, checked first or not", arguments: [true, false])
     func newerDatabaseIsRefused(checkedFirst: Bool) async throws {
         let path = try await Self.closedDatabase()
-        try DatabaseQueue(path: path).write { db in
+        try await DatabaseQueue(path: path).write { db in
             try db.execute(sql: "INSERT INTO grdb_migrations(identifier) VALUES ('from-the-future-v1')")
         }
         let current: ((Database) throws -> Bool)? = checkedFirst ? { _ in true } : nil
