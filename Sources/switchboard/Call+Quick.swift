@@ -5,9 +5,6 @@ import Glibc
 #endif
 
 extension Call {
-    /// The options a one-shot call from a shell loop usually carries, each taking a value.
-    private static let quickOptions: Set<String> = ["--db", "--now", "--time-zone", "--backend"]
-
     /// `switchboard call METHOD [PARAMS…]` with at most `--db`, `--now`, `--time-zone` and `--backend`
     /// (as `--name value`), run without ArgumentParser: its reflection over the command types (a
     /// protocol-conformance scan of the whole static binary) took about half of a one-shot call's CPU.
@@ -25,15 +22,17 @@ extension Call {
                 index += 1
                 continue
             }
-            guard quickOptions.contains(argument), index + 1 < arguments.count else { return nil }
+            guard index + 1 < arguments.count else { return nil }
             let value = arguments[index + 1]
+            // A switch, not a Set: a Set's first use costs a conformance look-up over the whole binary.
             switch argument {
             case "--db": store.db = value
             case "--now": store.now = value
             case "--time-zone": store.timeZone = value
-            default:
+            case "--backend":
                 guard let backend = StoreConfiguration.Backend(rawValue: value) else { return nil }
                 store.backend = backend
+            default: return nil
             }
             index += 2
         }
