@@ -22,15 +22,15 @@ public struct SQLiteCatalogService: CatalogService {
     }
 
     public func sectors() async throws -> [Sector] {
-        try await database.writer.read { db in try Self.sectors(db, where: "", arguments: []) }
+        try database.read { db in try Self.sectors(db, where: "", arguments: []) }
     }
 
     public func sector(id: Int64) async throws -> Sector? {
-        try await database.writer.read { db in try Self.sectors(db, where: "WHERE s.id = ?", arguments: [id]).first }
+        try database.read { db in try Self.sectors(db, where: "WHERE s.id = ?", arguments: [id]).first }
     }
 
     public func brochures(sectorId: Int64?, after afterID: Int64, limit: Int) async throws -> [Brochure] {
-        try await database.writer.read { db in
+        try database.read { db in
             if let sectorId {
                 return try Self.brochures(db, where: "sector_id = ? AND id > ?", arguments: [sectorId, afterID], limit: limit)
             }
@@ -39,13 +39,13 @@ public struct SQLiteCatalogService: CatalogService {
     }
 
     public func brochure(id: Int64) async throws -> Brochure? {
-        try await database.writer.read { db in try Self.brochures(db, where: "id = ?", arguments: [id], limit: 1).first }
+        try database.read { db in try Self.brochures(db, where: "id = ?", arguments: [id], limit: 1).first }
     }
 
     public func search(_ query: CatalogQuery, after afterID: Int64, limit: Int) async throws -> [Brochure] {
         guard !query.isEmpty else { return [] }
         let terms = query.patterns.map { _ in " AND instr(search_text, ?) > 0" }.joined()
-        return try await database.writer.read { db in
+        return try database.read { db in
             try Self.brochures(db, where: "id > ?" + terms, arguments: StatementArguments([afterID] + query.patterns), limit: limit)
         }
     }
@@ -65,11 +65,11 @@ public struct SQLiteCatalogService: CatalogService {
     }
 
     public func state() async throws -> String {
-        try await database.writer.read { db in try ChangeLog.state(db, domain: catalogDomain) }
+        try database.read { db in try ChangeLog.state(db, domain: catalogDomain) }
     }
 
     public func changes(since sinceState: String, limit: Int) async throws -> ChangeSet {
-        try await database.writer.read { db in try ChangeLog.changes(db, domain: catalogDomain, since: sinceState, limit: limit) }
+        try database.read { db in try ChangeLog.changes(db, domain: catalogDomain, since: sinceState, limit: limit) }
     }
 
     /// Writes the demo catalog (``DemoCatalog``) as the starting state: no change records.

@@ -138,7 +138,7 @@ public struct SQLiteChatService: ChatService {
     /// a service failure with a fresh debug id; storage errors name the file, as for writes.
     private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do {
-            return try await database.writer.read(body)
+            return try database.read(body)
         } catch let error as DatabaseError {
             throw failure(error)
         }

@@ -14,8 +14,13 @@ extension AppDatabase {
     /// but that write comes *before* SQLite marks the commit in the shared WAL index (a memory map,
     /// which inotify does not see): a reader woken by it alone may find nothing new and then never be
     /// woken again. The touch comes after the commit is visible.
-    public func signalChanges(to signal: ChangeSignal) -> AnyDatabaseCancellable {
-        let announcement = path == ":memory:" ? nil : Self.announcementPath(for: path)
+    public func signalChanges(to signal: ChangeSignal) throws -> AnyDatabaseCancellable {
+        Self.observeCommits(of: try writer, path: path, signal: signal)
+    }
+
+    /// What ``signalChanges(to:)`` starts, on `writer` (the database at `path`).
+    static func observeCommits(of writer: any DatabaseWriter, path: String, signal: ChangeSignal) -> AnyDatabaseCancellable {
+        let announcement = path == ":memory:" ? nil : announcementPath(for: path)
         return DatabaseRegionObservation(tracking: Table("change_log"))
             .start(in: writer, onError: { _ in }, onChange: { _ in
                 signal.post()

@@ -17,7 +17,11 @@ import SwitchboardCore
 ///   a ``ServiceError`` naming the file and the cause.
 public struct AppDatabase: Sendable {
     /// Reads and writes; a `DatabasePool` (WAL) on disk, a `DatabaseQueue` in memory or read-only.
-    public let writer: any DatabaseWriter
+    /// A database opened for reading first (see `current` in ``init(path:migrations:signal:current:beforeOpen:prepare:waiting:)``)
+    /// opens it here, on the first use: a process that only reads never opens it, so never writes.
+    public var writer: any DatabaseWriter {
+        get throws { try writers.writer() }
+    }
 
     /// The path given, `:memory:` for a throwaway database.
     public let path: String
@@ -30,22 +34,42 @@ public struct AppDatabase: Sendable {
     /// The read-only connections ``read(_:)`` borrows, one per read running (a `DatabasePool` only).
     let readers: ReadConnections?
 
+    private let writers: WriterSlot
+
     /// Opens (creating if needed) the database at `path` and applies every migration not yet applied.
     ///
     /// - Parameters:
+    ///   - signal: posted after every commit of this process that wrote the change log
+    ///     (``signalChanges(to:)``), from the moment the writer opens.
+    ///   - current: says, from one read, that `prepare` has nothing to do (the demo data is there). When it
+    ///     does and every migration is applied, the database opens for reading only: no setup lock, no
+    ///     writer until the first write. Without it, opening always takes the setup lock and the writer.
     ///   - beforeOpen: runs under the setup lock before the file is opened (`seed --reset` deletes it here).
     ///   - prepare: runs under the setup lock once the schema is current (seeding).
     ///   - waiting: called when another process holds the setup lock and this one waits for it.
-    public init(path: String, migrations: [DatabaseMigration], beforeOpen: () throws -> Void = {},
+    /// - Throws: ``ServiceError/storageUnavailable(path:cause:)`` for a database a newer switchboard migrated
+    ///   (it has migrations this one does not know), and for every storage failure.
+    public init(path: String, migrations: [DatabaseMigration], signal: ChangeSignal? = nil,
+                current: ((Database) throws -> Bool)? = nil, beforeOpen: () throws -> Void = {},
                 prepare: (AppDatabase) throws -> Void = { _ in }, waiting: () -> Void = {}) throws {
         self.path = path
+        let migrator = Self.migrator(migrations)
         if path == ":memory:" {
-            writer = try DatabaseQueue(configuration: Self.configuration(readOnly: false))
+            writers = try WriterSlot(opened: DatabaseQueue(configuration: Self.configuration(readOnly: false)), path: path, signal: signal)
             readOnlyCause = nil
             readers = nil
-            try Self.migrate(writer, migrations)
+            try Self.migrate(writer, migrator)
             try prepare(self)
             return
+        }
+        if let current, try DatabaseFile.access(path) == .readWrite, DatabaseFile.hasContent(path) {
+            let readers = ReadConnections(path: path)
+            if try Self.isCurrent(readers, migrator, current, path: path) {
+                writers = WriterSlot(path: path, signal: signal)
+                readOnlyCause = nil
+                self.readers = readers
+                return
+            }
         }
         let lock = try DatabaseFile.access(path) == .readWrite ? SetupLock.acquire(for: path, waiting: waiting) : nil
         try beforeOpen()
@@ -53,17 +77,18 @@ public struct AppDatabase: Sendable {
         do {
             switch access {
             case .readWrite:
-                writer = try DatabasePool(path: path, configuration: Self.configuration(readOnly: false))
+                writers = WriterSlot(path: path, signal: signal)
                 readOnlyCause = nil
                 readers = ReadConnections(path: path)
                 try Self.checkOwnership(writer, path: path)
-                try Self.migrate(writer, migrations)
+                try Self.checkNotNewer(writer, migrator, path: path)
+                try Self.migrate(writer, migrator)
             case .readOnly(let cause):
-                writer = try DatabaseQueue(path: path, configuration: Self.configuration(readOnly: true))
+                writers = try WriterSlot(opened: DatabaseQueue(path: path, configuration: Self.configuration(readOnly: true)), path: path, signal: nil)
                 readOnlyCause = cause
                 readers = nil
                 try Self.checkOwnership(writer, path: path)
-                let migrator = Self.migrator(migrations)
+                try Self.checkNotNewer(writer, migrator, path: path)
                 guard try writer.read({ db in try migrator.hasCompletedMigrations(db) }) else {
                     throw ServiceError.storageUnavailable(
                         path: path, cause: "is read-only (\(cause)) and was made by an older switchboard; open it writable once to update it")
@@ -74,6 +99,33 @@ public struct AppDatabase: Sendable {
             throw Self.storageError(error, path: path)
         }
         _ = consume lock
+    }
+
+    /// True when every migration is applied and `current` says the rest is there, read in one read
+    /// transaction on a read-only connection; false when setting up is needed (or the read failed: the
+    /// full opening then says why). Throws when a newer switchboard migrated the database.
+    private static func isCurrent(_ readers: ReadConnections, _ migrator: DatabaseMigrator,
+                                  _ current: (Database) throws -> Bool, path: String) throws -> Bool {
+        do {
+            return try readers.read { db in
+                let applied = try migrator.appliedIdentifiers(db)
+                let known = Set(migrator.migrations)
+                guard applied.isSubset(of: known) else { throw newer(path) }
+                return try applied.count == known.count && current(db)
+            }
+        } catch is DatabaseError {
+            return false
+        }
+    }
+
+    /// Refuses a database migrated by a newer switchboard: one with migrations this one does not know.
+    static func checkNotNewer(_ reader: any DatabaseReader, _ migrator: DatabaseMigrator, path: String) throws {
+        guard try reader.read({ db in try migrator.hasBeenSuperseded(db) }) else { return }
+        throw newer(path)
+    }
+
+    static func newer(_ path: String) -> ServiceError {
+        .storageUnavailable(path: path, cause: "was made by a newer switchboard (its schema has steps this one does not know); use that version")
     }
 
     static func configuration(readOnly: Bool) -> Configuration {
@@ -97,9 +149,9 @@ public struct AppDatabase: Sendable {
         return migrator
     }
 
-    static func migrate(_ writer: any DatabaseWriter, _ migrations: [DatabaseMigration]) throws {
+    static func migrate(_ writer: any DatabaseWriter, _ migrator: DatabaseMigrator) throws {
         // No pruning here: ChangeLog.record prunes as the log grows.
-        try migrator(migrations).migrate(writer)
+        try migrator.migrate(writer)
     }
 
     /// Refuses an SQLite database of another program: one with tables but not the change log.

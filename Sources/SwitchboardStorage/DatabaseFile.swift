@@ -53,6 +53,12 @@ public enum DatabaseFile {
         return .readWrite
     }
 
+    /// True when `path` is a file with something in it (a database that may be set up already).
+    public static func hasContent(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_size > 0
+    }
+
     /// The folder holding `path`.
     public static func folder(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }

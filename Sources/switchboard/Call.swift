@@ -1,5 +1,6 @@
 import ArgumentParser
 import Jansson
+import Logging
 import JSONRPC
 import SwitchboardCore
 import SwitchboardHost
@@ -35,34 +36,40 @@ struct Call: ParsableCommand {
     @OptionGroup var logging: LoggingOptions
 
     func run() throws {
-        let logger = try logging.makeLogger()
-        let parsed = try parsedParams()
+        let parsed = try Self.parsedParams(params)
+        let code = try Self.call(method, params: parsed, store: store.configuration, readRoots: access.readRoots(),
+                                 logger: logging.makeLogger())
+        if code != 0 { throw ExitCode(code) }
+    }
+
+    /// Calls `method` in-process and prints its result (exit code 0) or its error (1).
+    static func call(_ method: String, params: JSONValue?, store: StoreConfiguration, readRoots: ReadRoots, logger: Logger) throws -> Int32 {
         // A domain call fails at start, in one line, when the database cannot be used.
         if !["host.", "rpc."].contains(where: method.hasPrefix) {
             do {
-                try store.configuration.checkStorage()
+                try store.checkStorage()
             } catch {
                 writeLine("switchboard: \(error)", to: STDERR_FILENO)
-                throw ExitCode.failure
+                return 1
             }
         }
-        let services = LazyServices(options: store.configuration, logger: logger)
-        let dispatcher = try HostRegistry.make(services: services, readRoots: access.readRoots()).freeze()
-        let outcome = InProcessCall.callBlocking(method, params: parsed, dispatcher: dispatcher, logger: logger) { note in
+        let services = DomainServices(options: store, logger: logger)
+        let dispatcher = try HostRegistry.make(services: services, readRoots: readRoots).freeze()
+        let outcome = InProcessCall.callBlocking(method, params: params, dispatcher: dispatcher, logger: logger) { note in
             writeLine(note.jsonText(), to: STDERR_FILENO)
         }
         if let result = outcome.result {
             writeLine(result.jsonText(pretty: true), to: STDOUT_FILENO)
-        } else {
-            writeLine((outcome.error ?? outcome.response).jsonText(pretty: true), to: STDERR_FILENO)
-            throw ExitCode.failure
+            return 0
         }
+        writeLine((outcome.error ?? outcome.response).jsonText(pretty: true), to: STDERR_FILENO)
+        return 1
     }
 }
 
 extension Call {
     /// No params, one JSON text, or `key=value` words.
-    func parsedParams() throws -> JSONValue? {
+    static func parsedParams(_ params: [String]) throws -> JSONValue? {
         if ParamShorthand.applies(to: params) {
             do {
                 return try ParamShorthand.params(from: params)

@@ -9,13 +9,13 @@ import SwitchboardHost
 /// The core domains' resources, each read through the domain's own method and followed by
 /// `resources.subscribe` through the domain's change log.
 enum CoreResources {
-    static func all(services: LazyServices) -> [MethodResource] {
+    static func all(services: DomainServices) -> [MethodResource] {
         let mail = services.mail
         let feed = services.feed
         let defaultAccount = services.defaultAccount
         let feedUpdates: @Sendable (String, RequestContext) -> any SubscriptionFeed = { uri, _ in
-            ChangeHintFeed(method: HostPush.resourcesUpdated, params: ["uri": .string(uri)], state: { try await feed.state() },
-                           changes: { since, limit in try await feed.changes(since: since, limit: limit) })
+            ChangeHintFeed(method: HostPush.resourcesUpdated, params: ["uri": .string(uri)], state: { try await feed.get().state() },
+                           changes: { since, limit in try await feed.get().changes(since: since, limit: limit) })
         }
         return [
             MethodResource(uri: "mail://inbox", name: "Inbox", description: "The inbox's first page of conversations (inbox.list).",

@@ -89,6 +89,14 @@ enum DemoSeed {
         var summary: String { "\(domain) (\(count) \(unit))" }
     }
 
+    /// True when every domain's flag is there: nothing to seed. One statement, for the check at open.
+    @Sendable static func isSeeded(_ db: Database) throws -> Bool {
+        let flags = domains.map(\.flag)
+        let present = try Int.fetchOne(db, sql: "SELECT count(*) FROM meta WHERE key IN (\(databaseQuestionMarks(count: flags.count)))",
+                                       arguments: StatementArguments(flags))
+        return present == flags.count
+    }
+
     /// Seeds every domain whose flag is missing; reports progress over all of them together.
     static func seedMissing(_ database: AppDatabase, options: StoreConfiguration, clock: any WallClock,
                             logger: Logger, progress: SeedProgress) throws -> [Outcome] {

@@ -11,14 +11,14 @@ import SwitchboardHost
 
 /// Every method the executable serves: the host's own, then each domain's.
 enum HostRegistry {
-    static func make(environment: HostEnvironment = HostEnvironment(), services: LazyServices, readRoots: ReadRoots = .empty,
+    static func make(environment: HostEnvironment = HostEnvironment(), services: DomainServices, readRoots: ReadRoots = .empty,
                      plugins: PluginSupervisor = .none) -> MethodRegistry {
         var registry = MethodRegistry()
         registry.add(.hostMethods(environment: environment))
         registry.add(.mailMethods(services.mail, defaultAccount: services.defaultAccount, clock: services.clock, readRoots: readRoots,
                                   subscriptions: services.subscriptions))
         registry.add(.feedMethods(services.feed))
-        registry.add(.calendarMethods(CalendarContext(calendar: services.calendar, clock: services.clock,
+        registry.add(.calendarMethods(CalendarContext(service: services.calendar, clock: services.clock,
                                                       defaultZone: services.timeZone, readRoots: readRoots),
                                       subscriptions: services.subscriptions))
         registry.add(.chatMethods(services.chat, user: services.chatUser, subscriptions: services.subscriptions))

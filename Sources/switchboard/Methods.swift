@@ -12,7 +12,7 @@ struct Methods: ParsableCommand {
     var json = false
 
     func run() throws {
-        let entries = try HostRegistry.make(services: LazyServices(options: StoreConfiguration(), logger: LoggingOptions.makeLogger(level: .warning))).freeze().entries
+        let entries = try HostRegistry.make(services: DomainServices(options: StoreConfiguration(), logger: LoggingOptions.makeLogger(level: .warning))).freeze().entries
         if json {
             let list: [JSONValue] = entries.map {
                 ["name": .string($0.name), "summary": .string($0.summary), "kind": .string($0.kind.rawValue)]

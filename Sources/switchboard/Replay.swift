@@ -45,7 +45,7 @@ struct Replay: ParsableCommand {
             writeLine("switchboard: \(error)", to: STDERR_FILENO)
             throw ExitCode.failure
         }
-        let services = LazyServices(options: store, logger: logger)
+        let services = DomainServices(options: store, logger: logger)
         let dispatcher = try HostRegistry.make(services: services).freeze()
         let report = Replayer.replay(recording, dispatcher: dispatcher, logger: logger, extraVolatile: paths)
         for difference in report.differences { writeLine(difference, to: STDOUT_FILENO) }

@@ -32,7 +32,7 @@ struct Seed: ParsableCommand {
     func run() throws {
         let logger = try logging.makeLogger()
         let configuration = store.configuration
-        let services: DomainServices
+        let seeding: [DemoSeed.Outcome]
         do {
             let path = try configuration.storagePath()
             if reset {
@@ -40,12 +40,12 @@ struct Seed: ParsableCommand {
             } else {
                 try configuration.checkStorage()
             }
-            services = try DomainServices.open(configuration, logger: logger, progress: SeedProgress(), reset: reset)
+            seeding = try SQLiteBackend.seed(configuration, logger: logger, reset: reset)
         } catch let error as ServiceError {
             writeLine("switchboard: \(reset ? "cannot reset: " : "")\(error)", to: STDERR_FILENO)
             throw ExitCode.failure
         }
-        writeLine(Self.report(services.seeding, path: try configuration.storagePath()), to: STDOUT_FILENO)
+        writeLine(Self.report(seeding, path: try configuration.storagePath()), to: STDOUT_FILENO)
     }
 
     /// "seeded PATH: mail (400 messages), feed (1000 items)", and what was seeded already.

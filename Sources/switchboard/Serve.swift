@@ -106,7 +106,7 @@ struct Serve: ParsableCommand {
                 writeLine("switchboard: warning: \(error); domain requests will answer -32050 until that is fixed", to: STDERR_FILENO)
             }
         }
-        let services = LazyServices(options: store, logger: logger)
+        let services = DomainServices(options: store, logger: logger)
         // Plugins may take no namespace of the host's own methods.
         let policy = NamespacePolicy(hostMethods: HostRegistry.make(services: services, readRoots: readRoots).names)
         let plugins = launch.makeSupervisor(limits: host.limits, policy: policy, logger: logger)

@@ -75,7 +75,7 @@ struct DatabaseWatcherWakeUpTests {
     func freshWatcherRacesACommit() async throws {
         let (writer, reader, folder) = try ChatSharedDatabaseTests.pair()
         defer { _ = system("rm -rf '\(folder)'") }
-        let observation = writer.database.signalChanges(to: ChangeSignal())  // touches PATH.lock after each commit
+        let observation = try writer.database.signalChanges(to: ChangeSignal())  // touches PATH.lock after each commit
         defer { observation.cancel() }
         for round in 1...200 {
             // A signal of its own each round: no wake-up of an earlier round's watcher counts.
@@ -96,7 +96,7 @@ struct DatabaseWatcherWakeUpTests {
     func longLivedWatcherRacesCommits() async throws {
         let (writer, reader, folder) = try ChatSharedDatabaseTests.pair()
         defer { _ = system("rm -rf '\(folder)'") }
-        let observation = writer.database.signalChanges(to: ChangeSignal())
+        let observation = try writer.database.signalChanges(to: ChangeSignal())
         defer { observation.cancel() }
         let signal = ChangeSignal()
         let watcher = try Self.startWatcher(reader.database.path, signal: signal)

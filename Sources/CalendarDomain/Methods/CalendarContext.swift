@@ -1,10 +1,12 @@
+import DomainMethods
 import Jansson
 import SwitchboardCore
 
 /// What the calendar's methods share: the service, the clock that says what "today" is, the zone an
 /// agenda uses when a request names none, and the folders `calendar.import` may read.
 public struct CalendarContext: Sendable {
-    public var calendar: any CalendarService
+    /// The service, opened on the first calendar call when the backend opens it lazily.
+    public var service: LazyService<any CalendarService>
     public var clock: any WallClock
     /// `--time-zone`, or `nil` for the host's zone.
     public var defaultZone: String?
@@ -16,12 +18,23 @@ public struct CalendarContext: Sendable {
     /// Occurrences of repeating events one agenda expands, at most (``AgendaBuilder/maximumOccurrences``; tests lower it).
     var agendaOccurrenceLimit = AgendaBuilder.maximumOccurrences
 
-    public init(calendar: any CalendarService, clock: any WallClock = SystemClock(), defaultZone: String? = nil,
+    public init(service: LazyService<any CalendarService>, clock: any WallClock = SystemClock(), defaultZone: String? = nil,
                 readRoots: ReadRoots = .empty) {
-        self.calendar = calendar
+        self.service = service
         self.clock = clock
         self.defaultZone = defaultZone
         self.readRoots = readRoots
+    }
+
+    /// A context whose service is open already.
+    public init(calendar: any CalendarService, clock: any WallClock = SystemClock(), defaultZone: String? = nil,
+                readRoots: ReadRoots = .empty) {
+        self.init(service: LazyService(calendar), clock: clock, defaultZone: defaultZone, readRoots: readRoots)
+    }
+
+    /// The service (opening it first on the first call).
+    var calendar: any CalendarService {
+        get async throws { try await service.get() }
     }
 
     /// Runs before a long computation (an agenda's expansions, an import's reading) starts.

@@ -16,10 +16,10 @@ extension MethodRegistry {
         registry.registerDomain(CalendarExport.self) { params, _ in try await CalendarExport.run(params, context: context) }
         registry.registerDomain(CalendarChanges.self) { params, _ in try await CalendarChanges.run(params, context: context) }
         if let subscriptions {
-            let calendar = context.calendar
+            let calendar = context.service
             registry.registerSubscriptions(CalendarSubscribe.self, CalendarUnsubscribe.self, namespace: "calendar", hub: subscriptions) { _, _ in
-                ChangeHintFeed(method: "calendar.changed", state: { try await calendar.state() },
-                               changes: { since, limit in try await calendar.changes(since: since, limit: limit) })
+                ChangeHintFeed(method: "calendar.changed", state: { try await calendar.get().state() },
+                               changes: { since, limit in try await calendar.get().changes(since: since, limit: limit) })
             }
         }
         return registry

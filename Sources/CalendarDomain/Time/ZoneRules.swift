@@ -42,10 +42,18 @@ public struct ZoneRules: Sendable {
         guard identifier.utf8.count <= 64 else { return nil }
         return cache.withLock { cache in
             if let known = cache.zones[identifier] { return known }
+            // An `Area/Location` name ICU knows by that very name needs no list: enumerating ICU's
+            // zones was a tenth of a fresh process's first agenda. ICU's list leaves out some current
+            // names (Asia/Kolkata, Europe/Kyiv) that it still knows.
+            let area = isAreaLocation(identifier)
+            if area, let zone = TimeZone(identifier: identifier), zone.identifier == identifier {
+                let rules = ZoneRules(identifier: identifier, zone: zone)
+                cache.zones[identifier] = rules
+                return rules
+            }
             if cache.names == nil { cache.names = Set(TimeZone.knownTimeZoneIdentifiers).union(["UTC", "Etc/UTC", "GMT"]) }
-            // ICU's list leaves out some current names (Asia/Kolkata, Europe/Kyiv) that it still knows.
             let listed = cache.names?.contains(identifier) == true
-            guard listed || isAreaLocation(identifier), let zone = TimeZone(identifier: identifier),
+            guard listed || area, let zone = TimeZone(identifier: identifier),
                   listed || zone.identifier == identifier else { return nil }
             let rules = ZoneRules(identifier: identifier, zone: zone)
             cache.zones[identifier] = rules

@@ -23,9 +23,9 @@ public enum MailUnsubscribe: RPCMethod {
 extension ChangeHintFeed {
     /// Hints for one account's mail: `mail.changed` by default, or another notification (with
     /// `params`) for what shows that mail, such as the `mail://inbox` resource.
-    public static func mail(_ mail: any MailService, account: String, method: String = "mail.changed",
+    public static func mail(_ mail: LazyService<any MailService>, account: String, method: String = "mail.changed",
                             params: JSONObject = [:]) -> ChangeHintFeed {
-        ChangeHintFeed(method: method, params: params, state: { try await mail.state() },
-                       changes: { since, limit in try await mail.changes(account: account, since: since, limit: limit) })
+        ChangeHintFeed(method: method, params: params, state: { try await mail.get().state() },
+                       changes: { since, limit in try await mail.get().changes(account: account, since: since, limit: limit) })
     }
 }

@@ -1,0 +1,83 @@
+import CalendarDomain
+import CatalogDomain
+import ChatDomain
+import FeedDomain
+import JSONRPC
+import Logging
+import MailDomain
+import Synchronization
+import SwitchboardCore
+import SwitchboardStorage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The SQLite backend (the default): every domain in one database file, opened once, on the first
+/// domain's call. A database that is current (every migration applied, every domain seeded: one
+/// read) opens for reading only; the writer opens on the first write. Otherwise it is migrated and
+/// seeded under the setup lock first.
+final class SQLiteBackend: StoreBackend {
+    private let options: StoreConfiguration
+    private let clock: any WallClock
+    private let logger: Logger
+    private let progress: SeedProgress
+    /// Posted after every write, of this process and (through the watcher) of any other.
+    private let signal: ChangeSignal
+    private let opened = Mutex<AppDatabase?>(nil)
+
+    init(options: StoreConfiguration, clock: any WallClock, logger: Logger, progress: SeedProgress, signal: ChangeSignal) {
+        self.options = options
+        self.clock = clock
+        self.logger = logger
+        self.progress = progress
+        self.signal = signal
+    }
+
+    func openFeed() throws -> any FeedService { SQLiteFeedService(database: try database()) }
+    func openMail() throws -> any MailService { SQLiteMailService(database: try database(), clock: clock) }
+    func openChat() throws -> any ChatService { SQLiteChatService(database: try database(), clock: clock, signal: signal) }
+    func openCatalog() throws -> any CatalogService { SQLiteCatalogService(database: try database(), signal: signal) }
+    func openCalendar() throws -> any CalendarService { SQLiteCalendarService(database: try database(), signal: signal) }
+
+    /// The database, opened by the first domain that needs it; a failure is tried again next time.
+    /// Other processes' commits post ``signal`` through a ``DatabaseWatcher`` started here.
+    private func database() throws -> AppDatabase {
+        try opened.withLock { opened in
+            if let opened { return opened }
+            let path = try options.storagePath()
+            let database = try AppDatabase(
+                path: path, migrations: DemoSeed.migrations, signal: signal, current: DemoSeed.isSeeded,
+                prepare: { _ = try DemoSeed.seedMissing($0, options: options, clock: clock, logger: logger, progress: progress) },
+                waiting: Self.waiting(path)
+            )
+            if database.path != ":memory:" {
+                let watcher = DatabaseWatcher(path: database.path, signal: signal)
+                try OSThread.detach(name: "sb-db-watch") { watcher.run() }
+            }
+            opened = database
+            return database
+        }
+    }
+
+    /// Opens the database for `switchboard seed`: migrates, seeds what is missing and says what each
+    /// domain holds.
+    ///
+    /// - Parameter reset: deletes the database first (under the setup lock); the caller has checked
+    ///   that it is a switchboard database.
+    static func seed(_ options: StoreConfiguration, logger: Logger, reset: Bool) throws -> [DemoSeed.Outcome] {
+        let path = try options.storagePath()
+        let clock = try options.makeClock()
+        var seeding: [DemoSeed.Outcome] = []
+        _ = try AppDatabase(
+            path: path, migrations: DemoSeed.migrations,
+            beforeOpen: { if reset { DatabaseFile.remove(path) } },
+            prepare: { seeding = try DemoSeed.seedMissing($0, options: options, clock: clock, logger: logger, progress: SeedProgress()) },
+            waiting: waiting(path)
+        )
+        return seeding
+    }
+
+    private static func waiting(_ path: String) -> () -> Void {
+        { writeLine("switchboard: waiting for another switchboard process to finish setting up \(path)", to: STDERR_FILENO) }
+    }
+}
