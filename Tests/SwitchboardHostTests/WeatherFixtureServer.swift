@@ -46,6 +46,8 @@ struct WeatherFixtureServer {
         let plugins = folder + "/plugins"
         mkdir(plugins, 0o755)
         mkdir(plugins + "/" + namespace, 0o755)
+        // Confined as any plugin, with what these tests need: the script where it lies, the cache folder, and
+        // plain network (the fixture server is on the host's 127.0.0.1; the allow-list's proxy is tested apart).
         let script = PluginShippedTests.repository + "/Plugins/weather/weather.py"
         let command = (["python3", script] + arguments).map { #""\#($0)""# }.joined(separator: ", ")
         let manifest = """
@@ -53,7 +55,8 @@ struct WeatherFixtureServer {
              "env": {"WEATHER_FORECAST_URL": "\(base)/v1/forecast", "WEATHER_GEOCODING_URL": "\(base)/v1/search",
                      "WEATHER_ARCHIVE_URL": "\(base)/v1/archive", "WEATHER_HOME": "Berlin",
                      "WEATHER_DATA_DIR": "\(data)", "WEATHER_TIMEOUT_S": "\(timeoutSeconds)"},
-             "timeoutMs": 30000, "calls": ["calendar.agenda"]}
+             "timeoutMs": 30000, "calls": ["calendar.agenda"],
+             "sandbox": {"read": ["\(PluginShippedTests.repository)/Plugins/weather"], "write": ["\(data)"], "network": true}}
             """
         try PluginShippedTests.write(manifest, to: plugins + "/" + namespace + "/plugin.json", mode: 0o644)
         return plugins
