@@ -145,7 +145,8 @@ let package = Package(
             name: "SwitchboardHostTests",
             dependencies: ["CalendarDomain", "SwitchboardCore", "SwitchboardHost", "SwitchboardTerminal", "JSONRPC", "Jansson", "SchemaTesting",
                            "SchemaValidation", "switchboard",
-                           .product(name: "PropertyBased", package: "swift-property-based"), .product(name: "GRDB", package: "GRDB.swift")],
+                           .product(name: "PropertyBased", package: "swift-property-based"), .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
@@ -161,7 +162,8 @@ let package = Package(
         ),
         .testTarget(
             name: "PluginHostTests",
-            dependencies: ["PluginHost", "JSONRPC", "Jansson", "SchemaValidation", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["CSystemShims", "PluginHost", "JSONRPC", "Jansson", "SchemaTesting", "SchemaValidation", "SwitchboardHost",
+                           .product(name: "Logging", package: "swift-log"), .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: swiftSettings
         ),
 

@@ -86,9 +86,13 @@ final class PluginSession: Sendable {
                       onEnd: @escaping @Sendable (PluginSession, ResponseError, Bool) -> Void) async throws -> PluginSession {
         let process: PluginProcess
         do {
-            process = try await PluginProcess.spawn(manifest)
+            if let attach = settings.attach {
+                process = try attach(manifest)
+            } else {
+                process = try await PluginProcess.spawn(manifest)
+            }
         } catch {
-            throw PluginError.unavailable(manifest.name, reason: "startFailed", message: error.description)
+            throw PluginError.unavailable(manifest.name, reason: "startFailed", message: "\(error)")
         }
         var logger = settings.logger
         logger[metadataKey: "plugin"] = "\(manifest.name)"
@@ -198,5 +202,5 @@ final class PluginSession: Sendable {
         return items
     }
 
-    var pid: Int32? { process.exitStatus == nil ? process.pid : nil }
+    var pid: Int32? { process.exitStatus == nil && process.isChild ? process.pid : nil }
 }
