@@ -86,17 +86,22 @@ struct PeerLogTests {
         await client.finish()
     }
 
-    @Test("a protocol break is logged once, naming the detail, however much more the plugin writes")
+    @Test("a protocol break is logged once, naming the detail, however much more the plugin wrote before it was killed")
     func protocolBreakLoggedOnce() async throws {
         var script = MCPPeer.Script()
-        script.onCall = { run, _ in
-            for _ in 0..<3 { run.writeLine(#"{"not":"json-rpc"}"#) }
-        }
-        let client = try PluginTestClient(peer: MCPPeer(script: script))
+        script.endsOnSignal = false
+        script.onCall = { run, _ in run.writeLine(#"{"not":"json-rpc"}"#) }
+        let peer = MCPPeer(script: script)
+        let client = try PluginTestClient(peer: peer)
         try await client.start()
-        _ = try await client.call("peer.echo", ["text": "x"])
-        let run = try await client.peer.currentRun()
-        _ = try await run.ended.first("the run's end") { _ in true }
+        let call = try await client.request("peer.echo", ["text": "x"])
+        // Killed after the first line, the plugin had written two more: the host reads them too.
+        _ = try await peer.signals.first("SIGKILL") { $0 == SIGKILL }
+        let run = try await peer.currentRun()
+        run.writeLine(#"{"still":"not json-rpc"}"#)
+        run.writeLine(#"["nor this"]"#)
+        run.end(.signaled(SIGKILL))
+        #expect(try await client.response(to: call)["error"]?["data"]?["reason"] == "protocol")
         _ = try await client.logLine(containing: "broke the protocol (")
         #expect(Self.lines(client, containing: "broke the protocol:").count == 1, "\(client.log.items)")
         await client.finish()

@@ -20,6 +20,9 @@ final class MCPPeer: Sendable {
         var protocolVersion = "2025-11-25"
         var capabilities: JSONValue = ["tools": ["listChanged": true]]
         var serverInfo: JSONValue = ["name": "scripted", "version": "1.0.0"]
+        /// Whether SIGTERM and SIGKILL end the run at once; false: the test ends it (what a process
+        /// wrote before the signal reached it is still read).
+        var endsOnSignal = true
         /// Tools per `tools/list` page; 0: all on one page.
         var pageSize = 0
         /// Takes every message first; returns true when it handled it (the defaults then do nothing).
@@ -79,9 +82,10 @@ final class MCPPeer: Sendable {
         }
         let run = Run(peer: self, index: runs.items.count, input: stdin[0], output: stdout[1], errors: stderr[1])
         let signals = self.signals
+        let endsOnSignal = script.endsOnSignal
         let process = PluginProcess.attached(inputFD: stdin[1], outputFD: stdout[0], errorFD: stderr[0]) { [weak run] signal in
             signals.append(signal)
-            if signal == SIGTERM || signal == SIGKILL { run?.end(.signaled(signal)) }
+            if endsOnSignal, signal == SIGTERM || signal == SIGKILL { run?.end(.signaled(signal)) }
         }
         run.process = process
         try OSThread.detach(name: "test-mcp-peer") { run.readInput() }
