@@ -66,9 +66,11 @@ final class PluginTestClient: Sendable {
         supervisor.addClient(connection)
     }
 
-    /// Asks `rpc.discover` (which waits for the plugin to start) for the schemas every later answer is
-    /// checked against.
+    /// Waits for the plugin's first start to end (running, or failed), however long it takes on a
+    /// loaded machine (a listing waits only `--plugin-wait`), then asks `rpc.discover` for the schemas
+    /// every later answer is checked against.
     func start() async throws {
+        _ = try? await supervisor.plugins.first?.session()
         let id = nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         try await send(["jsonrpc": "2.0", "id": .integer(id), "method": "rpc.discover"], record: false)
         let answer = try await messages.first("rpc.discover's answer") { $0["id"] == .integer(id) && $0["method"] == nil }
