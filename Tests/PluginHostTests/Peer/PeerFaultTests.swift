@@ -164,7 +164,7 @@ struct PeerFaultTests {
         await client.finish()
     }
 
-    @Test("at exit the host closes the plugin's stdin and the plugin ends by itself: no signal is needed")
+    @Test("at exit the host closes the plugin's stdin; a plugin that then leaves with status 0 gets no SIGTERM")
     func exitClosesStdin() async throws {
         let peer = MCPPeer()
         let client = try PluginTestClient(peer: peer)
