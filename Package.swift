@@ -40,8 +40,6 @@ let package = Package(
             providers: [.apt(["libjansson-dev"])]
         ),
         .target(name: "CSystemShims"),
-        // System calls retried on EINTR, in one place, and the one loop that writes a whole buffer.
-        .target(name: "SystemCalls", swiftSettings: swiftSettings),
         // jansson's allocator: small blocks reused from per-thread lists (installed before main).
         .target(name: "CJanssonAlloc"),
         // C: libical from the system, for recurrence rules and iCalendar text.
@@ -70,14 +68,14 @@ let package = Package(
         // JSON-RPC 2.0: messages, errors, framing, dispatch, the connection.
         .target(
             name: "JSONRPC",
-            dependencies: ["Jansson", "CJansson", "SystemCalls", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Jansson", "CJansson", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "Jansson", "SystemCalls"], swiftSettings: swiftSettings),
+        .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "Jansson"], swiftSettings: swiftSettings),
 
         // Shared models and service plumbing of every domain: clock, pagination cursors, change sets,
         // the errors services throw. No JSON-RPC here: the method layer maps errors.
-        .target(name: "SwitchboardCore", dependencies: ["Jansson", "CSystemShims", "SystemCalls"], swiftSettings: swiftSettings),
+        .target(name: "SwitchboardCore", dependencies: ["Jansson", "CSystemShims"], swiftSettings: swiftSettings),
 
         // What every domain's methods share above JSON-RPC: domain error codes, ServiceError → ResponseError.
         .target(
@@ -89,7 +87,7 @@ let package = Package(
         // The one SQLite database (GRDB): migrations, the shared change log.
         .target(
             name: "SwitchboardStorage",
-            dependencies: ["SwitchboardCore", "SystemCalls", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["SwitchboardCore", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
 
@@ -137,7 +135,7 @@ let package = Package(
         .target(
             name: "SwitchboardHost",
             dependencies: [
-                "JSONRPC", "Jansson", "CSystemShims", "SwitchboardCore", "SystemCalls",
+                "JSONRPC", "Jansson", "CSystemShims", "SwitchboardCore",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings,
@@ -147,7 +145,8 @@ let package = Package(
             name: "SwitchboardHostTests",
             dependencies: ["CalendarDomain", "SwitchboardCore", "SwitchboardHost", "SwitchboardTerminal", "JSONRPC", "Jansson", "SchemaTesting",
                            "SchemaValidation", "switchboard",
-                           .product(name: "PropertyBased", package: "swift-property-based"), .product(name: "GRDB", package: "GRDB.swift")],
+                           .product(name: "PropertyBased", package: "swift-property-based"), .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
@@ -156,21 +155,22 @@ let package = Package(
         .target(
             name: "PluginHost",
             dependencies: [
-                "JSONRPC", "Jansson", "CSystemShims", "SchemaValidation", "SwitchboardHost", "DomainMethods", "SwitchboardCore", "SystemCalls",
+                "JSONRPC", "Jansson", "CSystemShims", "SchemaValidation", "SwitchboardHost", "DomainMethods", "SwitchboardCore",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "PluginHostTests",
-            dependencies: ["PluginHost", "JSONRPC", "Jansson", "SchemaValidation", "SwitchboardHost", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["CSystemShims", "PluginHost", "JSONRPC", "Jansson", "SchemaTesting", "SchemaValidation", "SwitchboardHost",
+                           .product(name: "Logging", package: "swift-log"), .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: swiftSettings
         ),
 
         // The interactive prompt a person gets at a terminal, and `key=value` params.
         .target(
             name: "SwitchboardTerminal",
-            dependencies: ["CEditLine", "CSystemShims", "SwitchboardHost", "JSONRPC", "Jansson", "SystemCalls", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CEditLine", "CSystemShims", "SwitchboardHost", "JSONRPC", "Jansson", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
 
@@ -181,7 +181,7 @@ let package = Package(
         .executableTarget(
             name: "switchboard",
             dependencies: [
-                "SwitchboardHost", "SwitchboardTerminal", "PluginHost", "JSONRPC", "Jansson", "DomainMethods", "SwitchboardCore", "SwitchboardStorage", "SystemCalls", "CalendarDomain", "CatalogDomain", "ChatDomain", "FeedDomain", "MailDomain",
+                "SwitchboardHost", "SwitchboardTerminal", "PluginHost", "JSONRPC", "Jansson", "DomainMethods", "SwitchboardCore", "SwitchboardStorage", "CalendarDomain", "CatalogDomain", "ChatDomain", "FeedDomain", "MailDomain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -194,7 +194,7 @@ let package = Package(
         .target(name: "CBenchShims", path: "Sources/BenchTools/CBenchShims"),
         .executableTarget(
             name: "switchboard-load",
-            dependencies: ["CBenchShims", "CJansson", "CSystemShims", "Jansson", "SystemCalls", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["CBenchShims", "CJansson", "CSystemShims", "Jansson", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/BenchTools/SwitchboardLoad",
             swiftSettings: swiftSettings
         ),

@@ -393,12 +393,19 @@ final class Harness: @unchecked Sendable {
         set { recordsRequests.withLock { $0 = newValue } }
     }
 
+    /// The schemas answers are checked against.
+    private let schemas: Result<AnswerSchemas, any Error>
+
     /// - Parameters:
     ///   - framing: the connection's framing; `nil` detects it from the first bytes.
+    ///   - methods: the methods served besides the test-only ones (the host's built-ins by default), and
+    ///     the schemas their answers are checked against.
     ///   - extra: adds more methods to the registry before it is frozen.
     init(limits: ConnectionLimits = ConnectionLimits(), framing: Framing? = .ndjson,
+         methods: (registry: MethodRegistry, schemas: Result<AnswerSchemas, any Error>)? = nil, logger: Logger = quietLogger,
          extra: (inout MethodRegistry) -> Void = { _ in }) throws {
-        var registry = MethodRegistry.hostMethods()
+        var registry = methods?.registry ?? MethodRegistry.hostMethods()
+        schemas = methods?.schemas ?? DiscoveredSchemas.inProcess
         registry.add(TestMethods.registry(probe))
         extra(&registry)
         let dispatcher = try registry.freeze()
@@ -408,7 +415,7 @@ final class Harness: @unchecked Sendable {
             // Split and append under one lock, so frames enter the log in the order of the writes.
             splitter.withLock { frames.append($0.split(bytes)) }
         }
-        connection = Connection(dispatcher: dispatcher, limits: limits, framing: framing, sink: sink, logger: quietLogger)
+        connection = Connection(dispatcher: dispatcher, limits: limits, framing: framing, sink: sink, logger: logger)
         reader = MessageReader(connection: connection)
     }
 
@@ -513,7 +520,7 @@ final class Harness: @unchecked Sendable {
         checkedFrames.withLock { checked in
             for frame in written[min(checked, written.count)...] {
                 if let message = frame.value {
-                    DiscoveredSchemas.inProcess.expectValidAnswers(in: message, ledger: ledger, sourceLocation: sourceLocation)
+                    schemas.expectValidAnswers(in: message, ledger: ledger, sourceLocation: sourceLocation)
                 }
             }
             checked = max(checked, written.count)

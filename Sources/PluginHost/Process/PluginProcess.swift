@@ -23,6 +23,9 @@ final class PluginProcess: Sendable {
     private let exit = Mutex(ExitState())
     /// Wakes threads waiting in ``waitBlocking(milliseconds:)``.
     private let exitLock = ConditionLock()
+    /// For an ``attached(inputFD:outputFD:errorFD:signal:)`` peer: what receives the signals its
+    /// process group would (there is none); nil for a child the host spawned.
+    private let peerSignal: (@Sendable (Int32) -> Void)?
 
     private struct ExitState {
         var status: ExitStatus?
@@ -36,14 +39,33 @@ final class PluginProcess: Sendable {
     /// Its way out for `network.allow`, stopped once it has exited.
     let proxy = Mutex<NetworkProxy?>(nil)
 
-    private init(pid: Int32, inputFD: Int32, outputFD: Int32, errorFD: Int32, sandbox: PluginSandboxField, temporaryFolder: String?) {
+    private init(pid: Int32, inputFD: Int32, outputFD: Int32, errorFD: Int32, sandbox: PluginSandboxField, temporaryFolder: String?,
+                 peerSignal: (@Sendable (Int32) -> Void)? = nil) {
         self.pid = pid
         self.sandbox = sandbox
         self.temporaryFolder = temporaryFolder
         self.inputFD = inputFD
         self.outputFD = outputFD
         self.errorFD = errorFD
+        self.peerSignal = peerSignal
     }
+
+    /// A plugin already on the far side of three descriptors, no child of the host (tests: an MCP peer
+    /// in the test process, ``PluginSettings/attach``). `signal` gets what would go to its process group;
+    /// the peer reports its end with ``attachedPeerEnded(_:)``. Its `pid` is 0.
+    static func attached(inputFD: Int32, outputFD: Int32, errorFD: Int32, signal: @escaping @Sendable (Int32) -> Void) -> PluginProcess {
+        PluginProcess(pid: 0, inputFD: inputFD, outputFD: outputFD, errorFD: errorFD, sandbox: PluginSandboxField(status: nil),
+                      temporaryFolder: nil, peerSignal: signal)
+    }
+
+    /// An attached peer ended with `status` (what a reaped child's exit is).
+    func attachedPeerEnded(_ status: ExitStatus) {
+        guard peerSignal != nil else { return }
+        recordExit(status)
+    }
+
+    /// Whether the host spawned this process (it has a pid and a process group).
+    var isChild: Bool { peerSignal == nil }
 
     /// Starts `manifest.command` with a clean environment, confined by its sandbox (``SandboxPlan``);
     /// throws a reason when it cannot be started.
@@ -171,10 +193,15 @@ final class PluginProcess: Sendable {
     private func reap() {
         var status: Int32 = 0
         _ = SystemCall.retrying { waitpid(pid, &status, 0) }
-        let ended = ExitStatus(waitStatus: status)
         if let temporaryFolder { SandboxPlan.removeTemporary(temporaryFolder) }
         proxy.withLock { $0?.stop() }
-        let waiters = exit.withLock { state in
+        recordExit(ExitStatus(waitStatus: status))
+    }
+
+    /// Records how the process ended, once, and wakes every waiter.
+    private func recordExit(_ ended: ExitStatus) {
+        let waiters = exit.withLock { state -> [@Sendable (ExitStatus) -> Void] in
+            guard state.status == nil else { return [] }
             state.status = ended
             defer { state.waiters = [] }
             return state.waiters
@@ -227,6 +254,7 @@ final class PluginProcess: Sendable {
     /// Also after the plugin itself has ended: what it started may still run in its group (the group
     /// keeps the id in use, so it cannot have gone to another process).
     func signalGroup(_ signal: Int32) {
+        if let peerSignal { return peerSignal(signal) }
         kill(-pid, signal)
     }
 

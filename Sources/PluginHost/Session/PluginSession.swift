@@ -87,13 +87,21 @@ final class PluginSession: Sendable {
                       onEnd: @escaping @Sendable (PluginSession, ResponseError, Bool) -> Void) async throws -> PluginSession {
         let process: PluginProcess
         do {
-            process = try await PluginProcess.spawn(manifest, sandbox: settings.sandbox, logger: settings.logger)
-        } catch {
+            if let attach = settings.attach {
+                process = try attach(manifest)
+            } else {
+                process = try await PluginProcess.spawn(manifest, sandbox: settings.sandbox, logger: settings.logger)
+            }
+        } catch let error as SpawnError {
             let details: JSONObject = error.reason == "sandboxUnavailable" ? ["kernel": .string(ConfinementSupport.kernelRelease)] : [:]
             throw PluginError.unavailable(manifest.name, reason: error.reason, message: error.description, details: details)
+        } catch {
+            throw PluginError.unavailable(manifest.name, reason: "startFailed", message: "\(error)")
         }
         if process.sandbox.status == nil {
-            settings.logger.warning("plugin \(manifest.name) runs UNCONFINED (sandbox false or --unconfined-plugin): it can read, write and reach whatever this user can")
+            if process.isChild {
+                settings.logger.warning("plugin \(manifest.name) runs UNCONFINED (sandbox false or --unconfined-plugin): it can read, write and reach whatever this user can")
+            }
         } else if process.sandbox.status?.enforced == false {
             settings.logger.warning("plugin \(manifest.name) runs UNCONFINED: \(ConfinementSupport.unavailableReason ?? "no Landlock"), and --allow-unconfined-plugins was given")
         }
@@ -205,5 +213,5 @@ final class PluginSession: Sendable {
         return items
     }
 
-    var pid: Int32? { process.exitStatus == nil ? process.pid : nil }
+    var pid: Int32? { process.exitStatus == nil && process.isChild ? process.pid : nil }
 }

@@ -16,6 +16,9 @@ public struct PluginSettings: Sendable {
     /// How plugins are confined (``SandboxSettings``).
     public var sandbox: SandboxSettings
     public var logger: Logger
+    /// Tests only: connects each plugin to an MCP peer in the test process
+    /// (``PluginProcess/attached(inputFD:outputFD:errorFD:signal:)``) instead of spawning its command.
+    var attach: (@Sendable (PluginManifest) throws -> PluginProcess)?
 
     /// The listing wait unless `--plugin-wait` says otherwise.
     public static let defaultListingWaitMilliseconds = 5_000
