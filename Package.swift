@@ -40,6 +40,8 @@ let package = Package(
             providers: [.apt(["libjansson-dev"])]
         ),
         .target(name: "CSystemShims"),
+        // System calls retried on EINTR, in one place, and the one loop that writes a whole buffer.
+        .target(name: "SystemCalls", swiftSettings: swiftSettings),
         // jansson's allocator: small blocks reused from per-thread lists (installed before main).
         .target(name: "CJanssonAlloc"),
         // C: libical from the system, for recurrence rules and iCalendar text.
@@ -68,14 +70,14 @@ let package = Package(
         // JSON-RPC 2.0: messages, errors, framing, dispatch, the connection.
         .target(
             name: "JSONRPC",
-            dependencies: ["Jansson", "CJansson", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Jansson", "CJansson", "SystemCalls", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "Jansson"], swiftSettings: swiftSettings),
+        .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "Jansson", "SystemCalls"], swiftSettings: swiftSettings),
 
         // Shared models and service plumbing of every domain: clock, pagination cursors, change sets,
         // the errors services throw. No JSON-RPC here: the method layer maps errors.
-        .target(name: "SwitchboardCore", dependencies: ["Jansson", "CSystemShims"], swiftSettings: swiftSettings),
+        .target(name: "SwitchboardCore", dependencies: ["Jansson", "CSystemShims", "SystemCalls"], swiftSettings: swiftSettings),
 
         // What every domain's methods share above JSON-RPC: domain error codes, ServiceError → ResponseError.
         .target(
@@ -87,7 +89,7 @@ let package = Package(
         // The one SQLite database (GRDB): migrations, the shared change log.
         .target(
             name: "SwitchboardStorage",
-            dependencies: ["SwitchboardCore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["SwitchboardCore", "SystemCalls", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
 
@@ -135,7 +137,7 @@ let package = Package(
         .target(
             name: "SwitchboardHost",
             dependencies: [
-                "JSONRPC", "Jansson", "CSystemShims", "SwitchboardCore",
+                "JSONRPC", "Jansson", "CSystemShims", "SwitchboardCore", "SystemCalls",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings,
@@ -155,7 +157,7 @@ let package = Package(
         .target(
             name: "PluginHost",
             dependencies: [
-                "JSONRPC", "Jansson", "CSystemShims", "SchemaValidation", "SwitchboardHost", "DomainMethods", "SwitchboardCore",
+                "JSONRPC", "Jansson", "CSystemShims", "SchemaValidation", "SwitchboardHost", "DomainMethods", "SwitchboardCore", "SystemCalls",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -170,7 +172,7 @@ let package = Package(
         // The interactive prompt a person gets at a terminal, and `key=value` params.
         .target(
             name: "SwitchboardTerminal",
-            dependencies: ["CEditLine", "CSystemShims", "SwitchboardHost", "JSONRPC", "Jansson", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CEditLine", "CSystemShims", "SwitchboardHost", "JSONRPC", "Jansson", "SystemCalls", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
 
@@ -181,7 +183,7 @@ let package = Package(
         .executableTarget(
             name: "switchboard",
             dependencies: [
-                "SwitchboardHost", "SwitchboardTerminal", "PluginHost", "JSONRPC", "Jansson", "DomainMethods", "SwitchboardCore", "SwitchboardStorage", "CalendarDomain", "CatalogDomain", "ChatDomain", "FeedDomain", "MailDomain",
+                "SwitchboardHost", "SwitchboardTerminal", "PluginHost", "JSONRPC", "Jansson", "DomainMethods", "SwitchboardCore", "SwitchboardStorage", "SystemCalls", "CalendarDomain", "CatalogDomain", "ChatDomain", "FeedDomain", "MailDomain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -194,7 +196,7 @@ let package = Package(
         .target(name: "CBenchShims", path: "Sources/BenchTools/CBenchShims"),
         .executableTarget(
             name: "switchboard-load",
-            dependencies: ["CBenchShims", "CJansson", "CSystemShims", "Jansson", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["CBenchShims", "CJansson", "CSystemShims", "Jansson", "SystemCalls", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/BenchTools/SwitchboardLoad",
             swiftSettings: swiftSettings
         ),

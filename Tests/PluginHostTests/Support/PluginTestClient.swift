@@ -46,7 +46,6 @@ final class PluginTestClient: Sendable {
         registry.add(.pluginMethods(supervisor))
         registry.route(to: supervisor.router)
         let dispatcher = try registry.freeze()
-        supervisor.attach(hostMethods: dispatcher)
         let messages = self.messages
         let pending = Mutex<[UInt8]>([])
         let sink = CollectingSink { bytes in
@@ -63,7 +62,7 @@ final class PluginTestClient: Sendable {
         }
         connection = Connection(dispatcher: dispatcher, framing: .ndjson, sink: sink, logger: logger)
         reader = ReaderBox(MessageReader(connection: connection))
-        supervisor.addClient(connection)
+        supervisor.attach(client: connection)
     }
 
     /// Waits for the plugin's first start to end (running, or failed), however long it takes on a
