@@ -46,9 +46,7 @@ struct PostgresConnectTests {
     func serverDown() async throws {
         let port = try TestPostgres.closedPort()
         let settings = try TestPostgres.settings(url: "postgres://switchboard:Hush%2Fhush@127.0.0.1:\(port)/postgres?sslmode=disable")
-        let error = await #expect(throws: PostgresStoreError.self) {
-            try await PostgresStore.open(settings, migrations: [], logger: TestPostgres.logger)
-        }
+        let error = await TestPostgres.openFailure(settings)
         let text = error?.description ?? ""
         #expect(text.contains("127.0.0.1:\(port)"), "\(text)")
         #expect(text.contains("connection refused"), "\(text)")
@@ -62,9 +60,7 @@ struct PostgresConnectTests {
     func noSocket() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nosock-\(UUID().uuidString)").path
         let settings = try TestPostgres.settings(url: "postgres://switchboard@/postgres?host=\(folder)&port=5999")
-        let error = await #expect(throws: PostgresStoreError.self) {
-            try await PostgresStore.open(settings, migrations: [], logger: TestPostgres.logger)
-        }
+        let error = await TestPostgres.openFailure(settings)
         #expect(error?.description.contains("\(folder)/.s.PGSQL.5999") == true, "\(String(describing: error))")
         #expect(error?.description.contains("no such socket") == true, "\(String(describing: error))")
     }
@@ -72,9 +68,7 @@ struct PostgresConnectTests {
     @Test("a wrong password: the server's refusal, without the password")
     func wrongPassword() async throws {
         let settings = try TestPostgres.settings(url: "postgres://switchboard:Wr0ngPassw0rd@127.0.0.1:\(TestPostgres.port)/postgres?sslmode=disable")
-        let error = await #expect(throws: PostgresStoreError.self) {
-            try await PostgresStore.open(settings, migrations: [], logger: TestPostgres.logger)
-        }
+        let error = await TestPostgres.openFailure(settings)
         let text = error?.description ?? ""
         #expect(text.contains("password authentication failed"), "\(text)")
         #expect(text.contains("28P01"), "\(text)")
@@ -84,9 +78,7 @@ struct PostgresConnectTests {
     @Test("a database that does not exist is named by the server's error")
     func missingDatabase() async throws {
         let settings = try TestPostgres.settings(url: "postgres://switchboard:\(TestPostgres.password)@127.0.0.1:\(TestPostgres.port)/no_such_db?sslmode=disable")
-        let error = await #expect(throws: PostgresStoreError.self) {
-            try await PostgresStore.open(settings, migrations: [], logger: TestPostgres.logger)
-        }
+        let error = await TestPostgres.openFailure(settings)
         #expect(error?.description.contains("no_such_db") == true, "\(String(describing: error))")
         #expect(error?.description.contains(TestPostgres.password) == false)
     }

@@ -21,11 +21,7 @@ struct PostgresTLSTests {
     }
 
     static func refusal(_ url: String) async throws -> String {
-        let settings = try TestPostgres.settings(url: url)
-        let error = await #expect(throws: PostgresStoreError.self) {
-            try await PostgresStore.open(settings, migrations: [], logger: TestPostgres.logger)
-        }
-        return error?.description ?? ""
+        await TestPostgres.openFailure(try TestPostgres.settings(url: url))?.description ?? ""
     }
 
     @Test("verify-full accepts the name the certificate carries, through the pool too")

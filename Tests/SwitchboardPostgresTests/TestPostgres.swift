@@ -51,6 +51,13 @@ enum TestPostgres {
         }
     }
 
+    /// The error opening a store with `settings` gives (an issue is recorded when it opens).
+    static func openFailure(_ settings: PostgresSettings) async -> PostgresStoreError? {
+        await #expect(throws: PostgresStoreError.self) {
+            try await PostgresStore.open(settings, migrations: [], logger: logger)
+        }
+    }
+
     /// How many lock requests in the current database wait (advisory, row or transaction locks).
     static func waitingLocks(_ connection: PostgresConnection) async throws -> Int {
         let rows = try await connection.query("""
