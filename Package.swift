@@ -31,6 +31,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // C: jansson from the system, and the few libc calls Swift cannot make (variadic prctl, syscall).
@@ -90,6 +91,20 @@ let package = Package(
         .target(
             name: "SwitchboardStorage",
             dependencies: ["SwitchboardCore", "SystemCalls", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
+
+        // PostgreSQL through postgres-nio: connection settings (URL, libpq's environment, ~/.pgpass), named
+        // migrations under an advisory lock, the commit-ordered change log, LISTEN/NOTIFY (docs/postgres.md).
+        .target(
+            name: "SwitchboardPostgres",
+            dependencies: ["SwitchboardCore", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SwitchboardPostgresTests",
+            dependencies: ["SwitchboardPostgres", "SwitchboardCore", .product(name: "PostgresNIO", package: "postgres-nio"),
+                           .product(name: "Logging", package: "swift-log"), .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: swiftSettings
         ),
 

@@ -1,0 +1,75 @@
+import PostgresNIO
+import SwitchboardCore
+
+/// A PostgreSQL database opened for the host: checked reachable, migrated, and served by postgres-nio's
+/// connection pool (``client``).
+///
+/// ``open(_:migrations:logger:)`` first makes one connection of its own, so a server that is down, a
+/// wrong password or a certificate that does not fit is one clear error at start (naming the server,
+/// never the password) instead of a pool retrying in the background while requests wait. The
+/// migrations run on that connection under the migrator's advisory lock.
+public final class PostgresStore: Sendable {
+    public let settings: PostgresSettings
+    /// The pool; it runs until ``close()``.
+    public let client: PostgresClient
+    /// What this start migrated (empty lists when another host had done it).
+    public let applied: PostgresMigrator.Applied
+    private let runner: Task<Void, Never>
+
+    private init(settings: PostgresSettings, client: PostgresClient, applied: PostgresMigrator.Applied) {
+        self.settings = settings
+        self.client = client
+        self.applied = applied
+        runner = Task { await client.run() }
+    }
+
+    /// Connects, migrates `migrations` (the change log's first, then each domain's), and starts the pool.
+    /// - Throws: ``PostgresStoreError``.
+    public static func open(_ settings: PostgresSettings, migrations: [PostgresMigrations], logger: Logger) async throws(PostgresStoreError) -> PostgresStore {
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(configuration: try settings.connectionConfiguration(), id: 0, logger: logger)
+        } catch let error as PostgresConnectError {
+            throw .unreachable(error)
+        } catch {
+            throw .unreachable(PostgresConnectError(settings, cause: PostgresErrorText.cause(of: error)))
+        }
+        let applied: PostgresMigrator.Applied
+        do {
+            applied = try await PostgresMigrator.migrate([PostgresChangeLog.migrations] + migrations, on: connection, logger: logger)
+        } catch {
+            try? await connection.close()
+            throw .migration(settings: settings.redactedDescription, error)
+        }
+        try? await connection.close()
+        return PostgresStore(settings: settings, client: PostgresClient(configuration: settings.clientConfiguration, backgroundLogger: logger), applied: applied)
+    }
+
+    /// Stops the pool: its connections close, and waiting requests fail.
+    public func close() async {
+        runner.cancel()
+        await runner.value
+    }
+}
+
+/// Why a PostgreSQL store could not be opened.
+public enum PostgresStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    case unreachable(PostgresConnectError)
+    case migration(settings: String, PostgresMigrationError)
+
+    public var description: String {
+        switch self {
+        case .unreachable(let error): "\(error)"
+        case .migration(_, let error): "\(error)"
+        }
+    }
+
+    /// The error domain services answer with (`-32050`): the storage is unavailable, the "path" being
+    /// the URL without its password.
+    public var serviceError: ServiceError {
+        switch self {
+        case .unreachable(let error): error.serviceError
+        case .migration(let settings, let error): .storageUnavailable(path: settings, cause: "\(error)")
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import PostgresNIO
+import SwitchboardCore
+@testable import SwitchboardPostgres
+import Testing
+
+/// Named migrations per domain, once per database, under the migrator's advisory lock.
+@Suite("PostgreSQL: migrations", .enabled(if: TestPostgres.isAvailable, TestPostgres.skipReason))
+struct PostgresMigratorTests {
+    static let notes = PostgresMigrations(domain: "notes", [
+        PostgresMigration("notes-v1", statements: ["CREATE TABLE notes (id BIGINT PRIMARY KEY, text TEXT NOT NULL)"]),
+        PostgresMigration("notes-v2", statements: ["ALTER TABLE notes ADD COLUMN pinned BOOLEAN NOT NULL DEFAULT false"]),
+    ])
+
+    static func appliedNames(_ connection: PostgresConnection) async throws -> [String] {
+        var names: [String] = []
+        let rows = try await connection.query("SELECT domain || '/' || name FROM switchboard_migrations ORDER BY domain, name", logger: TestPostgres.logger)
+        for try await name in rows.decode(String.self) { names.append(name) }
+        return names
+    }
+
+    @Test("two hosts starting at once on an empty database both come up; one migrates, the other finds it done")
+    func twoStarters() async throws {
+        try await TestPostgres.withFreshDatabase { settings in
+            // Hold the migrations' lock so both starters are surely waiting for it at once, then let go.
+            let gate = try await TestPostgres.connect(settings)
+            try await gate.query("BEGIN", logger: TestPostgres.logger)
+            try await gate.query("SELECT pg_advisory_xact_lock(\(PostgresMigrator.lockKey))", logger: TestPostgres.logger)
+
+            async let first = PostgresStore.open(settings, migrations: [Self.notes], logger: TestPostgres.logger)
+            async let second = PostgresStore.open(settings, migrations: [Self.notes], logger: TestPostgres.logger)
+            try await TestPostgres.waitUntil("both starters wait for the migrations' lock") {
+                try await TestPostgres.waitingLocks(gate) == 2
+            }
+            try await gate.query("COMMIT", logger: TestPostgres.logger)
+            let stores = try await [first, second]
+
+            let applied = stores.map { $0.applied.values.flatMap { $0 }.sorted() }
+            let everything = ["change-log-v1", "notes-v1", "notes-v2"]
+            #expect(applied.sorted { $0.count < $1.count } == [[], everything], "\(applied)")
+            #expect(try await Self.appliedNames(gate) == ["changelog/change-log-v1", "notes/notes-v1", "notes/notes-v2"])
+            try await gate.query("INSERT INTO notes(id, text, pinned) VALUES (1, 'both up', true)", logger: TestPostgres.logger)
+
+            // A third start later migrates nothing.
+            let third = try await PostgresStore.open(settings, migrations: [Self.notes], logger: TestPostgres.logger)
+            let nothingApplied = third.applied.values.allSatisfy(\.isEmpty)
+            #expect(nothingApplied)
+            for store in stores + [third] { await store.close() }
+            try await gate.close()
+        }
+    }
+
+    @Test("a failing migration applies nothing of its domain and names the migration, not the SQL")
+    func failingMigration() async throws {
+        try await TestPostgres.withFreshDatabase { settings in
+            let broken = PostgresMigrations(domain: "notes", Self.notes.migrations + [
+                PostgresMigration("notes-v3", statements: ["CREATE TABLE more (id BIGINT)", "SELECT no_such_function()"]),
+            ])
+            let error = await #expect(throws: PostgresStoreError.self) {
+                try await PostgresStore.open(settings, migrations: [broken], logger: TestPostgres.logger)
+            }
+            #expect(error?.description.contains("notes-v3") == true, "\(String(describing: error))")
+            #expect(error?.description.contains("nothing of it was applied") == true)
+            let connection = try await TestPostgres.connect(settings)
+            // The change log's domain migrated in its own transaction; none of notes' did.
+            #expect(try await Self.appliedNames(connection) == ["changelog/change-log-v1"])
+            let tables = try await connection.query("SELECT count(*) FROM pg_tables WHERE tablename IN ('notes', 'more')", logger: TestPostgres.logger)
+            for try await count in tables.decode(Int64.self) { #expect(count == 0) }
+            try await connection.close()
+        }
+    }
+
+    @Test("a database a newer switchboard migrated is refused, naming what it does not know")
+    func newerSchema() async throws {
+        try await TestPostgres.withFreshDatabase { settings in
+            let newer = PostgresMigrations(domain: "notes", Self.notes.migrations + [PostgresMigration("notes-v9", statements: ["SELECT 1"])])
+            let store = try await PostgresStore.open(settings, migrations: [newer], logger: TestPostgres.logger)
+            await store.close()
+            let error = await #expect(throws: PostgresStoreError.self) {
+                try await PostgresStore.open(settings, migrations: [Self.notes], logger: TestPostgres.logger)
+            }
+            #expect(error == .migration(settings: settings.redactedDescription, .newerSchema(domain: "notes", unknown: ["notes-v9"])))
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import PropertyBased
+@testable import SwitchboardPostgres
+import Testing
+
+/// A URL comes from a command line or an environment variable: any text must give settings or a clear
+/// refusal, never a trap, and neither the refusal nor the description may show the password.
+@Suite("PostgreSQL URLs, any input")
+struct PostgresURLPropertyTests {
+    /// The password every generated URL carries: if it shows anywhere, a value was quoted.
+    static let secret = "Zq9SECRETpw"
+
+    static let pieces = ["postgres://", "postgresql://", "u", ":", "@", "/", "?", "&", "=", "#", "%", "%2F", "%zz", "%00", "[", "]",
+                         "::1", "h.example", ",", "5432", "99999", "-1", "host", "port", "sslmode", "verify-full", "allow",
+                         "hostaddr", "127.0.0.1", "sslrootcert", "system", "connect_timeout", "0", "é", "\u{0}", "\n", " ", "%E9", "%C3%A9"]
+
+    static let text = zip(Gen.int(in: 0...(pieces.count * 5 / 4)), Gen.uint32(in: 0...0x10FFFF))
+        .map { index, value in index < pieces.count ? pieces[index] : (Unicode.Scalar(value).map { String($0) } ?? "\u{FFFD}") }
+        .array(of: 0...24)
+        .map { $0.joined() }
+
+    static func check(_ url: String) {
+        do {
+            let settings = try PostgresSettings.resolve(url: url, environment: [:], home: "/nonexistent", systemUser: "osuser")
+            #expect(!settings.redactedDescription.contains(secret))
+            #expect(!settings.user.isEmpty)
+            #expect((1...65535).contains(settings.port))
+        } catch {
+            #expect(!error.description.contains(secret), "\(error)")
+            #expect(!error.part.isEmpty && !error.reason.isEmpty)
+        }
+    }
+
+    @Test("any text: settings or a refusal naming the part, neither showing the password")
+    func anyText() async {
+        await propertyCheck(count: 3_000, input: Self.text) { tail in
+            Self.check("postgres://u:\(Self.secret)@" + tail)
+            Self.check(tail)
+        }
+    }
+
+    @Test("any text in each part of a URL with a password")
+    func anyPart() async {
+        await propertyCheck(count: 2_000, input: Self.text, Gen.int(in: 0...4)) { part, position in
+            var parts = ["u:\(Self.secret)", "h.example", "5432", "db", "sslmode=disable"]
+            parts[position] = parts[position] + part
+            Self.check("postgres://\(parts[0])@\(parts[1]):\(parts[2])/\(parts[3])?\(parts[4])")
+        }
+    }
+}
