@@ -152,6 +152,20 @@ struct PluginBinaryTests {
         #expect(try Self.call(host, 2, "probe.echo", #"{"text":"still"}"#)["result"] == ["text": "still"])
     }
 
+    @Test("Every call that outlives timeoutMs fails with reason timeout: the run's one timer arms itself again for the next")
+    func timesOutEachCall() throws {
+        let host = try Self.host()
+        try host.send(BinaryHarness.request(1, "probe.hang"))
+        #expect(try Self.call(host, 2, "probe.echo", #"{"text":"between"}"#)["result"] == ["text": "between"])
+        // Due after call 1's time-out: the timer, armed for call 1, must arm itself again for this one.
+        try host.send(BinaryHarness.request(3, "probe.hang"))
+        #expect(try host.response(to: 1).response["error"]?["data"]?["reason"] == "timeout")
+        #expect(try host.response(to: 3).response["error"]?["data"]?["reason"] == "timeout")
+        // Nothing left in flight, the timer idle: a new call arms it.
+        #expect(try Self.call(host, 4, "probe.hang")["error"]?["data"]?["reason"] == "timeout")
+        #expect(try Self.call(host, 5, "probe.echo", #"{"text":"still"}"#)["result"] == ["text": "still"])
+    }
+
     @Test("$/cancelRequest answers -32800 at once")
     func cancels() throws {
         let host = try Self.host()
