@@ -55,7 +55,8 @@ extension PluginSession {
         guard timeoutsArmed.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged else { return }
         let now = monotonicNanoseconds()
         let milliseconds = deadline > now ? Int((deadline - now + 999_999) / 1_000_000) : 0
-        _ = DeadlineWatch.shared.schedule(in: milliseconds) { [self] in expireCalls() }
+        // Weakly: a run that ended (its calls failed at once) is not kept until the timer fires.
+        _ = DeadlineWatch.shared.schedule(in: milliseconds) { [weak self] in self?.expireCalls() }
     }
 
     /// Fails the calls whose time-out passed with `reason: "timeout"` (and sends the plugin
