@@ -23,4 +23,21 @@ struct RequestTextTests {
             }
         }
     }
+
+    @Test("params given as members come out as the params object would", arguments: methods)
+    func membersSameAsObject(method: String) throws {
+        let writer = JSONWriter()
+        let names = ["name", "arguments", "_meta", "", "a\"b", "é", "tab\there"]
+        let values = try [#""echo""#, #"{"text":"hello","n":1.5e300}"#, #"{"progressToken":"p1"}"#, "[]", "null", #""\u00e9\n""#, "7"]
+            .map { try JSONParser.parse($0) }
+        for count in 0...names.count {
+            let members = (0..<count).map { (key: names[$0], value: values[$0].view) }
+            let object = JanssonValue.object()
+            for member in members { object.set(member.key, JanssonValue(retaining: member.value.pointer)) }
+            var body: [UInt8] = []
+            RequestText.append(id: 42, method: method, members: members, writer: writer, to: &body)
+            let envelope = OutgoingMessage.request(id: 42, method: method, params: object)
+            #expect(String(decoding: body, as: UTF8.self) == JSONWriter.string(of: envelope.view))
+        }
+    }
 }

@@ -152,6 +152,33 @@ struct PluginBinaryTests {
         #expect(try Self.call(host, 2, "probe.echo", #"{"text":"still"}"#)["result"] == ["text": "still"])
     }
 
+    @Test("Every call that outlives timeoutMs fails with reason timeout: the run's one timer arms itself again for the next")
+    func timesOutEachCall() throws {
+        let host = try Self.host()
+        #expect(try Self.call(host, 1, "probe.echo", #"{"text":"warm"}"#)["result"] == ["text": "warm"])
+        // Answers in whatever order they come: the ids that timed out, and the echo in between.
+        var timedOut: Set<Int64> = []
+        var echoed = false
+        func read(until done: () -> Bool) throws {
+            while !done() {
+                let message = try host.nextMessage()
+                guard let id = message["id"]?.int64Value else { continue }
+                if message["error"]?["data"]?["reason"] == "timeout" { timedOut.insert(id) }
+                if id == 3 { echoed = message["result"] == ["text": "between"] }
+            }
+        }
+        try host.send(BinaryHarness.request(2, "probe.hang"))
+        try host.send(BinaryHarness.request(3, "probe.echo", #"{"text":"between"}"#))
+        try read { echoed }
+        // Due after call 2's time-out: the timer, armed for call 2, must arm itself again for this one.
+        try host.send(BinaryHarness.request(4, "probe.hang"))
+        try read { timedOut.isSuperset(of: [2, 4]) }
+        #expect(timedOut == [2, 4])
+        // Nothing left in flight, the timer idle: a new call arms it.
+        #expect(try Self.call(host, 5, "probe.hang")["error"]?["data"]?["reason"] == "timeout")
+        #expect(try Self.call(host, 6, "probe.echo", #"{"text":"still"}"#)["result"] == ["text": "still"])
+    }
+
     @Test("$/cancelRequest answers -32800 at once")
     func cancels() throws {
         let host = try Self.host()

@@ -23,28 +23,57 @@ extension Connection {
     /// result it is given is valid only during the call. Returns the id; nil when the connection is closed.
     public func startRequest(method: String, params: JanssonValue?,
                              onAnswer: @escaping @Sendable (Result<JSONView, ResponseError>) -> Void) -> Int64? {
-        let id: Int64? = outgoing.withLock { state in
+        guard let id = takeRequestID(onAnswer, deadline: .max) else { return nil }
+        send(requestID: id, method: method, fallback: { params }) { writer, body in
+            RequestText.append(id: id, method: method, params: params?.view, writer: writer, to: &body)
+        }
+        return id
+    }
+
+    /// The same with params an object given as its members, in order (`{"name":…,"arguments":…}` of a
+    /// relayed `tools/call`): written from them, with no params object built per request. A request
+    /// with a `deadline` (``monotonicNanoseconds()``) is listed by ``expiredRequests(at:)`` once it passed.
+    public func startRequest(method: String, members: [(key: String, value: JSONView)], deadline: UInt64 = .max,
+                             onAnswer: @escaping @Sendable (Result<JSONView, ResponseError>) -> Void) -> Int64? {
+        guard let id = takeRequestID(onAnswer, deadline: deadline) else { return nil }
+        send(requestID: id, method: method, fallback: {
+            let object = JanssonValue.object()
+            for member in members { object.set(member.key, JanssonValue(retaining: member.value.pointer)) }
+            return object
+        }) { writer, body in
+            RequestText.append(id: id, method: method, members: members, writer: writer, to: &body)
+        }
+        return id
+    }
+
+    /// A new id whose answer goes to `onAnswer`; nil when the connection is closed.
+    private func takeRequestID(_ onAnswer: @escaping @Sendable (Result<JSONView, ResponseError>) -> Void,
+                               deadline: UInt64) -> Int64? {
+        outgoing.withLock { state in
             guard !state.closed else { return nil }
             defer { state.nextID += 1 }
-            state.slots[state.nextID] = .handler(onAnswer)
+            state.slots[state.nextID] = .handler(onAnswer, deadline: deadline)
             return state.nextID
         }
-        guard let id else { return nil }
+    }
+
+    /// Sends request `id`: its body written by `body` once the framing is known (the usual case), else
+    /// built as a message with `fallback`'s params and held until it is.
+    private func send(requestID id: Int64, method: String, fallback: () -> JanssonValue?,
+                      body write: (JSONWriter, inout [UInt8]) -> Void) {
         if let framing {
-            // The usual case, written from its parts (``RequestText``).
             var output: [UInt8] = []
             writers.withWriter { writer in
                 var body: [UInt8] = []
-                RequestText.append(id: id, method: method, params: params?.view, writer: writer, to: &body)
+                write(writer, &body)
                 body.withUnsafeBytes { framing.appendFrame(body: $0, to: &output) }
             }
             WriteCoalescing.send(output, to: sink)
-            return id
+            return
         }
-        let message = OutgoingMessage.request(id: id, method: method, params: params)
-        if holdUntilFramed(message) { return id }
+        let message = OutgoingMessage.request(id: id, method: method, params: fallback())
+        if holdUntilFramed(message) { return }
         WriteCoalescing.send(framed(message), to: sink)
-        return id
     }
 
     /// Waits for the answer to request `id` (from ``startRequest(method:params:)``); throws the peer's

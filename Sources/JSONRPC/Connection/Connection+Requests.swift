@@ -9,8 +9,9 @@ struct OutgoingRequests {
         case sent
         case waiting(CheckedContinuation<JSONValue, any Error>)
         case answered(Result<JSONValue, ResponseError>)
-        /// Answered by a call on the thread the answer arrives on (``Connection/startRequest(method:params:onAnswer:)``).
-        case handler(@Sendable (Result<JSONView, ResponseError>) -> Void)
+        /// Answered by a call on the thread the answer arrives on (``Connection/startRequest(method:params:onAnswer:)``),
+        /// due by `deadline` (``Connection/expiredRequests(at:)``; `.max`: none).
+        case handler(@Sendable (Result<JSONView, ResponseError>) -> Void, deadline: UInt64)
     }
 
     var nextID: Int64 = 1
@@ -72,7 +73,7 @@ extension Connection {
                 return .some(continuation)
             case .answered:
                 return .some(nil)
-            case .handler(let handler):
+            case .handler(let handler, _):
                 state.slots[id] = nil
                 handlerToCall = handler
                 return .some(nil)
@@ -92,9 +93,28 @@ extension Connection {
     /// Takes the handler of request `id`, if it has one.
     private func takeHandler(_ id: Int64) -> (@Sendable (Result<JSONView, ResponseError>) -> Void)? {
         outgoing.withLock { state in
-            guard case .handler(let handler) = state.slots[id] else { return nil }
+            guard case .handler(let handler, _) = state.slots[id] else { return nil }
             state.slots[id] = nil
             return handler
+        }
+    }
+
+    /// The requests started with a deadline (``startRequest(method:members:deadline:onAnswer:)``) that
+    /// passed by `now` and are still unanswered, and the earliest deadline of the others (nil: none).
+    /// The caller fails them (``abandonRequest(_:with:)``): one timer per connection serves them all.
+    public func expiredRequests(at now: UInt64) -> (ids: [Int64], next: UInt64?) {
+        outgoing.withLock { state in
+            var ids: [Int64] = []
+            var next: UInt64?
+            for (id, slot) in state.slots {
+                guard case .handler(_, let deadline) = slot, deadline != .max else { continue }
+                if deadline <= now {
+                    ids.append(id)
+                } else {
+                    next = min(next ?? .max, deadline)
+                }
+            }
+            return (ids.sorted(), next)
         }
     }
 }

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import CJansson
 import Jansson
 
@@ -113,17 +118,25 @@ private struct EnvelopeMembers {
         var iterator = json_object_iter(object.pointer)
         while let current = iterator {
             let value = JSONView(json_object_iter_value(current))
-            let key = UnsafeRawBufferPointer(start: json_object_iter_key(current), count: json_object_iter_key_len(current))
-            switch key.count {
-            case 2 where key.elementsEqual("id".utf8): id = value
-            case 5 where key.elementsEqual("error".utf8): error = value
-            case 6 where key.elementsEqual("method".utf8): method = value
-            case 6 where key.elementsEqual("params".utf8): params = value
-            case 6 where key.elementsEqual("result".utf8): result = value
-            case 7 where key.elementsEqual("jsonrpc".utf8): jsonrpc = value
+            let key = json_object_iter_key(current)
+            // memcmp on the name's bytes: a generic comparison of the two sequences cost more than the
+            // rest of the classification.
+            switch json_object_iter_key_len(current) {
+            case 2 where Self.equal(key, "id"): id = value
+            case 5 where Self.equal(key, "error"): error = value
+            case 6 where Self.equal(key, "method"): method = value
+            case 6 where Self.equal(key, "params"): params = value
+            case 6 where Self.equal(key, "result"): result = value
+            case 7 where Self.equal(key, "jsonrpc"): jsonrpc = value
             default: break
             }
             iterator = json_object_iter_next(object.pointer, current)
         }
+    }
+
+    /// Whether the member name at `key` (of `name`'s length) is `name`.
+    private static func equal(_ key: UnsafePointer<CChar>?, _ name: StaticString) -> Bool {
+        guard let key else { return false }
+        return memcmp(key, name.utf8Start, name.utf8CodeUnitCount) == 0
     }
 }

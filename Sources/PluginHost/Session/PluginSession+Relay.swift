@@ -12,25 +12,30 @@ extension PluginSession {
     /// `asToolResult`, the answer is the plugin's `CallToolResult` itself (for the MCP face).
     func relay(_ tool: PluginTool, arguments: ToolArguments, context: RequestContext, answer: DeferredAnswer, asToolResult: Bool = false) {
         if answer.isCancelled { return answer.fail(ResponseError.cancelled) }
-        let params = JanssonValue.object()
-        params.set("name", taking: JanssonValue.makeString(tool.name))
-        arguments.set(as: "arguments", of: params)
         let token: String? = context.progressToken == nil ? nil : "p\(nextToken.wrappingAdd(1, ordering: .relaxed).oldValue)"
+        var meta: JanssonValue?
         if let token {
             state.withLock { $0.progress[token] = context }
-            params.set("_meta", (["progressToken": .string(token)] as JSONValue).makeJansson())
+            meta = (["progressToken": .string(token)] as JSONValue).makeJansson()
         }
-        let deadline = CallDeadline()
-        let id = connection.startRequest(method: "tools/call", params: params) { [self] outcome in
-            deadline.disarm()
-            if let token { _ = state.withLock { $0.progress.removeValue(forKey: token) } }
-            finish(outcome, tool: tool.name, answer: answer, asToolResult: asToolResult)
+        let deadline = callDeadline()
+        // `{"name":…,"arguments":…,"_meta":…}` written from its parts, the arguments as the client's
+        // request had them: no params object is built per call.
+        let id = withExtendedLifetime(meta) {
+            arguments.withView { arguments in
+                var members: [(key: String, value: JSONView)] = [("name", tool.nameValue.view), ("arguments", arguments)]
+                if let meta { members.append(("_meta", meta.view)) }
+                return self.connection.startRequest(method: "tools/call", members: members, deadline: deadline) { [self] outcome in
+                    if let token { _ = state.withLock { $0.progress.removeValue(forKey: token) } }
+                    finish(outcome, tool: tool.name, answer: answer, asToolResult: asToolResult)
+                }
+            }
         }
         guard let id else {
             if let token { _ = state.withLock { $0.progress.removeValue(forKey: token) } }
             return answer.fail(state.withLock { $0.endError } ?? ResponseError.internalError("the plugin's connection is closed"))
         }
-        armTimeout(deadline, forRequest: id)
+        armTimeouts(at: deadline)
         let connection = connection
         answer.onCancel {
             connection.abandonRequest(id, with: .cancelled)
@@ -38,14 +43,36 @@ extension PluginSession {
         }
     }
 
-    /// Arms `deadline` for request `id` with the plugin's `timeoutMs`: when it fires first, the request
-    /// fails with `reason: "timeout"` and the plugin is sent `notifications/cancelled`.
-    func armTimeout(_ deadline: CallDeadline, forRequest id: Int64) {
-        let (connection, plugin, timeout) = (connection, name, manifest.timeoutMilliseconds)
-        deadline.arm(in: timeout) {
-            connection.abandonRequest(id, with: PluginError.timeout(plugin, milliseconds: timeout))
+    /// When a request sent now times out (the plugin's `timeoutMs`), on ``monotonicNanoseconds()``'s clock.
+    func callDeadline() -> UInt64 {
+        monotonicNanoseconds() + UInt64(max(0, manifest.timeoutMilliseconds)) * 1_000_000
+    }
+
+    /// Arms the run's one timer for the time-outs of its calls at `deadline`, unless it is armed: the
+    /// calls share the plugin's `timeoutMs`, so a later call's deadline is never earlier, and the timer
+    /// arms itself again for the earliest one left (``expireCalls()``). A call costs no timer of its own.
+    func armTimeouts(at deadline: UInt64) {
+        guard timeoutsArmed.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged else { return }
+        let now = monotonicNanoseconds()
+        let milliseconds = deadline > now ? Int((deadline - now + 999_999) / 1_000_000) : 0
+        // Weakly: a run that ended (its calls failed at once) is not kept until the timer fires.
+        _ = DeadlineWatch.shared.schedule(in: milliseconds) { [weak self] in self?.expireCalls() }
+    }
+
+    /// Fails the calls whose time-out passed with `reason: "timeout"` (and sends the plugin
+    /// `notifications/cancelled` for each), then arms the timer for the earliest one left.
+    ///
+    /// - Important: the flag is cleared before the calls are looked at: a call started meanwhile is
+    ///   either seen here or arms the timer itself.
+    private func expireCalls() {
+        timeoutsArmed.store(false, ordering: .sequentiallyConsistent)
+        let (expired, next) = connection.expiredRequests(at: monotonicNanoseconds())
+        let timeout = manifest.timeoutMilliseconds
+        for id in expired {
+            connection.abandonRequest(id, with: PluginError.timeout(name, milliseconds: timeout))
             connection.notify(method: "notifications/cancelled", params: ["requestId": .integer(id), "reason": "timeout"])
         }
+        if let next { armTimeouts(at: next) }
     }
 
     /// Turns the plugin's answer into the client's: `structuredContent` when present, else `{content}`;
@@ -68,29 +95,5 @@ extension PluginSession {
                 answer.succeed(content)
             }
         }
-    }
-}
-
-/// The time-out of one relayed call: armed once its request is out, disarmed by its answer, whichever
-/// of the two comes first (a fast plugin answers before the time-out is armed).
-final class CallDeadline: Sendable {
-    private let state = Mutex<(key: Int?, done: Bool)>((nil, false))
-
-    func arm(in milliseconds: Int, _ action: @escaping @Sendable () -> Void) {
-        let key = DeadlineWatch.shared.schedule(in: milliseconds, action)
-        let answered = state.withLock { state in
-            if !state.done { state.key = key }
-            return state.done
-        }
-        if answered { DeadlineWatch.shared.cancel(key) }
-    }
-
-    func disarm() {
-        let key = state.withLock { state in
-            state.done = true
-            defer { state.key = nil }
-            return state.key
-        }
-        if let key { DeadlineWatch.shared.cancel(key) }
     }
 }

@@ -28,9 +28,10 @@ extension PluginSession {
             return remaining <= 0
         }
         guard last else { return }
-        let deadline = CallDeadline()
-        let params = (["uri": .string(uri)] as JSONValue).makeJansson()
-        guard let id = connection.startRequest(method: "resources/unsubscribe", params: params, onAnswer: { _ in deadline.disarm() }) else { return }
-        armTimeout(deadline, forRequest: id)
+        let deadline = callDeadline()
+        let value = JanssonValue.string(uri)
+        guard connection.startRequest(method: "resources/unsubscribe", members: [("uri", value.view)], deadline: deadline,
+                                      onAnswer: { _ in }) != nil else { return }
+        armTimeouts(at: deadline)
     }
 }

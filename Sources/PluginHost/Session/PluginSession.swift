@@ -19,6 +19,8 @@ final class PluginSession: Sendable {
     let settings: PluginSettings
     let state = Mutex(State())
     let nextToken = Atomic<Int64>(1)
+    /// The timer for the calls' time-outs is armed (``armTimeouts(at:)``).
+    let timeoutsArmed = Atomic<Bool>(false)
     let onEnd: @Sendable (_ session: PluginSession, _ error: ResponseError, _ expected: Bool) -> Void
     let onChange: @Sendable (ChangeKind) -> Void
 

@@ -8,6 +8,9 @@ import SchemaValidation
 /// copy of each member.
 final class PluginTool: Sendable {
     let name: String
+    /// The name as a jansson string, made once, written into every `tools/call` (never changed, so
+    /// it is shared by the threads that relay calls).
+    nonisolated(unsafe) let nameValue: JanssonValue
     let description: String
     let inputSchema: JSONValue
     let outputSchema: JSONValue?
@@ -31,6 +34,7 @@ final class PluginTool: Sendable {
     init?(_ value: JSONValue) {
         guard let name = value["name"]?.stringValue, !name.isEmpty, !name.contains("\0") else { return nil }
         self.name = name
+        nameValue = JanssonValue.string(name)
         description = value["description"]?.stringValue ?? value["title"]?.stringValue ?? ""
         let inputSchema = value["inputSchema"]?.objectValue.map(JSONValue.object) ?? ["type": "object"]
         self.inputSchema = inputSchema

@@ -48,6 +48,6 @@ struct ToolArguments: @unchecked Sendable {
     /// Checks them against `tool`'s `inputSchema`, for arguments made without `checking`.
     func check(against tool: PluginTool) throws(ResponseError) { try tool.validate(JSONValue(value.view)) }
 
-    /// Sets them as member `key` of `object`.
-    func set(as key: String, of object: JanssonValue) { object.set(key, value) }
+    /// Runs `body` with a view of them (valid during the call).
+    func withView<R>(_ body: (JSONView) -> R) -> R { withExtendedLifetime(value) { body(value.view) } }
 }
