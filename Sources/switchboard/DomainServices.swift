@@ -248,6 +248,12 @@ struct LazyChat: ChatService {
     func send(sender: String, roomId: String, text: String, clientMessageId: String) async throws -> Committed<ChatMessage> {
         try await chat.send(sender: sender, roomId: roomId, text: text, clientMessageId: clientMessageId)
     }
+    func send(_ batch: [ChatSendRequest]) async -> [Result<Committed<ChatMessage>, any Error>] {
+        do { return try await chat.send(batch) } catch { return batch.map { _ in .failure(error) } }
+    }
+    func sendCheck(sender: String, roomId: String, clientMessageId: String) async throws -> ChatSendCheck {
+        try await chat.sendCheck(sender: sender, roomId: roomId, clientMessageId: clientMessageId)
+    }
     func messages(roomId: String, after sinceState: String, limit: Int) async throws -> ChatMessageBatch {
         try await chat.messages(roomId: roomId, after: sinceState, limit: limit)
     }
