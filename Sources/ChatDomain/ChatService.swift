@@ -35,6 +35,14 @@ public protocol ChatService: Sendable {
     /// Stores a message of `sender` in a room they are a member of; when `clientMessageId` is stored
     /// already, stores nothing and returns that message with `duplicate` set.
     func send(sender: String, roomId: String, text: String, clientMessageId: String) async throws -> Committed<ChatMessage>
+    /// Stores each message of `batch` as ``send(sender:roomId:text:clientMessageId:)`` does, in order,
+    /// and answers one outcome per message: one that fails fails only its own. SQLite stores the
+    /// batch in one transaction; a failure of that transaction itself (the disk, a lock) fails every
+    /// message of the batch and stores none.
+    func send(_ batch: [ChatSendRequest]) async -> [Result<Committed<ChatMessage>, any Error>]
+    /// What `chat.send` needs before it answers, read together. Its cost does not grow with the
+    /// messages stored: it counts nothing (a room's view counts its unread messages).
+    func sendCheck(sender: String, roomId: String, clientMessageId: String) async throws -> ChatSendCheck
     /// The messages of `roomId` stored after `sinceState`, in storage order, at most `limit`: what a
     /// subscription delivers. Valid across processes on one database: it reads storage, not memory.
     /// Throws ``ServiceError/cannotCalculateChanges(state:reason:)`` for a state not of chat.
@@ -43,6 +51,31 @@ public protocol ChatService: Sendable {
     func state() async throws -> String
     /// Message and room ids created or updated since `sinceState`, at most `limit`.
     func changes(since sinceState: String, limit: Int) async throws -> ChangeSet
+}
+
+extension ChatService {
+    /// One message at a time: right where each send is as cheap as a batch (in memory).
+    public func send(_ batch: [ChatSendRequest]) async -> [Result<Committed<ChatMessage>, any Error>] {
+        var outcomes: [Result<Committed<ChatMessage>, any Error>] = []
+        outcomes.reserveCapacity(batch.count)
+        for request in batch {
+            do {
+                outcomes.append(.success(try await send(sender: request.sender, roomId: request.roomId, text: request.text,
+                                                        clientMessageId: request.clientMessageId)))
+            } catch {
+                outcomes.append(.failure(error))
+            }
+        }
+        return outcomes
+    }
+
+    /// From ``state()``, ``sentMessage(sender:clientMessageId:)`` and ``room(user:id:)``.
+    public func sendCheck(sender: String, roomId: String, clientMessageId: String) async throws -> ChatSendCheck {
+        let state = try await state()
+        let stored = try await sentMessage(sender: sender, clientMessageId: clientMessageId)
+        let isMember = try await room(user: sender, id: roomId) != nil
+        return ChatSendCheck(state: state, stored: stored, isMember: isMember)
+    }
 }
 
 /// Messages of one room after a state, for a subscription: deliver `messages`, then ask again from

@@ -24,7 +24,7 @@ public struct SQLiteChatService: ChatService {
 
     public func users(except user: String, page: PageRequest) async throws -> Page<ChatUser> {
         let after = try ChatRules.usersAfter(page.cursor)
-        return try await read { db in
+        return try read { db in
             let rows = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT \(Self.userColumns) FROM chat_user WHERE id != ? AND (login, id) > (?, ?) ORDER BY login, id LIMIT ?
                 """), arguments: [user, after?.login ?? "", after?.id ?? "", page.limit + 1])
@@ -33,20 +33,20 @@ public struct SQLiteChatService: ChatService {
     }
 
     public func user(id: String) async throws -> ChatUser? {
-        try await read { db in
+        try read { db in
             try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.userColumns) FROM chat_user WHERE id = ?"), arguments: [id]).map(Self.user)
         }
     }
 
     public func rooms(user: String) async throws -> [ChatRoom] {
-        try await read { db in
+        try read { db in
             let ids = try String.fetchAll(db.cachedStatement(sql: "SELECT room_id FROM chat_member WHERE user_id = ?"), arguments: [user])
             return try ids.compactMap { try Self.view(db, roomId: $0, user: user) }.sorted(by: ChatRules.latestFirst)
         }
     }
 
     public func room(user: String, id: String) async throws -> ChatRoom? {
-        try await read { db in try Self.view(db, roomId: id, user: user) }
+        try read { db in try Self.view(db, roomId: id, user: user) }
     }
 
     public func openDirect(user: String, with other: String) async throws -> Committed<OpenedRoom> {
@@ -66,7 +66,7 @@ public struct SQLiteChatService: ChatService {
 
     public func history(user: String, roomId: String, page: PageRequest) async throws -> Page<ChatMessage> {
         let before = try ChatRules.historyBefore(page.cursor, roomId: roomId)
-        return try await read { db in
+        return try read { db in
             guard try Self.view(db, roomId: roomId, user: user) != nil else { throw ServiceError.notFound(kind: "room", id: roomId) }
             let rows = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT \(Self.messageColumns) FROM chat_message WHERE room_id = ? AND position < ? ORDER BY position DESC LIMIT ?
@@ -93,30 +93,41 @@ public struct SQLiteChatService: ChatService {
     }
 
     public func sentMessage(sender: String, clientMessageId: String) async throws -> ChatMessage? {
-        try await read { db in try Self.fetchSent(db, sender: sender, clientMessageId: clientMessageId)?.message }
+        try read { db in try Self.fetchSent(db, sender: sender, clientMessageId: clientMessageId)?.message }
     }
 
     public func send(sender: String, roomId: String, text: String, clientMessageId: String) async throws -> Committed<ChatMessage> {
+        let request = ChatSendRequest(sender: sender, roomId: roomId, text: text, clientMessageId: clientMessageId)
+        guard let outcome = await send([request]).first else { throw ServiceError.notFound(kind: "room", id: roomId) }
+        return try outcome.get()
+    }
+
+    /// One write transaction for the whole batch, each message in a savepoint of its own: a message
+    /// that fails (not a member, a constraint) is rolled back alone and fails alone. A failure of the
+    /// storage itself (the disk, a lock, a transaction SQLite rolled back) ends the transaction and
+    /// fails every message of the batch; none is stored.
+    public func send(_ batch: [ChatSendRequest]) async -> [Result<Committed<ChatMessage>, any Error>] {
+        guard !batch.isEmpty else { return [] }
         let now = clock.now()
-        let (committed, stored) = try await write { db in
-            // Inside the write transaction: another process's send with this id has committed or not at all.
-            if let existing = try Self.fetchSent(db, sender: sender, clientMessageId: clientMessageId) {
-                var duplicate = existing.message
-                duplicate.duplicate = true
-                return (Committed(duplicate, state: try ChangeLog.state(db, domain: chatDomain)), false)
-            }
-            guard try Int.fetchOne(db, sql: "SELECT 1 FROM chat_member WHERE room_id = ? AND user_id = ?", arguments: [roomId, sender]) != nil else {
-                throw ServiceError.notFound(kind: "room", id: roomId)
-            }
-            let message = try Self.store(db, roomId: roomId, senderId: sender, text: text, clientMessageId: clientMessageId, sentAt: now)
-            return (Committed(message.message, state: try ChangeLog.state(db, domain: chatDomain)), true)
+        do {
+            let outcomes = try await write { [self] db in try batch.map { request in try send(request, sentAt: now, db) } }
+            if outcomes.contains(where: \.stored) { signal.post() }
+            return outcomes.map(\.result)
+        } catch {
+            return batch.map { _ in .failure(error) }
         }
-        if stored { signal.post() }
-        return committed
+    }
+
+    public func sendCheck(sender: String, roomId: String, clientMessageId: String) async throws -> ChatSendCheck {
+        try read { db in
+            ChatSendCheck(state: try ChangeLog.state(db, domain: chatDomain),
+                          stored: try Self.fetchSent(db, sender: sender, clientMessageId: clientMessageId)?.message,
+                          isMember: try Self.isMember(db, roomId: roomId, user: sender))
+        }
     }
 
     public func messages(roomId: String, after sinceState: String, limit: Int) async throws -> ChatMessageBatch {
-        try await read { db in
+        try read { db in
             let latest = try Self.latestSequence(db)
             let since = try ChatRules.sequence(of: sinceState, latest: latest)
             let rows = try Row.fetchAll(db.cachedStatement(sql: """
@@ -127,16 +138,17 @@ public struct SQLiteChatService: ChatService {
     }
 
     public func state() async throws -> String {
-        try await read { db in try ChangeLog.state(db, domain: chatDomain) }
+        try read { db in try ChangeLog.state(db, domain: chatDomain) }
     }
 
     public func changes(since sinceState: String, limit: Int) async throws -> ChangeSet {
-        try await read { db in try ChangeLog.changes(db, domain: chatDomain, since: sinceState, limit: limit) }
+        try read { db in try ChangeLog.changes(db, domain: chatDomain, since: sinceState, limit: limit) }
     }
 
-    /// Runs a read. A database error that is not about the storage (the file, the disk, a lock) is
-    /// a service failure with a fresh debug id; storage errors name the file, as for writes.
-    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    /// Runs a read, on the calling thread (``AppDatabase/read(_:)``). A database error that is not
+    /// about the storage (the file, the disk, a lock) is a service failure with a fresh debug id;
+    /// storage errors name the file, as for writes.
+    private func read<T>(_ body: (Database) throws -> T) throws -> T {
         do {
             return try database.read(body)
         } catch let error as DatabaseError {
@@ -153,7 +165,7 @@ public struct SQLiteChatService: ChatService {
         }
     }
 
-    private func failure(_ error: DatabaseError) -> any Error {
+    func failure(_ error: DatabaseError) -> any Error {
         let storage = AppDatabase.storageError(error, path: database.path)
         guard storage is DatabaseError else { return storage }
         return ServiceError.serviceFailure(debugId: DebugID.make(), cause: "SQLite: \(error)")

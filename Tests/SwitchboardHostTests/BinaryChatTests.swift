@@ -258,4 +258,50 @@ struct BinaryChatTests {
         }
         #expect(rooms == 1 && messages == 1)
     }
+
+    @Test("a burst of sends is confirmed in the order stored, and a message the database refuses fails alone, the rest sent")
+    func burstInOrderFailingAlone() throws {
+        let folder = try BinaryStorageTests.folder()
+        defer { _ = system("rm -rf '\(folder)'") }
+        let database = folder + "/burst.sqlite"
+        let seed = try H.run(["seed", "--db", database] + BinaryStorageTests.small, raw: true, timeout: 60_000)
+        #expect(seed.termination == .exited(0), "\(seed.stderr)")
+        // The database refuses the messages whose text is "poison" (as a constraint would).
+        try DatabaseQueue(path: database).write { db in
+            try db.execute(sql: """
+                CREATE TRIGGER refuse_poison BEFORE INSERT ON chat_message WHEN NEW.text = 'poison'
+                BEGIN SELECT RAISE(ABORT, 'poisoned'); END
+                """)
+        }
+        let host = try SpawnedHost(arguments: ["--db", database] + BinaryStorageTests.small)
+        let count = 300
+        let poisoned: Set<Int> = [7, 150, 151, 299]
+        try host.send((1...count).map { Self.send($0, room: "grp-team", text: poisoned.contains($0) ? "poison" : "hi", clientID: "p\($0)") })
+        var states: [(client: Int, state: String, id: Int?)] = []
+        while states.count < count {
+            let message = try host.nextMessage()
+            guard message["method"] == "chat.messageState" else {
+                #expect(message["result"]?["message"]?["state"] == "pending", "\(message)")
+                continue
+            }
+            let params = try #require(message["params"])
+            let client = try #require(params["clientMessageId"]?.stringValue.flatMap { Int($0.dropFirst()) })
+            states.append((client, params["state"]?.stringValue ?? "?", params["id"]?.stringValue.flatMap { Int($0.dropFirst(4)) }))
+            if poisoned.contains(client) {
+                #expect(params["state"] == "failed" && params["reason"] != nil && params["debugId"] != nil, "\(params)")
+            } else {
+                #expect(params["state"] == "sent", "\(params)")
+            }
+        }
+        #expect(Set(states.map(\.client)) == Set(1...count))
+        // Confirmed in storage order: the ids of the sent ones ascend as they come.
+        let ids = states.compactMap(\.id)
+        #expect(ids.count == count - poisoned.count && ids == ids.sorted())
+        host.closeInput()
+        #expect(try host.waitForExit() == .exited(0))
+        let stored = try DatabaseQueue(path: database).read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM chat_message WHERE client_message_id LIKE 'p%'")
+        }
+        #expect(stored == count - poisoned.count)
+    }
 }

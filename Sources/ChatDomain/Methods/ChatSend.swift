@@ -28,36 +28,63 @@ public enum ChatSend: RPCMethod {
         public var state: String
     }
 
-    static func run(_ params: Params, chat: any ChatService, user: String, context: RequestContext) async throws -> Result {
+    /// The group commit that stores what `chat.send` answered: sends queued while a batch is written
+    /// are stored together as the next batch (``ChatService/send(_:)``), confirmed in queue order.
+    public typealias Queue = GroupCommit<ChatSendRequest, Committed<ChatMessage>>
+
+    /// The queue of `chat`'s sends: one per service, shared by every connection that sends through it.
+    public static func queue(for chat: any ChatService) -> Queue {
+        Queue(maxBatch: maxBatch) { batch in await chat.send(batch) }
+    }
+
+    /// The same, for a service opened on first use: a batch that cannot open it fails each of its messages.
+    public static func queue(for chat: LazyService<any ChatService>) -> Queue {
+        Queue(maxBatch: maxBatch) { batch in
+            do {
+                let service = try await chat.get()
+                return await service.send(batch)
+            } catch {
+                return batch.map { _ in .failure(error) }
+            }
+        }
+    }
+
+    /// The most messages stored in one transaction.
+    static let maxBatch = 256
+
+    static func run(_ params: Params, chat: any ChatService, queue: Queue, user: String, context: RequestContext) async throws -> Result {
         try ChatLimits.check(params.roomId, field: "roomId", maximum: ChatLimits.id)
         try ChatLimits.check(params.text, field: "text", maximum: ChatLimits.text)
         try ChatLimits.check(params.clientMessageId, field: "clientMessageId", maximum: ChatLimits.id)
-        let state = try await chat.state()
-        if var stored = try await chat.sentMessage(sender: user, clientMessageId: params.clientMessageId) {
+        let check = try await chat.sendCheck(sender: user, roomId: params.roomId, clientMessageId: params.clientMessageId)
+        if var stored = check.stored {
             // A transaction id names one message: reused for another room it is a client's mistake.
             guard stored.roomId == params.roomId else {
                 throw JSONFieldError(field: "clientMessageId", expected: "an id not used yet for a message in another room",
                                      got: "\(JSONFieldError.quote(params.clientMessageId)), used in \(stored.roomId)")
             }
             stored.duplicate = true
-            return Result(message: stored, state: state)
+            return Result(message: stored, state: check.state)
         }
-        guard try await chat.room(user: user, id: params.roomId) != nil else {
+        guard check.isMember else {
             throw ResponseError.notFound("room \(params.roomId)", field: "roomId", got: params.roomId)
         }
         let connection = context.connection
-        context.afterAnswer { await store(params, chat: chat, user: user, connection: connection) }
+        let request = ChatSendRequest(sender: user, roomId: params.roomId, text: params.text, clientMessageId: params.clientMessageId)
+        context.afterAnswer {
+            await queue.submit(request) { outcome in notify(outcome, of: params, connection: connection) }
+        }
         return Result(message: .pending(roomId: params.roomId, senderId: user, text: params.text, clientMessageId: params.clientMessageId),
-                      state: state)
+                      state: check.state)
     }
 
-    /// Stores the message and tells the sender how it went.
-    static func store(_ params: Params, chat: any ChatService, user: String, connection: Connection) async {
+    /// Tells the sender how storing the message went.
+    static func notify(_ outcome: Queue.Outcome, of params: Params, connection: Connection) {
         let notice: ChatMessageState
-        do {
-            let stored = try await chat.send(sender: user, roomId: params.roomId, text: params.text, clientMessageId: params.clientMessageId)
+        switch outcome {
+        case .success(let stored):
             notice = ChatMessageState(sent: stored.value, clientMessageId: params.clientMessageId)
-        } catch {
+        case .failure(let error):
             let failure = (error as? ServiceError).map { ResponseError(service: $0) } ?? ResponseError(error)
             if case .serviceFailure(let debugId, let cause) = error as? ServiceError {
                 connection.logger.error("\(name) failed: service failure debugId=\(debugId): \(cause)")
