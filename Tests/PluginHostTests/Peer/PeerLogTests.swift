@@ -116,7 +116,8 @@ struct PeerLogTests {
         fclose(file)
         let lines = Inbox<String>()
         let logger = Logger(label: "test") { _ in CapturingLogHandler(lines) }
-        let configuration = PluginConfiguration.load(pluginFolders: [root], mcpConfigs: [], includeUserFolder: false, logger: logger)
+        let configuration = PluginConfiguration.load(pluginFolders: [root], mcpConfigs: [], includeUserFolder: false,
+                                                      policy: NamespacePolicy(hostMethods: []), logger: logger)
         #expect(lines.items.count == 1, "\(lines.items)")
         #expect(lines.items.first?.hasPrefix("error plugin broken is not loaded: ") == true, "\(lines.items)")
         #expect(lines.items.first?.contains("command") == true, "\(lines.items)")

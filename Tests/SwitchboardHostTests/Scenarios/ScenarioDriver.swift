@@ -64,7 +64,7 @@ final class InProcessScenarioDriver: ScenarioDriver, @unchecked Sendable {
         let lines = logged
         var logger = Logger(label: "switchboard.scenario") { _ in LineCollector(lines: lines) }
         logger.logLevel = .trace
-        let registry = HostRegistry.make(services: LazyServices(options: store, logger: logger))
+        let registry = HostRegistry.make(services: DomainServices(options: store, logger: logger))
         let discover = await InProcessCall.call("rpc.discover", params: nil, dispatcher: try registry.freeze(), logger: logger)
         let schemas = Result<AnswerSchemas, any Error> { try AnswerSchemas(openRPC: discover.result ?? .null) }
         harness = try Harness(methods: (registry, schemas), logger: logger)
