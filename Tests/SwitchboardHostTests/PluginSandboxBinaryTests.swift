@@ -293,8 +293,10 @@ struct PluginSandboxBinaryTests {
     @Test("The shipped weather and words plugins answer under the default sandbox")
     func shippedPluginsRunConfined() throws {
         let home = try Home()
+        // The weather plugin offline (its synthetic forecasts): the tests have no internet, and its allow-list's
+        // proxy is tested apart.
         let host = try SpawnedHost(arguments: ["serve", "--plugins", PluginShippedTests.repository + "/Plugins", "--backend", "memory"],
-                                   environment: home.environment)
+                                   environment: home.environment.merging(["WEATHER_OFFLINE": "1"]) { _, new in new })
         #expect(try Self.call(host, 1, "words.count", #"{"text":"a b"}"#)["result"]?["words"] == 2)
         let weather = try Self.call(host, 2, "weather.forecast", #"{"date":"2026-11-22","place":"Berlin"}"#)
         #expect(weather["result"] != nil, "\(weather)")

@@ -46,6 +46,7 @@ struct WeatherFixtureServer {
         let plugins = folder + "/plugins"
         mkdir(plugins, 0o755)
         mkdir(plugins + "/" + namespace, 0o755)
+        mkdir(data, 0o755)  // a sandbox grants paths that exist when the plugin starts
         // Confined as any plugin, with what these tests need: the script where it lies, the cache folder, and
         // plain network (the fixture server is on the host's 127.0.0.1; the allow-list's proxy is tested apart).
         let script = PluginShippedTests.repository + "/Plugins/weather/weather.py"
