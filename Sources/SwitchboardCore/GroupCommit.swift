@@ -69,7 +69,7 @@ public final class GroupCommit<Request: Sendable, Success: Sendable>: Sendable {
     /// Commits batches until the queue is empty.
     private func drain() async {
         while let batch = takeBatch() {
-            let outcomes = await commit(batch.map(\.request))
+            let outcomes = await commit(batch.map { $0.request })
             for (index, entry) in batch.enumerated() {
                 entry.deliver(index < outcomes.count ? outcomes[index] : .failure(Missing()))
             }
