@@ -103,7 +103,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SwitchboardPostgresTests",
-            dependencies: ["SwitchboardPostgres", "SwitchboardCore", .product(name: "PostgresNIO", package: "postgres-nio"),
+            dependencies: ["SwitchboardPostgres", "PostgresTesting", "SwitchboardCore", .product(name: "PostgresNIO", package: "postgres-nio"),
                            .product(name: "Logging", package: "swift-log"), .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: swiftSettings
         ),
@@ -111,39 +111,39 @@ let package = Package(
         // Domains: each has its models, a service protocol, in-memory and SQLite services, its methods.
         .target(
             name: "CatalogDomain",
-            dependencies: ["DomainMethods", "SwitchboardCore", "SwitchboardStorage", "JSONRPC", "Jansson", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["SwitchboardPostgres", .product(name: "PostgresNIO", package: "postgres-nio"), "DomainMethods", "SwitchboardCore", "SwitchboardStorage", "JSONRPC", "Jansson", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "CalendarDomain",
-            dependencies: ["CLibical", "DomainMethods", "SwitchboardCore", "SwitchboardStorage", "JSONRPC", "Jansson", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["SwitchboardPostgres", .product(name: "PostgresNIO", package: "postgres-nio"), "CLibical", "DomainMethods", "SwitchboardCore", "SwitchboardStorage", "JSONRPC", "Jansson", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings,
             // Foundation's ICU, for Windows zone names (WindowsZones); Foundation links it, but not by name for a direct call.
             linkerSettings: [.linkedLibrary("_FoundationICU")]
         ),
         .target(
             name: "FeedDomain",
-            dependencies: ["DomainMethods", "SwitchboardCore", "SwitchboardStorage", "JSONRPC", "Jansson", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["SwitchboardPostgres", .product(name: "PostgresNIO", package: "postgres-nio"), "DomainMethods", "SwitchboardCore", "SwitchboardStorage", "JSONRPC", "Jansson", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "ChatDomain",
             dependencies: [
-                "DomainMethods", "SwitchboardCore", "SwitchboardStorage", "JSONRPC", "Jansson",
+                "DomainMethods", "SwitchboardCore", "SwitchboardStorage", "JSONRPC", "Jansson", "SwitchboardPostgres", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "MailDomain",
-            dependencies: ["DomainMethods", "SwitchboardCore", "SwitchboardStorage", "JSONRPC", "Jansson", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["SwitchboardPostgres", .product(name: "PostgresNIO", package: "postgres-nio"), "DomainMethods", "SwitchboardCore", "SwitchboardStorage", "JSONRPC", "Jansson", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "DomainTests",
             dependencies: [
                 "CalendarDomain", "CatalogDomain", "ChatDomain", "DomainMethods", "FeedDomain", "MailDomain", "SwitchboardCore", "SwitchboardStorage", "SwitchboardHost", "JSONRPC", "Jansson",
-                "SchemaTesting", "SchemaValidation", .product(name: "PropertyBased", package: "swift-property-based"),
+                "SchemaTesting", "PostgresTesting", "SwitchboardPostgres", .product(name: "PostgresNIO", package: "postgres-nio"), "SchemaValidation", .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -161,7 +161,7 @@ let package = Package(
         .testTarget(
             name: "SwitchboardHostTests",
             dependencies: ["CalendarDomain", "SwitchboardCore", "SwitchboardHost", "SwitchboardTerminal", "JSONRPC", "Jansson", "SchemaTesting",
-                           "SchemaValidation", "switchboard",
+                           "SchemaValidation", "switchboard", "PostgresTesting",
                            .product(name: "PropertyBased", package: "swift-property-based"), .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],
             exclude: ["Fixtures"],
@@ -198,7 +198,7 @@ let package = Package(
         .executableTarget(
             name: "switchboard",
             dependencies: [
-                "SwitchboardHost", "SwitchboardTerminal", "PluginHost", "JSONRPC", "Jansson", "DomainMethods", "SwitchboardCore", "SwitchboardStorage", "SystemCalls", "CalendarDomain", "CatalogDomain", "ChatDomain", "FeedDomain", "MailDomain",
+                "SwitchboardHost", "SwitchboardTerminal", "PluginHost", "JSONRPC", "Jansson", "DomainMethods", "SwitchboardCore", "SwitchboardStorage", "SwitchboardPostgres", "SystemCalls", "CalendarDomain", "CatalogDomain", "ChatDomain", "FeedDomain", "MailDomain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -223,6 +223,13 @@ let package = Package(
 
         // Test support shared by the test targets: answers checked against the schemas from rpc.discover.
         .target(name: "SchemaTesting", dependencies: ["Jansson", "SchemaValidation"], path: "Tests/SchemaTesting", swiftSettings: swiftSettings),
+        // The throwaway PostgreSQL server of scripts/pg-cluster: fresh databases and stores for the suites.
+        .target(
+            name: "PostgresTesting",
+            dependencies: ["SwitchboardPostgres", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log")],
+            path: "Tests/PostgresTesting",
+            swiftSettings: swiftSettings
+        ),
 
         // Build-time: Schemas/*.json embedded into the host, so the binary works from any directory.
         .executableTarget(name: "schema-embedder", path: "Sources/BuildTools/SchemaEmbedder", swiftSettings: swiftSettings),

@@ -1,11 +1,12 @@
 import PostgresNIO
+import PostgresTesting
 import SwitchboardCore
 @testable import SwitchboardPostgres
 import Testing
 
 /// LISTEN/NOTIFY as a wake-up: another connection's committed write wakes the domain's subscribers, and
 /// a lost listening connection is made again, posting every signal so subscribers catch up from the log.
-@Suite("PostgreSQL: the change listener", .enabled(if: TestPostgres.isAvailable, TestPostgres.skipReason))
+@Suite("PostgreSQL: the change listener", .enabled(if: TestPostgres.isAvailable, TestPostgres.skipComment))
 struct PostgresChangeListenerTests {
     static let logger = TestPostgres.logger
 

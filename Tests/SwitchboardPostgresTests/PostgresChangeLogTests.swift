@@ -1,11 +1,12 @@
 import PostgresNIO
+import PostgresTesting
 import SwitchboardCore
 @testable import SwitchboardPostgres
 import Testing
 
 /// The change log's positions are commit-ordered: a reader following the log never skips a change that
 /// commits late, and never sees one twice.
-@Suite("PostgreSQL: the change log", .enabled(if: TestPostgres.isAvailable, TestPostgres.skipReason))
+@Suite("PostgreSQL: the change log", .enabled(if: TestPostgres.isAvailable, TestPostgres.skipComment))
 struct PostgresChangeLogTests {
     static let logger = TestPostgres.logger
 

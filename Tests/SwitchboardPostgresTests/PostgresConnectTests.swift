@@ -1,11 +1,12 @@
 import Foundation
 import PostgresNIO
+import PostgresTesting
 import SwitchboardCore
 @testable import SwitchboardPostgres
 import Testing
 
 /// Reaching the test server every way the settings allow, and the one clear error when it cannot be reached.
-@Suite("PostgreSQL: connecting", .enabled(if: TestPostgres.isAvailable, TestPostgres.skipReason))
+@Suite("PostgreSQL: connecting", .enabled(if: TestPostgres.isAvailable, TestPostgres.skipComment))
 struct PostgresConnectTests {
     static func currentUser(_ settings: PostgresSettings) async throws -> String {
         let connection = try await TestPostgres.connect(settings)

@@ -1,10 +1,11 @@
 import PostgresNIO
+import PostgresTesting
 import SwitchboardCore
 @testable import SwitchboardPostgres
 import Testing
 
 /// Named migrations per domain, once per database, under the migrator's advisory lock.
-@Suite("PostgreSQL: migrations", .enabled(if: TestPostgres.isAvailable, TestPostgres.skipReason))
+@Suite("PostgreSQL: migrations", .enabled(if: TestPostgres.isAvailable, TestPostgres.skipComment))
 struct PostgresMigratorTests {
     static let notes = PostgresMigrations(domain: "notes", [
         PostgresMigration("notes-v1", statements: ["CREATE TABLE notes (id BIGINT PRIMARY KEY, text TEXT NOT NULL)"]),

@@ -1,10 +1,11 @@
 import PostgresNIO
+import PostgresTesting
 @testable import SwitchboardPostgres
 import Testing
 
 /// sslmode against the test server, whose certificate (signed by the CA scripts/pg-cluster made) names
 /// `localhost` only.
-@Suite("PostgreSQL: TLS", .enabled(if: TestPostgres.isAvailable, TestPostgres.skipReason))
+@Suite("PostgreSQL: TLS", .enabled(if: TestPostgres.isAvailable, TestPostgres.skipComment))
 struct PostgresTLSTests {
     static func url(host: String, _ query: String) -> String {
         "postgres://switchboard:\(TestPostgres.password)@\(host):\(TestPostgres.port)/postgres?\(query)"

@@ -14,12 +14,15 @@ public final class PostgresStore: Sendable {
     public let client: PostgresClient
     /// What this start migrated (empty lists when another host had done it).
     public let applied: PostgresMigrator.Applied
+    /// The logger queries run with (the host's).
+    public let logger: Logger
     private let runner: Task<Void, Never>
 
-    private init(settings: PostgresSettings, client: PostgresClient, applied: PostgresMigrator.Applied) {
+    private init(settings: PostgresSettings, client: PostgresClient, applied: PostgresMigrator.Applied, logger: Logger) {
         self.settings = settings
         self.client = client
         self.applied = applied
+        self.logger = logger
         runner = Task { await client.run() }
     }
 
@@ -42,7 +45,7 @@ public final class PostgresStore: Sendable {
             throw .migration(settings: settings.redactedDescription, error)
         }
         try? await connection.close()
-        return PostgresStore(settings: settings, client: PostgresClient(configuration: settings.clientConfiguration, backgroundLogger: logger), applied: applied)
+        return PostgresStore(settings: settings, client: PostgresClient(configuration: settings.clientConfiguration, backgroundLogger: logger), applied: applied, logger: logger)
     }
 
     /// Stops the pool: its connections close, and waiting requests fail.

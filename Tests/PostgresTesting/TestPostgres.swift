@@ -2,37 +2,37 @@ import Foundation
 import Logging
 import Synchronization
 import PostgresNIO
-@testable import SwitchboardPostgres
-import Testing
+import SwitchboardPostgres
 
 /// The throwaway server `scripts/pg-cluster` starts for the tests (scripts/test runs the suites inside
 /// `pg-cluster run`). Its variables: SWITCHBOARD_TEST_POSTGRES_URL (TCP, with the password),
 /// …_SOCKET (the socket's folder), …_PORT, …_PASSWORD, …_CA (the CA of its certificate, for `localhost`).
-enum TestPostgres {
-    static let environment = ProcessInfo.processInfo.environment
-    static let url = environment["SWITCHBOARD_TEST_POSTGRES_URL"]
-    static var isAvailable: Bool { url != nil }
-    static let skipReason: Comment =
+public enum TestPostgres {
+    public static let environment = ProcessInfo.processInfo.environment
+    public static let url = environment["SWITCHBOARD_TEST_POSTGRES_URL"]
+    public static var isAvailable: Bool { url != nil }
+    /// Why a PostgreSQL suite is skipped (`.enabled(if: TestPostgres.isAvailable, Comment(rawValue: TestPostgres.skipReason))`).
+    public static let skipReason =
         "SWITCHBOARD_TEST_POSTGRES_URL is not set: run scripts/test, or `scripts/pg-cluster run -- swift test` (docs/postgres.md)"
 
-    static var port: Int { Int(environment["SWITCHBOARD_TEST_POSTGRES_PORT"] ?? "") ?? 0 }
-    static var password: String { environment["SWITCHBOARD_TEST_POSTGRES_PASSWORD"] ?? "" }
-    static var socketDirectory: String { environment["SWITCHBOARD_TEST_POSTGRES_SOCKET"] ?? "" }
-    static var certificateAuthority: String { environment["SWITCHBOARD_TEST_POSTGRES_CA"] ?? "" }
+    public static var port: Int { Int(environment["SWITCHBOARD_TEST_POSTGRES_PORT"] ?? "") ?? 0 }
+    public static var password: String { environment["SWITCHBOARD_TEST_POSTGRES_PASSWORD"] ?? "" }
+    public static var socketDirectory: String { environment["SWITCHBOARD_TEST_POSTGRES_SOCKET"] ?? "" }
+    public static var certificateAuthority: String { environment["SWITCHBOARD_TEST_POSTGRES_CA"] ?? "" }
 
-    static let logger = Logger(label: "switchboard.postgres.tests") { _ in SwiftLogNoOpLogHandler() }
+    public static let logger = Logger(label: "switchboard.postgres.tests") { _ in SwiftLogNoOpLogHandler() }
 
     /// Settings for the test server's URL, with no `PG*` variables or password file in the way.
-    static func settings(url: String? = Self.url, environment: [String: String] = [:]) throws -> PostgresSettings {
+    public static func settings(url: String? = Self.url, environment: [String: String] = [:]) throws -> PostgresSettings {
         try PostgresSettings.resolve(url: url, environment: environment, home: "/nonexistent", systemUser: "nobody")
     }
 
-    static func connect(_ settings: PostgresSettings) async throws -> PostgresConnection {
+    public static func connect(_ settings: PostgresSettings) async throws -> PostgresConnection {
         try await PostgresConnection.connect(configuration: try settings.connectionConfiguration(), id: 7, logger: logger)
     }
 
     /// Runs `body` with settings for a new, empty database of its own (tests run in parallel), dropped after.
-    static func withFreshDatabase<T>(_ body: (PostgresSettings) async throws -> T) async throws -> T {
+    public static func withFreshDatabase<T>(_ body: (PostgresSettings) async throws -> T) async throws -> T {
         let admin = try settings()
         let name = "sb_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         let connection = try await connect(admin)
@@ -51,15 +51,24 @@ enum TestPostgres {
         }
     }
 
-    /// The error opening a store with `settings` gives (an issue is recorded when it opens).
-    static func openFailure(_ settings: PostgresSettings) async -> PostgresStoreError? {
-        await #expect(throws: PostgresStoreError.self) {
-            try await PostgresStore.open(settings, migrations: [], logger: logger)
+    /// Runs `body` with a store on a new, empty database migrated with `migrations` (the change log's
+    /// first), closed and dropped after.
+    public static func withFreshStore<T>(migrations: [PostgresMigrations], _ body: (PostgresStore) async throws -> T) async throws -> T {
+        try await withFreshDatabase { settings in
+            let store = try await PostgresStore.open(settings, migrations: migrations, logger: logger)
+            do {
+                let result = try await body(store)
+                await store.close()
+                return result
+            } catch {
+                await store.close()
+                throw error
+            }
         }
     }
 
     /// How many lock requests in the current database wait (advisory, row or transaction locks).
-    static func waitingLocks(_ connection: PostgresConnection) async throws -> Int {
+    public static func waitingLocks(_ connection: PostgresConnection) async throws -> Int {
         let rows = try await connection.query("""
             SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database OR l.database IS NULL
             WHERE NOT l.granted AND d.datname = current_database()
@@ -68,19 +77,8 @@ enum TestPostgres {
         return 0
     }
 
-    /// Waits until `condition` holds, asking again after each answer (each look is a round trip to the
-    /// server: the wait follows the server's state, not a clock). Fails after 100,000 looks.
-    static func waitUntil(_ what: String, _ condition: () async throws -> Bool) async throws {
-        for _ in 0..<100_000 {
-            if try await condition() { return }
-            await Task.yield()
-        }
-        Issue.record("gave up waiting until \(what)")
-        throw CancellationError()
-    }
-
     /// A port on 127.0.0.1 nothing listens on (bound, then closed).
-    static func closedPort() throws -> Int {
+    public static func closedPort() throws -> Int {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(descriptor) }
         var address = sockaddr_in()
@@ -99,21 +97,13 @@ enum TestPostgres {
 }
 
 /// A number tasks share (an `Atomic` cannot be captured by a task's closure itself).
-final class SharedCount: Sendable {
+public final class SharedCount: Sendable {
     private let atomic = Atomic<Int>(0)
 
+    public init() {}
+
     @discardableResult
-    func add(_ amount: Int = 1) -> Int { atomic.add(amount, ordering: .sequentiallyConsistent).newValue }
-    var value: Int { atomic.load(ordering: .sequentiallyConsistent) }
+    public func add(_ amount: Int = 1) -> Int { atomic.add(amount, ordering: .sequentiallyConsistent).newValue }
+    public var value: Int { atomic.load(ordering: .sequentiallyConsistent) }
 }
 
-/// Whether CI, which always starts the cluster, forgot to: the PostgreSQL suites would be skipped silently.
-@Suite("PostgreSQL test server")
-struct TestPostgresPresenceTests {
-    @Test("CI always runs the PostgreSQL suites: the test server's URL is set")
-    func presentInCI() {
-        if TestPostgres.environment["CI"] == "true" {
-            #expect(TestPostgres.isAvailable, "CI=true but SWITCHBOARD_TEST_POSTGRES_URL is not set: scripts/test must run the tests inside scripts/pg-cluster run")
-        }
-    }
-}

@@ -1,0 +1,58 @@
+import PostgresNIO
+import SwitchboardCore
+
+extension PostgresStore {
+    /// Runs `body` on a connection of the pool, each statement its own transaction (for reads).
+    /// - Throws: what ``serviceError(_:)`` makes of the failure.
+    public func read<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+        do {
+            return try await client.withConnection { try await body($0) }
+        } catch {
+            throw serviceError(error)
+        }
+    }
+
+    /// Runs `body` in one transaction on a connection of the pool: committed when it returns, rolled
+    /// back when it throws. Record the change log last (``PostgresChangeLog/record(_:domain:itemID:kind:logger:)``).
+    /// - Throws: what ``serviceError(_:)`` makes of the failure.
+    public func write<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+        do {
+            return try await client.withTransaction(logger: logger) { try await body($0) }
+        } catch {
+            throw serviceError(error)
+        }
+    }
+
+    /// What a domain service throws for a failure of PostgreSQL (the error documented for every domain):
+    ///
+    /// - a ``ServiceError`` or a cancellation thrown by the body passes through;
+    /// - the server unreachable, the connection lost, the server shutting down (SQLSTATE class 08,
+    ///   57P01–57P03) → ``ServiceError/storageUnavailable(path:cause:)`` with the URL without its password
+    ///   and the server named; in a write, nothing was committed unless the commit itself was under way;
+    /// - any other error of the server → ``ServiceError/serviceFailure(debugId:cause:)`` (the cause is
+    ///   logged by the method layer, not shown to the client).
+    public func serviceError(_ error: any Error) -> any Error {
+        switch error {
+        case is ServiceError, is CancellationError:
+            return error
+        case let error as PostgresTransactionError:
+            if let inner = error.closureError ?? error.beginError ?? error.commitError { return serviceError(inner) }
+            return ServiceError.serviceFailure(debugId: DebugID.make(), cause: "PostgreSQL: the transaction failed")
+        default:
+            let cause = PostgresErrorText.cause(of: error)
+            if let state = Self.sqlState(of: error), !state.hasPrefix("08"), !["57P01", "57P02", "57P03"].contains(state) {
+                return ServiceError.serviceFailure(debugId: DebugID.make(), cause: "PostgreSQL: \(cause)")
+            }
+            return ServiceError.storageUnavailable(path: settings.redactedDescription, cause: "PostgreSQL at \(settings.serverName): \(cause)")
+        }
+    }
+
+    /// The SQLSTATE of an error the server sent (`23505` for a unique violation), `nil` for any other.
+    public static func sqlState(of error: any Error) -> String? {
+        switch error {
+        case let error as PSQLError: error.serverInfo?[.sqlState]
+        case let error as PostgresTransactionError: error.closureError.flatMap { sqlState(of: $0) }
+        default: nil
+        }
+    }
+}
