@@ -65,6 +65,10 @@ class ProviderError(Exception):
         self.reason = reason
 
 
+class Cancelled(Exception):
+    """The client cancelled the call (`notifications/cancelled`): nothing more is asked, and no answer is sent."""
+
+
 def excerpt(text, limit=100):
     text = " ".join(str(text).split())
     return text if len(text) <= limit else text[:limit] + "…"
@@ -84,6 +88,7 @@ class OpenMeteo:
         self.archive_url = archive_url  # "" when the provider has no archive
         self.timeout = timeout
         self.deadline = math.inf  # monotonic time by which the current tool call must be answered
+        self.cancelled = lambda: False  # true once the current tool call was cancelled
 
     def get(self, base, params):
         """GET base?params as JSON; every way it can fail becomes a ProviderError."""
@@ -96,6 +101,8 @@ class OpenMeteo:
                 host = f"{host}:{parts.port}"
         except ValueError:
             raise ProviderError("badSetting", f"the provider URL for {host} has a bad port; fix the plugin's env") from None
+        if self.cancelled():
+            raise Cancelled()
         remaining = self.deadline - time.monotonic()
         if remaining <= 0:
             raise ProviderError("timeout", f"no answer from {host} in time: the call ran out of time; try again")

@@ -11,6 +11,7 @@ import datetime
 import json
 import math
 import os
+import select
 import sys
 import time
 import traceback
@@ -19,7 +20,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in the plugin's folder (read-on
 
 from cache import Cache, data_folder  # noqa: E402
 from forecasts import REASONS, Forecasts, explain, synthetic  # noqa: E402
-from openmeteo import ARCHIVE_URL, CONDITIONS, FORECAST_URL, GEOCODING_URL, OpenMeteo, ProviderError, excerpt  # noqa: E402
+from openmeteo import ARCHIVE_URL, CONDITIONS, Cancelled, FORECAST_URL, GEOCODING_URL, OpenMeteo, ProviderError, excerpt  # noqa: E402
 
 SUPPORTED = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
 # A tool call answers within this many seconds (the manifest's timeoutMs is 30000): past it, a timeout error.
@@ -117,7 +118,43 @@ def make_forecasts():
 
 FORECASTS = None if OFFLINE else make_forecasts()
 
-pending = []  # messages read while waiting for a callback's answer
+class Input:
+    """Lines from stdin, read with os.read so that a call can look for a cancellation without
+    blocking (`ready_lines`) between its requests to the provider."""
+
+    def __init__(self, fd):
+        self.fd = fd
+        self.buffer = b""
+        self.lines = []
+        self.ended = False
+
+    def fill(self, block):
+        if self.ended or (not block and not select.select([self.fd], [], [], 0)[0]):
+            return
+        chunk = os.read(self.fd, 65536)
+        if not chunk:
+            self.ended = True
+            return
+        *complete, self.buffer = (self.buffer + chunk).split(b"\n")
+        self.lines.extend(complete)
+
+    def readline(self):
+        """The next line; exits at the end of input (the host closed the pipe)."""
+        while not self.lines:
+            if self.ended:
+                sys.exit(0)
+            self.fill(block=True)
+        return self.lines.pop(0)
+
+    def ready_lines(self):
+        """Whatever complete lines have arrived, without waiting."""
+        self.fill(block=False)
+        lines, self.lines = self.lines, []
+        return lines
+
+
+STDIN = Input(sys.stdin.fileno())
+pending = []  # messages read while waiting for a callback's answer or looking for a cancellation
 next_id = 0
 
 
@@ -126,13 +163,32 @@ def send(message):
     sys.stdout.flush()
 
 
+def parse(line):
+    try:
+        return json.loads(line)
+    except ValueError:
+        return None  # not JSON: ignored (the host only sends JSON-RPC)
+
+
 def read_message():
-    if pending:
-        return pending.pop(0)
-    line = sys.stdin.readline()
-    if not line:
-        sys.exit(0)
-    return json.loads(line)
+    while True:
+        message = pending.pop(0) if pending else parse(STDIN.readline())
+        if isinstance(message, dict):
+            return message
+
+
+def cancelled(ident):
+    """True when `notifications/cancelled` for request `ident` has arrived (it is taken out of the input)."""
+    for line in STDIN.ready_lines():
+        message = parse(line)
+        if isinstance(message, dict):
+            pending.append(message)
+    for message in pending:
+        params = message.get("params")
+        if message.get("method") == "notifications/cancelled" and isinstance(params, dict) and params.get("requestId") == ident:
+            pending.remove(message)
+            return True
+    return False
 
 
 def call_host(method, params):
@@ -142,10 +198,9 @@ def call_host(method, params):
     ident = f"weather-{next_id}"
     send({"jsonrpc": "2.0", "id": ident, "method": method, "params": params})
     while True:
-        line = sys.stdin.readline()
-        if not line:
-            sys.exit(0)
-        message = json.loads(line)
+        message = parse(STDIN.readline())
+        if not isinstance(message, dict):
+            continue
         if message.get("id") == ident and "method" not in message:
             if "error" in message:
                 raise ToolError(f"calendarFailed: calendar.agenda failed: {message['error'].get('message', 'error')}")
@@ -264,29 +319,37 @@ def tool_error(text):
     return {"content": [{"type": "text", "text": text}], "isError": True}
 
 
-def call_tool(params):
+def call_tool(params, ident):
+    """The tool's result, or None when the call was cancelled before it finished (nothing is answered)."""
     name, arguments = params.get("name"), params.get("arguments") or {}
     tools = {"forecast": forecast, "agenda": agenda}
     if name not in tools:
         raise KeyError(f"name: no tool {excerpt(name, 40)}")
     if FORECASTS is not None:
         FORECASTS.provider.deadline = time.monotonic() + CALL_BUDGET_SECONDS
+        FORECASTS.provider.cancelled = lambda: cancelled(ident)
     try:
         return tool_result(tools[name](arguments))
+    except Cancelled:
+        return None
     except ProviderError as error:
         return tool_error(f"{error.reason}: {error}")
     except ToolError as error:
         return tool_error(str(error))
 
 
-def read_resource(params):
+def read_resource(params, ident):
     uri = params["uri"]
     date = checked_date(uri.rsplit("/", 1)[-1])
     if OFFLINE:
         answer = synthetic(date, HOME)
     else:
         FORECASTS.provider.deadline = time.monotonic() + CALL_BUDGET_SECONDS
-        answer = forecast({"date": date})
+        FORECASTS.provider.cancelled = lambda: cancelled(ident)
+        try:
+            answer = forecast({"date": date})
+        except Cancelled:
+            return None
     return {"contents": [{"uri": uri, "mimeType": "application/json", "text": json.dumps(answer)}]}
 
 
@@ -306,14 +369,18 @@ def handle(message):
         elif method == "tools/list":
             result = {"tools": TOOLS}
         elif method == "tools/call":
-            result = call_tool(params)
+            result = call_tool(params, ident)
+            if result is None:
+                return  # cancelled: the client expects no answer
         elif method == "resources/list":
             result = {"resources": []}
         elif method == "resources/templates/list":
             result = {"resourceTemplates": [{"uriTemplate": "weather://forecast/{date}", "name": "forecast",
                                              "mimeType": "application/json"}]}
         elif method == "resources/read":
-            result = read_resource(params)
+            result = read_resource(params, ident)
+            if result is None:
+                return
         else:
             send({"jsonrpc": "2.0", "id": ident, "error": {"code": -32601, "message": f"Method not found: {method}"}})
             return

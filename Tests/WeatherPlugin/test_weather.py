@@ -4,9 +4,13 @@ columns, the cache's hour, the data folder, event places and the provider's refu
 
     python3 Tests/WeatherPlugin/test_weather.py      (scripts/test runs it; WeatherPluginBinaryTests runs the whole)
 """
+import http.server
+import json
 import os
+import subprocess
 import sys
 import tempfile
+import threading
 import time
 import unittest
 
@@ -194,6 +198,69 @@ class Agenda(unittest.TestCase):
         with self.assertRaises(weather.ToolError) as caught:
             self.agenda([{"date": "2026-11-25", "events": []}], place="Atlantis")
         self.assertTrue(str(caught.exception).startswith("unknownPlace:"))
+
+
+class HeldGeocoder(http.server.ThreadingHTTPServer):
+    """A geocoder on 127.0.0.1 that holds its first answer until `release` is set, and counts every request."""
+
+    def __init__(self):
+        self.asked, self.release, self.paths = threading.Event(), threading.Event(), []
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(handler):
+                self.paths.append(handler.path.split("?")[0])
+                self.asked.set()
+                self.release.wait()
+                body = json.dumps({"results": [{"name": "Berlin", "latitude": 52.52, "longitude": 13.41}]}).encode()
+                handler.send_response(200)
+                handler.send_header("Content-Type", "application/json")
+                handler.send_header("Content-Length", str(len(body)))
+                handler.end_headers()
+                handler.wfile.write(body)
+
+            def log_message(handler, *args):
+                pass
+
+        super().__init__(("127.0.0.1", 0), Handler)
+
+
+class Cancellation(unittest.TestCase):
+    """A call the client cancels asks the provider nothing more and is not answered (MCP's rule)."""
+
+    def test_a_cancelled_call_stops_before_its_next_request_and_is_not_answered(self):
+        server = HeldGeocoder()
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        base = f"http://127.0.0.1:{server.server_address[1]}"
+        with tempfile.TemporaryDirectory() as folder:
+            env = {"PATH": os.environ.get("PATH", ""), "HOME": folder, "WEATHER_DATA_DIR": folder,
+                   "WEATHER_GEOCODING_URL": base + "/geocoding", "WEATHER_FORECAST_URL": base + "/forecast",
+                   "WEATHER_ARCHIVE_URL": ""}
+            plugin = subprocess.Popen([sys.executable, "-B", weather.__file__], env=env, text=True,
+                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+            try:
+                def send(message):
+                    plugin.stdin.write(json.dumps({"jsonrpc": "2.0", **message}) + "\n")
+                    plugin.stdin.flush()
+
+                send({"id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                                                                   "clientInfo": {"name": "test", "version": "1"}}})
+                self.assertEqual(json.loads(plugin.stdout.readline())["id"], 1)
+                send({"method": "notifications/initialized"})
+                send({"id": 2, "method": "tools/call", "params": {"name": "forecast",
+                                                                 "arguments": {"date": "2026-11-27", "place": "Berlin"}}})
+                self.assertTrue(server.asked.wait(60), "the plugin never asked the geocoder")
+                # The cancellation is in the pipe before the geocoder answers: the plugin sees it before its next request.
+                send({"method": "notifications/cancelled", "params": {"requestId": 2, "reason": "test"}})
+                server.release.set()
+                send({"id": 3, "method": "ping"})
+                answer = json.loads(plugin.stdout.readline())
+                self.assertEqual(answer, {"jsonrpc": "2.0", "id": 3, "result": {}})
+                self.assertEqual(server.paths, ["/geocoding"], "the forecast was asked after the cancellation")
+            finally:
+                plugin.stdin.close()
+                plugin.wait()
+                server.shutdown()
+                server.server_close()
 
 
 class Synthetic(unittest.TestCase):
