@@ -9,7 +9,7 @@ import Testing
 /// through the built binary: the WMO mapping, the hour's cache, the 16-day horizon, the archive for past
 /// days, each meeting place's forecast, and every error a user can act on. Every answer is checked
 /// against the schema the host's own `rpc.discover` gives the plugin's tools.
-@Suite("The weather plugin on recorded Open-Meteo answers (binary)", .serialized, .offCooperativePool)
+@Suite("The weather plugin on fixture answers in Open-Meteo's format (binary)", .serialized, .offCooperativePool)
 struct WeatherPluginBinaryTests {
     static let now = ["--backend", "memory", "--now", "2026-11-26T09:00:00Z", "--calendar-events", "0"]
 
