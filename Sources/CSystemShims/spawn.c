@@ -62,7 +62,7 @@ static void identity_map(unsigned id, char *line) {
     line[at] = 0;
 }
 
-/// A message of one byte with room for one descriptor (SCM_RIGHTS) in `control`.
+/// A message of one byte with room for descriptors (SCM_RIGHTS) in `control`.
 static void descriptor_message(struct msghdr *message, struct iovec *vector, char *byte, char *control, size_t size) {
     vector->iov_base = byte;
     vector->iov_len = 1;
@@ -71,6 +71,22 @@ static void descriptor_message(struct msghdr *message, struct iovec *vector, cha
     message->msg_iovlen = 1;
     message->msg_control = control;
     message->msg_controllen = size;
+}
+
+/// Sends `count` (1...4) descriptors over the Unix socket `channel` in one message; 0, or -1 with errno set.
+static int send_descriptors(int channel, const int *fds, int count) {
+    char control[CMSG_SPACE(4 * sizeof(int))];
+    memset(control, 0, sizeof control);
+    char byte = 'D';
+    struct iovec vector;
+    struct msghdr message;
+    descriptor_message(&message, &vector, &byte, control, CMSG_SPACE((size_t)count * sizeof(int)));
+    struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+    header->cmsg_level = SOL_SOCKET;
+    header->cmsg_type = SCM_RIGHTS;
+    header->cmsg_len = CMSG_LEN((size_t)count * sizeof(int));
+    memcpy(CMSG_DATA(header), fds, (size_t)count * sizeof(int));
+    return sendmsg(channel, &message, MSG_NOSIGNAL) == 1 ? 0 : -1;
 }
 
 /// In the child, in its network namespace: listens on 127.0.0.1:proxy_port and sends the socket to the host.
@@ -82,28 +98,38 @@ static int send_proxy_listener(const sb_confinement *confinement) {
     address.sin_family = AF_INET;
     address.sin_port = htons((unsigned short)confinement->proxy_port);
     address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    char control[CMSG_SPACE(sizeof(int))];
-    memset(control, 0, sizeof control);
-    char byte = 'L';
-    struct iovec vector;
-    struct msghdr message;
-    descriptor_message(&message, &vector, &byte, control, sizeof control);
-    struct cmsghdr *header = CMSG_FIRSTHDR(&message);
-    header->cmsg_level = SOL_SOCKET;
-    header->cmsg_type = SCM_RIGHTS;
-    header->cmsg_len = CMSG_LEN(sizeof(int));
-    memcpy(CMSG_DATA(header), &listener, sizeof(int));
     int failed = bind(listener, (struct sockaddr *)&address, sizeof address) != 0 || listen(listener, 64) != 0
-        || sendmsg(confinement->proxy_channel, &message, MSG_NOSIGNAL) != 1;
+        || send_descriptors(confinement->proxy_channel, &listener, 1) != 0;
     int saved = errno;
     close(listener);
     errno = saved;
     return failed ? SB_SPAWN_STEP_PROXY : 0;
 }
 
+/// In the child: sends the namespaces it made (user, and network with `network_namespace`) to the host.
+static int send_namespaces(const sb_confinement *confinement) {
+    int fds[2] = {open("/proc/self/ns/user", O_RDONLY | O_CLOEXEC), -1};
+    int count = 1;
+    if (confinement->network_namespace) fds[count++] = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+    int failed = fds[0] < 0 || (count == 2 && fds[1] < 0) || send_descriptors(confinement->namespace_channel, fds, count) != 0;
+    int saved = errno;
+    for (int index = 0; index < count; index++) if (fds[index] >= 0) close(fds[index]);
+    errno = saved;
+    return failed ? SB_SPAWN_STEP_NAMESPACE : 0;
+}
+
+/// In the child: enters the namespaces an earlier run made (user first: it gives the rights to enter the
+/// network namespace it owns). Returns 0, or the step that failed with errno set.
+static int reenter_namespaces(const sb_confinement *confinement) {
+    if (setns(confinement->user_ns_fd, CLONE_NEWUSER) != 0) return SB_SPAWN_STEP_NAMESPACE;
+    if (confinement->network_namespace && setns(confinement->net_ns_fd, CLONE_NEWNET) != 0) return SB_SPAWN_STEP_NAMESPACE;
+    return 0;
+}
+
 /// In the child: a user namespace of its own (our uid and gid mapped to themselves), and if asked a network
 /// namespace of its own with its loopback up. Returns 0, or the step that failed with errno set.
 static int enter_namespaces(const sb_confinement *confinement, unsigned uid, unsigned gid) {
+    if (confinement->enter_namespaces) return reenter_namespaces(confinement);
     if (unshare(CLONE_NEWUSER | (confinement->network_namespace ? CLONE_NEWNET : 0)) != 0) return SB_SPAWN_STEP_NAMESPACE;
     char line[32];
     if (write_file("/proc/self/setgroups", "deny") != 0 && errno != ENOENT) return SB_SPAWN_STEP_ID_MAP;
@@ -111,7 +137,7 @@ static int enter_namespaces(const sb_confinement *confinement, unsigned uid, uns
     if (write_file("/proc/self/uid_map", line) != 0) return SB_SPAWN_STEP_ID_MAP;
     identity_map(gid, line);
     if (write_file("/proc/self/gid_map", line) != 0) return SB_SPAWN_STEP_ID_MAP;
-    if (!confinement->network_namespace) return 0;
+    if (!confinement->network_namespace) return confinement->send_namespaces ? send_namespaces(confinement) : 0;
     int sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
     if (sock < 0) return SB_SPAWN_STEP_LOOPBACK;
     struct ifreq request;
@@ -126,6 +152,7 @@ static int enter_namespaces(const sb_confinement *confinement, unsigned uid, uns
     close(sock);
     errno = saved;
     if (failed) return SB_SPAWN_STEP_LOOPBACK;
+    if (confinement->send_namespaces && send_namespaces(confinement) != 0) return SB_SPAWN_STEP_NAMESPACE;
     return confinement->proxy_port > 0 ? send_proxy_listener(confinement) : 0;
 }
 
@@ -265,20 +292,33 @@ int sb_probe_namespaces(int network) {
 }
 
 int sb_receive_descriptor(int channel) {
-    char control[CMSG_SPACE(sizeof(int))];
+    int fd;
+    return sb_receive_descriptors(channel, &fd, 1) == 1 ? fd : -1;
+}
+
+int sb_receive_descriptors(int channel, int *fds, int max) {
+    char control[CMSG_SPACE(4 * sizeof(int))];
     char byte;
     struct iovec vector;
     struct msghdr message;
+    if (max < 1 || max > 4) {
+        errno = EINVAL;
+        return -1;
+    }
     descriptor_message(&message, &vector, &byte, control, sizeof control);
     if (recvmsg(channel, &message, MSG_DONTWAIT | MSG_CMSG_CLOEXEC) != 1) return -1;
     struct cmsghdr *header = CMSG_FIRSTHDR(&message);
-    if (header == NULL || header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) {
+    if (header == NULL || header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS || header->cmsg_len < CMSG_LEN(sizeof(int))) {
         errno = EPROTO;
         return -1;
     }
-    int fd;
-    memcpy(&fd, CMSG_DATA(header), sizeof fd);
-    return fd;
+    int count = (int)((header->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+    int received[4];
+    memcpy(received, CMSG_DATA(header), (size_t)count * sizeof(int));
+    for (int index = max; index < count; index++) close(received[index]);
+    if (count > max) count = max;
+    memcpy(fds, received, (size_t)count * sizeof(int));
+    return count;
 }
 
 void sb_relay(int a, int b) {

@@ -55,6 +55,9 @@ struct PluginFaultBinaryTests {
         #expect(failed["error"]?["data"]?["signal"] == .integer(Int64(SIGKILL)), "\(failed)")
         #expect(try PluginBinaryTests.call(host, 4, "probe.echo", #"{"text":"again"}"#)["result"] == ["text": "again"])
         #expect(try Self.pid(of: "probe", host, id: 5) != pid)
+        // The fault suite's plugins run under the default sandbox, the restarted one too.
+        let items = try PluginBinaryTests.call(host, 6, "plugins.list")["result"]?["items"]?.arrayValue ?? []
+        #expect(items.first { $0["name"] == "probe" }?["sandbox"]?["enforced"] == true, "\(items)")
     }
 
     @Test("A SIGSTOPped plugin: the call fails with reason timeout after timeoutMs, the host serves others meanwhile")

@@ -47,14 +47,14 @@ struct PluginSandboxBinaryTests {
         let fd: Int32
         let port: Int
 
-        init() throws {
+        init(backlog: Int32 = 16) throws {
             let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_addr.s_addr = inet_addr("127.0.0.1")
             var length = socklen_t(MemoryLayout<sockaddr_in>.size)
             let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketFD, $0, length) } }
-            guard socketFD >= 0, bound == 0, listen(socketFD, 16) == 0 else { throw H.Failure("cannot listen on 127.0.0.1") }
+            guard socketFD >= 0, bound == 0, listen(socketFD, backlog) == 0 else { throw H.Failure("cannot listen on 127.0.0.1") }
             _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socketFD, $0, &length) } }
             fd = socketFD
             port = Int(UInt16(bigEndian: address.sin_port))

@@ -66,9 +66,19 @@ enum {
 /// in place, the resource limits (setrlimit, soft and hard alike). With a network namespace and `proxy_port`,
 /// the child also listens on 127.0.0.1:`proxy_port` inside it and sends that listening socket over the Unix
 /// socket `proxy_channel` (SCM_RIGHTS) before closing its copy: the host accepts the plugin's connections there.
+/// With `enter_namespaces` (not with `proxy_port`), the child enters the namespaces `user_ns_fd` and (with
+/// `network_namespace`) `net_ns_fd` (setns) instead of making new ones: those an earlier run made, with their
+/// maps and loopback set.
+/// With `send_namespaces`, the child sends the namespaces it made (/proc/self/ns/user, then net) over the Unix
+/// socket `namespace_channel` (SCM_RIGHTS), so the host can keep them for later runs.
 typedef struct sb_confinement {
     int user_namespace;
     int network_namespace;
+    int enter_namespaces;
+    int user_ns_fd;
+    int net_ns_fd;
+    int send_namespaces;
+    int namespace_channel;
     int proxy_port;
     int proxy_channel;
     int no_new_privs;
@@ -111,6 +121,10 @@ void sb_remove_tree(const char *path);
 
 /// The descriptor waiting on the Unix socket `channel` (SCM_RIGHTS), without blocking; -1 with errno set.
 int sb_receive_descriptor(int channel);
+
+/// Up to `max` (at most 4) descriptors of the message waiting on the Unix socket `channel` (SCM_RIGHTS), without
+/// blocking, into `fds`: their count, or -1 with errno set.
+int sb_receive_descriptors(int channel, int *fds, int max);
 
 /// Copies bytes both ways between the connected sockets `a` and `b` until both directions have ended (an end
 /// read passes on as a shutdown for writing) or one fails; blocks the calling thread. Closes neither.

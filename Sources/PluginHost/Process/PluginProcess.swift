@@ -95,7 +95,7 @@ final class PluginProcess: Sendable {
             }
         } catch {
             applied?.close()
-            applied?.proxyChannel.map { _ = close($0) }
+            applied?.abandonChannels()
             applied.map { SandboxPlan.removeTemporary($0.temporaryFolder) }
             throw SpawnError(error.description)
         }
@@ -104,9 +104,14 @@ final class PluginProcess: Sendable {
         do {
             process = try result.get()
         } catch {
-            applied?.proxyChannel.map { _ = close($0) }
+            applied?.abandonChannels()
             applied.map { SandboxPlan.removeTemporary($0.temporaryFolder) }
+            // Kept namespaces that could not be entered are not tried again: the next start makes new ones.
+            if applied?.confinement.enter_namespaces == 1 { settings.namespaces.forget(manifest.name) }
             throw error
+        }
+        if let applied, let channel = applied.namespaceChannel {
+            settings.namespaces.keep(manifest.name, from: channel, network: applied.confinement.network_namespace != 0)
         }
         if let applied, let channel = applied.proxyChannel {
             try process.startProxy(channel: channel, allow: applied.allow, plugin: manifest.name, logger: logger)

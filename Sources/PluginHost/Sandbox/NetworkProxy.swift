@@ -4,6 +4,7 @@ import Glibc
 import CSystemShims
 import JSONRPC
 import Logging
+import Synchronization
 
 /// The only way out of a plugin with `network: {"allow": [...]}`: it runs in a network namespace of its own
 /// (only loopback), where the host listens on 127.0.0.1:``port`` (the child made that socket in its
@@ -11,16 +12,39 @@ import Logging
 /// connection asks for one destination — `CONNECT host:port` (HTTPS, any TCP) or a plain HTTP request with
 /// an absolute URI — which the host reaches from its own namespace if the allow-list has it, else answers
 /// `403` and logs a line naming the plugin and the host.
+///
+/// - Important: what a plugin can take from the host is bounded: one accepting thread, and at most
+///   ``maxConnections`` connections at once (each a thread and two descriptors); past that a connection gets
+///   `503` and one log line per burst. An upstream that does not answer within ``connectTimeoutMilliseconds``
+///   gets the plugin a `504`. ``stop()`` ends every open connection.
 final class NetworkProxy: Sendable {
     /// The port the proxy has inside the plugin's namespace.
     static let port: Int32 = 3128
     /// The most a request's head may take.
     static let headLimit = 16_384
+    /// The most connections one plugin may have open through the proxy at once.
+    static let maxConnections = 32
+    /// How long an upstream connect may take: 10 s, or `SWITCHBOARD_TEST_PROXY_CONNECT_MS` in the host's
+    /// environment (a test-only setting).
+    static let connectTimeoutMilliseconds: Int = {
+        guard let text = getenv("SWITCHBOARD_TEST_PROXY_CONNECT_MS"), let value = Int(String(cString: text)), value > 0 else { return 10_000 }
+        return value
+    }()
 
     private let listener: Int32
     private let allow: [NetworkAddress]
-    private let plugin: String
-    private let logger: Logger
+    let plugin: String
+    let logger: Logger
+    /// The sockets of the open connections (the plugin's and the upstream's), shut by ``stop()``.
+    private let active = Mutex(OpenConnections())
+
+    struct OpenConnections {
+        var count = 0
+        var sockets: Set<Int32> = []
+        var stopped = false
+        /// Whether the refusal past the bound was logged since a connection was last admitted.
+        var refusalLogged = false
+    }
 
     init(listener: Int32, allow: [NetworkAddress], plugin: String, logger: Logger) {
         self.listener = listener
@@ -42,21 +66,84 @@ final class NetworkProxy: Sendable {
                 let connection = accept(listener, nil, nil)
                 if connection < 0 {
                     if errno == EINTR || errno == ECONNABORTED { continue }
+                    if !isStopped { logger.error("plugin \(plugin): its network proxy stopped: accept: \(String(cString: strerror(errno)))") }
                     break
                 }
                 _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
-                do {
-                    try OSThread.detach(name: "sb-plugin-relay") { [self] in serve(connection) }
-                } catch {
-                    close(connection)
-                }
+                admit(connection)
             }
             close(listener)
         }
     }
 
-    /// Wakes the accepting thread, which then closes the listener (the plugin's run ended).
+    /// Serves `connection` on a thread of its own if the plugin is under the bound, else refuses it.
+    private func admit(_ connection: Int32) {
+        enum Admission { case serve, refuse, refuseAndLog, stopped }
+        let admission = active.withLock { state -> Admission in
+            guard !state.stopped else { return .stopped }
+            guard state.count < Self.maxConnections else {
+                defer { state.refusalLogged = true }
+                return state.refusalLogged ? .refuse : .refuseAndLog
+            }
+            state.count += 1
+            state.refusalLogged = false
+            state.sockets.insert(connection)
+            return .serve
+        }
+        switch admission {
+        case .serve:
+            do {
+                try OSThread.detach(name: "sb-plugin-relay", stackBytes: 256 * 1024) { [self] in
+                    serve(connection)
+                    release(connection)
+                }
+            } catch {
+                release(connection)
+            }
+        case .refuse, .refuseAndLog:
+            if admission == .refuseAndLog {
+                logger.warning("plugin \(plugin): network connection refused: \(Self.maxConnections) proxy connections open, the most a plugin may have")
+            }
+            reply(connection, "503 Service Unavailable", "too many connections through the proxy (at most \(Self.maxConnections) at once)")
+            Self.closeAfterReply(connection)
+        case .stopped:
+            close(connection)
+        }
+    }
+
+    /// Adds an upstream socket to those ``stop()`` shuts; false when the proxy has stopped (then close it).
+    func track(_ socket: Int32) -> Bool {
+        active.withLock { state in
+            guard !state.stopped else { return false }
+            state.sockets.insert(socket)
+            return true
+        }
+    }
+
+    /// Closes a socket ``track(_:)`` added (it leaves the set first, so ``stop()`` never shuts a number reused).
+    func untrack(_ socket: Int32) {
+        active.withLock { _ = $0.sockets.remove(socket) }
+        close(socket)
+    }
+
+    /// Ends a connection: closes the plugin's socket and frees its place.
+    private func release(_ connection: Int32) {
+        active.withLock { state in
+            state.sockets.remove(connection)
+            state.count -= 1
+        }
+        close(connection)
+    }
+
+    private var isStopped: Bool { active.withLock { $0.stopped } }
+
+    /// Wakes the accepting thread, which then closes the listener (the plugin's run ended), and ends every
+    /// open connection.
     func stop() {
+        active.withLock { state in
+            state.stopped = true
+            for socket in state.sockets { shutdown(socket, Int32(SHUT_RDWR)) }
+        }
         shutdown(listener, Int32(SHUT_RDWR))
     }
 
@@ -70,54 +157,20 @@ final class NetworkProxy: Sendable {
         }
     }
 
-    // MARK: One connection
-
-    private func serve(_ client: Int32) {
-        defer { close(client) }
-        var head: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4_096)
-        var end: Int?
-        while end == nil, head.count < Self.headLimit {
-            let count = read(client, &buffer, buffer.count)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return }
-            head += buffer[..<count]
-            end = Self.endOfHead(head)
-        }
-        guard let end, let request = ProxyRequest(head: Array(head[..<end])) else {
-            reply(client, "400 Bad Request")
-            return
-        }
-        guard allows(host: request.host, port: request.port) else {
-            logger.warning("plugin \(plugin): network refused \(request.host.prefix(100)):\(request.port) (not in its sandbox's network.allow)")
-            reply(client, "403 Forbidden")
-            return
-        }
-        guard let upstream = Self.connect(host: request.host, port: request.port) else {
-            reply(client, "502 Bad Gateway")
-            return
-        }
-        defer { close(upstream) }
-        let rest = Array(head[end...])
-        if request.tunnel {
-            guard Self.send(client, Array("HTTP/1.1 200 Connection established\r\n\r\n".utf8)), Self.send(upstream, rest) else { return }
-        } else {
-            guard Self.send(upstream, request.forwardedHead + rest) else { return }
-        }
-        sb_relay(client, upstream)
+    /// Answers `status` with `text` as its body, and nothing more.
+    func reply(_ client: Int32, _ status: String, _ text: String = "") {
+        let body = text.isEmpty ? "" : "switchboard proxy: \(text)\n"
+        _ = Self.send(client, Array("HTTP/1.1 \(status)\r\nContent-Type: text/plain\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)".utf8))
     }
 
-    private func reply(_ client: Int32, _ status: String) {
-        _ = Self.send(client, Array("HTTP/1.1 \(status)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
-    }
-
-    /// The index just past the blank line ending an HTTP head, if it arrived.
-    static func endOfHead(_ bytes: [UInt8]) -> Int? {
-        guard bytes.count >= 4 else { return nil }
-        for index in 3..<bytes.count where bytes[index - 3] == 13 && bytes[index - 2] == 10 && bytes[index - 1] == 13 && bytes[index] == 10 {
-            return index + 1
-        }
-        return nil
+    /// Closes a connection after its answer: the end of writing first, and what the plugin sent meanwhile read
+    /// away, so the close does not reset the connection before the plugin has read the answer.
+    static func closeAfterReply(_ connection: Int32) {
+        shutdown(connection, Int32(SHUT_WR))
+        var buffer = [UInt8](repeating: 0, count: 1_024)
+        var rounds = 0
+        while rounds < 16, recv(connection, &buffer, buffer.count, Int32(MSG_DONTWAIT)) > 0 { rounds += 1 }
+        close(connection)
     }
 
     static func send(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
@@ -132,25 +185,6 @@ final class NetworkProxy: Sendable {
             done += written
         }
         return true
-    }
-
-    /// A TCP connection from the host's namespace to `host:port`, the first address that answers.
-    static func connect(host: String, port: UInt16) -> Int32? {
-        var hints = addrinfo()
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        var list: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host, String(port), &hints, &list) == 0 else { return nil }
-        defer { freeaddrinfo(list) }
-        var entry = list
-        while let current = entry {
-            let fd = socket(current.pointee.ai_family, current.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue), current.pointee.ai_protocol)
-            if fd >= 0 {
-                if Glibc.connect(fd, current.pointee.ai_addr, current.pointee.ai_addrlen) == 0 { return fd }
-                close(fd)
-            }
-            entry = current.pointee.ai_next
-        }
-        return nil
     }
 }
 

@@ -17,10 +17,24 @@ struct AppliedSandbox: Sendable {
     let temporaryFolder: String
     let status: PluginSandboxStatus
 
-    /// Closes the ruleset and the child's end of the proxy channel (after the spawn).
+    /// For a run that makes its namespaces: the host's end of the channel the child sends them on.
+    let namespaceChannel: Int32?
+
+    /// Closes the ruleset, the child's ends of the channels and the copies of kept namespaces (after the spawn).
     func close() {
         if confinement.ruleset_fd >= 0 { Glibc.close(confinement.ruleset_fd) }
         if confinement.proxy_port > 0 { Glibc.close(confinement.proxy_channel) }
+        if confinement.send_namespaces != 0 { Glibc.close(confinement.namespace_channel) }
+        if confinement.enter_namespaces != 0 {
+            Glibc.close(confinement.user_ns_fd)
+            if confinement.network_namespace != 0 { Glibc.close(confinement.net_ns_fd) }
+        }
+    }
+
+    /// Closes the host's ends of the channels (a start that failed).
+    func abandonChannels() {
+        if let proxyChannel { Glibc.close(proxyChannel) }
+        if let namespaceChannel { Glibc.close(namespaceChannel) }
     }
 }
 
@@ -47,8 +61,9 @@ enum LandlockAccess {
 
 extension SandboxPlan {
     /// Makes the folders and the Landlock ruleset for ABI `abi`; `temporaryParent` holds the private
-    /// temporary folder. Throws `sandboxFailed` when the ruleset cannot be built.
-    func apply(abi: Int, temporaryParent: String = "/tmp") throws(SandboxFailure) -> AppliedSandbox {
+    /// temporary folder; the run enters `plugin`'s kept `namespaces` if there are any of its kind, else makes
+    /// them and sends them back. Throws `sandboxFailed` when the ruleset cannot be built.
+    func apply(abi: Int, temporaryParent: String = "/tmp", plugin: String, namespaces: PluginNamespaces) throws(SandboxFailure) -> AppliedSandbox {
         var plan = self
         if !Self.makeFolders(dataFolder) {
             plan.write.removeAll { $0 == dataFolder }
@@ -118,6 +133,19 @@ extension SandboxPlan {
         confinement.proxy_channel = channel[1]
         confinement.no_new_privs = 1
         confinement.ruleset_fd = ruleset
+        var namespaceChannel: [Int32] = [-1, -1]
+        // Kept for later runs, but not with the proxy: its listener is bound in the namespace for each run, and
+        // the last run's may not be closed yet.
+        if userNamespace, !proxied {
+            if let kept = namespaces.entering(plugin, network: networkNamespace) {
+                confinement.enter_namespaces = 1
+                confinement.user_ns_fd = kept.user
+                confinement.net_ns_fd = kept.network ?? -1
+            } else if socketpair(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &namespaceChannel) == 0 {
+                confinement.send_namespaces = 1
+                confinement.namespace_channel = namespaceChannel[1]
+            }
+        }
         var limitList: [(Int32, UInt64)] = [
             (Int32(RLIMIT_CORE.rawValue), 0), (Int32(RLIMIT_NOFILE.rawValue), UInt64(limits.openFiles)),
             (Int32(RLIMIT_AS.rawValue), UInt64(limits.addressSpaceMB) << 20),
@@ -160,7 +188,8 @@ extension SandboxPlan {
         if proxied { environment.merge(NetworkProxy.environment) { _, proxy in proxy } }
         let allow: [NetworkAddress] = if case .allow(let entries) = network { entries.compactMap(NetworkAddress.init) } else { [] }
         return AppliedSandbox(confinement: confinement, environment: environment, proxyChannel: proxied ? channel[0] : nil, allow: allow,
-                              temporaryFolder: temporary, status: status)
+                              temporaryFolder: temporary, status: status,
+                              namespaceChannel: confinement.send_namespaces != 0 ? namespaceChannel[0] : nil)
     }
 
     /// The plan as `plugins.list` shows it before the plugin has started.
@@ -179,12 +208,13 @@ extension SandboxPlan {
 
     /// `mkdir -p` with mode 0700; whether the folder is there after.
     static func makeFolders(_ path: String) -> Bool {
+        var info = stat()
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { return true }
         var built = ""
         for part in path.split(separator: "/") {
             built += "/" + part
             if mkdir(built, 0o700) != 0, errno != EEXIST { return false }
         }
-        var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 

@@ -17,6 +17,8 @@ struct SandboxPlan: Sendable {
     var devices: [String] = []
     /// Declared paths that do not exist (not in the ruleset).
     var missing: [String] = []
+    /// The declared paths of `missing` as expanded: a plan made before one of them appeared is out of date.
+    var absent: [String] = []
     var network: SandboxPolicy.Network
     var limits: SandboxLimits
     /// `$XDG_DATA_HOME/switchboard/plugins/<name>`.
@@ -49,10 +51,12 @@ struct SandboxPlan: Sendable {
         func add(_ declared: [String], to list: WritableKeyPath<SandboxPlan, [String]>) {
             for path in declared {
                 // The data folder is made at start (``apply``): it counts as there.
-                if let expanded = expand(path), expanded == data || FileText.exists(expanded) {
+                let expanded = expand(path)
+                if let expanded, expanded == data || FileText.exists(expanded) {
                     plan[keyPath: list].append(expanded)
                 } else {
                     plan.missing.append(path)
+                    if let expanded { plan.absent.append(expanded) }
                 }
             }
         }

@@ -12,6 +12,10 @@ public struct SandboxSettings: Sendable {
     public var allowUnconfined: Bool
     /// Where the private temporary folders are made.
     public var temporaryParent: String
+    /// The namespaces each plugin's runs share (made by its first confined run).
+    let namespaces = PluginNamespaces()
+    /// The plans of the plugins' last starts.
+    let plans = SandboxPlans()
 
     public init(landlockABI: Int? = ConfinementSupport.landlockABI, allowUnconfined: Bool = false,
                 temporaryParent: String = SandboxSettings.defaultTemporaryParent) {
@@ -29,14 +33,14 @@ public struct SandboxSettings: Sendable {
     /// throws `sandboxUnavailable` for a plugin with a policy where Landlock is missing, unless allowed.
     func prepare(_ manifest: PluginManifest, program: String, searchPath: String?) throws(SandboxFailure) -> (AppliedSandbox?, PluginSandboxField) {
         guard case .confined(let policy) = manifest.sandbox else { return (nil, PluginSandboxField(status: nil)) }
-        let plan = SandboxPlan.make(manifest: manifest, policy: policy, program: program, searchPath: searchPath)
+        let plan = plans.plan(for: manifest, policy: policy, program: program, searchPath: searchPath)
         guard let abi = landlockABI else {
             guard allowUnconfined else { throw unavailable }
             var status = plan.plannedStatus(abi: nil)
             status.notes = ["not enforced: \(ConfinementSupport.unavailableReason ?? "no Landlock"); running unconfined by --allow-unconfined-plugins"]
             return (nil, PluginSandboxField(status: status))
         }
-        let applied = try plan.apply(abi: abi, temporaryParent: temporaryParent)
+        let applied = try plan.apply(abi: abi, temporaryParent: temporaryParent, plugin: manifest.name, namespaces: namespaces)
         return (applied, PluginSandboxField(status: applied.status))
     }
 

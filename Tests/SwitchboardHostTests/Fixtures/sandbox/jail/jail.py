@@ -27,7 +27,39 @@ TOOLS = [
     tool("allocate", {"mb": {"type": "integer"}}),
     tool("env", {}),
     tool("fetch", {"url": {"type": "string"}}),
+    tool("flood", {"count": {"type": "integer"}, "target": {"type": "string"}}),
 ]
+
+
+def flood(count, target):
+    """Opens `count` connections to the proxy at once, asks each for CONNECT `target`, and counts the answers."""
+    address = os.environ["HTTP_PROXY"].rsplit("/", 1)[-1].rsplit(":", 1)
+    connections = [socket.create_connection((address[0], int(address[1])), timeout=30) for _ in range(count)]
+    statuses, refusal = {}, None
+    try:
+        for connection in connections:
+            try:
+                connection.sendall(f"CONNECT {target} HTTP/1.1\r\nHost: {target}\r\n\r\n".encode())
+            except OSError:
+                pass  # a refused connection may be closed already; its answer is read below
+        for connection in connections:
+            answer = b""
+            try:
+                while b"\r\n\r\n" not in answer or (not answer.startswith(b"HTTP/1.1 200") and b"\n" not in answer.split(b"\r\n\r\n", 1)[1]):
+                    chunk = connection.recv(4096)
+                    if not chunk:
+                        break
+                    answer += chunk
+            except OSError:
+                pass
+            status = answer.split(b" ", 2)[1].decode() if answer.count(b" ") >= 2 else "none"
+            statuses[status] = statuses.get(status, 0) + 1
+            if status != "200" and refusal is None:
+                refusal = answer.split(b"\r\n\r\n", 1)[-1].decode(errors="replace")
+    finally:
+        for connection in connections:
+            connection.close()
+    return {"ok": True, "statuses": statuses, "refusal": refusal}
 
 
 def outcome(error):
@@ -77,11 +109,15 @@ def run(name, args):
                 with urllib.request.urlopen(args["url"], timeout=30) as response:
                     return {"ok": True, "status": response.status, "text": response.read(200).decode()}
             except urllib.error.HTTPError as error:
-                return {"ok": False, "error": f"HTTP {error.code}"}
+                return {"ok": False, "error": f"HTTP {error.code}", "text": error.read(200).decode(errors="replace")}
             except urllib.error.URLError as error:
                 return outcome(error.reason if isinstance(error.reason, OSError) else OSError(str(error.reason)))
+        if name == "flood":
+            return flood(args["count"], args["target"])
         if name == "env":
-            return {"ok": True, "env": {key: os.environ.get(key) for key in ("HOME", "TMPDIR", "XDG_DATA_HOME", "XDG_CACHE_HOME")}}
+            namespaces = {kind: os.readlink(f"/proc/self/ns/{kind}") for kind in ("net", "user")}
+            return {"ok": True, "env": {key: os.environ.get(key) for key in ("HOME", "TMPDIR", "XDG_DATA_HOME", "XDG_CACHE_HOME")},
+                    "namespaces": namespaces}
     except (OSError, MemoryError) as error:
         return outcome(error)
     return {"ok": False, "error": "unknown tool"}
