@@ -184,6 +184,19 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // The MCP server face (tools/*, resources/*, prompts/*) and the resources and prompts both faces serve
+        // (resources.*, prompts.*), above PluginHost: it calls the plugins' and the domains' typed entry points.
+        .target(
+            name: "MCPServerFace",
+            dependencies: ["PluginHost", "SwitchboardHost", "DomainMethods", "SwitchboardCore", "JSONRPC", "Jansson"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "MCPServerFaceTests",
+            dependencies: ["MCPServerFace", "PluginHost", "SwitchboardHost", "JSONRPC", "Jansson"],
+            swiftSettings: swiftSettings
+        ),
+
         // The interactive prompt a person gets at a terminal, and `key=value` params.
         .target(
             name: "SwitchboardTerminal",
@@ -198,7 +211,7 @@ let package = Package(
         .executableTarget(
             name: "switchboard",
             dependencies: [
-                "SwitchboardHost", "SwitchboardTerminal", "PluginHost", "JSONRPC", "Jansson", "DomainMethods", "SwitchboardCore", "SwitchboardStorage", "SwitchboardPostgres", "SystemCalls", "CalendarDomain", "CatalogDomain", "ChatDomain", "FeedDomain", "MailDomain",
+                "SwitchboardHost", "SwitchboardTerminal", "PluginHost", "MCPServerFace", "JSONRPC", "Jansson", "DomainMethods", "SwitchboardCore", "SwitchboardStorage", "SwitchboardPostgres", "SystemCalls", "CalendarDomain", "CatalogDomain", "ChatDomain", "FeedDomain", "MailDomain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

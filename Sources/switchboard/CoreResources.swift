@@ -3,7 +3,7 @@ import FeedDomain
 import Jansson
 import JSONRPC
 import MailDomain
-import PluginHost
+import MCPServerFace
 import SwitchboardHost
 
 /// The core domains' resources, each read through the domain's own method and followed by

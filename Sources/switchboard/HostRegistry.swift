@@ -4,6 +4,7 @@ import ChatDomain
 import DomainMethods
 import FeedDomain
 import MailDomain
+import MCPServerFace
 import PluginHost
 import JSONRPC
 import SwitchboardCore
@@ -29,7 +30,7 @@ enum HostRegistry {
         registry.add(.resourceMethods(resources))
         registry.add(.pluginMethods(plugins))
         registry.add(.promptMethods(plugins))
-        registry.add(.mcpServerMethods(prompts: plugins, resources: resources))
+        registry.add(.mcpServerMethods(plugins: plugins, resources: resources))
         if !plugins.plugins.isEmpty { registry.route(to: plugins.router) }
         return registry
     }

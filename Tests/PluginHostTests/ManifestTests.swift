@@ -2,7 +2,6 @@ import Foundation
 import Jansson
 import JSONRPC
 @testable import PluginHost
-import SwitchboardHost
 import Testing
 
 @Suite("Plugin manifests and configuration")
@@ -28,21 +27,6 @@ struct ManifestTests {
         let manifest = try PluginManifest(pluginJSON: value, folder: path + "/Plugins/weather")
         #expect(manifest.namespace == "weather")
         #expect(manifest.passEnv == ["WEATHER_OFFLINE"])
-    }
-
-    @Test("The namespaces no plugin may take are those of the methods the host registered, MCP's included")
-    func reservesWhatIsRegistered() {
-        var registry = MethodRegistry()
-        registry.add(.hostMethods())
-        registry.add(.mcpServerMethods())
-        registry.add(.pluginMethods(.none))
-        registry.add(.promptMethods(.none))
-        let policy = NamespacePolicy(hostMethods: registry.names)
-        // `server/discover` and `subscriptions/listen` (MCP 2026-07-28) are reserved by being registered.
-        for namespace in ["host", "rpc", "tools", "resources", "prompts", "plugins", "server", "subscriptions", "ping", "initialize", "sampling"] {
-            #expect(policy.refusal(of: namespace) != nil, "\(namespace)")
-        }
-        #expect(policy.refusal(of: "mail") == nil, "no mail method is registered here")
     }
 
     @Test("A broken manifest names the member at fault")

@@ -6,14 +6,7 @@ extension MessageReader {
     /// is held until the answer is queued, as for a task.
     func startDeferred(_ work: @escaping MethodEntry.DeferredWork, context: RequestContext, target: ReplyTarget) {
         let connection = self.connection
-        let request = context.id == nil ? nil : InFlightRequest(context: context, target: target)
-        if let request { connection.inFlight.insert(request) }
-        let start: @Sendable () -> Void = {
-            // Cancelled while it waited for a slot: already answered, nothing to run.
-            if let request, !request.markStarted() {
-                connection.gate.release()
-                return
-            }
+        admit(context: context, target: target) { request in
             let answer = DeferredAnswer { outcome in
                 if let request {
                     request.detach()
@@ -26,7 +19,6 @@ extension MessageReader {
             request?.attach { answer.cancel() }
             work(context, answer)
         }
-        admit(start, request: request, context: context, target: target)
     }
 }
 

@@ -63,14 +63,7 @@ extension MessageReader {
     /// Starts `work` in a task of its own once the admission gate gives it a slot.
     private func startTask(_ work: @escaping MethodEntry.PendingWork, context: RequestContext, target: ReplyTarget) {
         let connection = self.connection
-        let request = context.id == nil ? nil : InFlightRequest(context: context, target: target)
-        if let request { connection.inFlight.insert(request) }
-        let start: @Sendable () -> Void = {
-            // Cancelled while it waited for a slot: already answered, nothing to run.
-            if let request, !request.markStarted() {
-                connection.gate.release()
-                return
-            }
+        admit(context: context, target: target) { request in
             let slot = context.slot
             let task = Task.detached {
                 let outcome: Result<JanssonValue, ResponseError>
@@ -105,12 +98,24 @@ extension MessageReader {
             }
             request?.attach { task.cancel() }
         }
-        admit(start, request: request, context: context, target: target)
     }
 
-    /// Hands `start` to the admission gate: waits for room (the input thread stops reading), or, on a
-    /// connection that refuses, answers the request with the policy's error at once.
-    func admit(_ start: @escaping @Sendable () -> Void, request: InFlightRequest?, context: RequestContext, target: ReplyTarget) {
+    /// Registers a request (one with an id) in the in-flight table, so a cancel reaches it while it
+    /// waits, and hands the admission gate a start that runs `run` with it once it has a slot: waits for
+    /// room (the input thread stops reading), or, on a connection that refuses, answers the request with
+    /// the policy's error at once. A request cancelled while it waited was answered then: its slot goes
+    /// back and `run` does not run.
+    func admit(context: RequestContext, target: ReplyTarget, _ run: @escaping @Sendable (InFlightRequest?) -> Void) {
+        let connection = self.connection
+        let request = context.id == nil ? nil : InFlightRequest(context: context, target: target)
+        if let request { connection.inFlight.insert(request) }
+        let start: @Sendable () -> Void = {
+            if let request, !request.markStarted() {
+                connection.gate.release()
+                return
+            }
+            run(request)
+        }
         guard case .refuse(let refusal) = connection.admission else {
             return connection.gate.submit(start, beforeWaiting: { flushReplies() })
         }

@@ -23,10 +23,6 @@ public protocol MethodRouter: Sendable {
     func arrival(of name: String) -> UInt64
     /// The number of the latest arrival (0: none since the start).
     var latestArrival: UInt64 { get }
-    /// Runs `name` as the MCP tool it is and answers the tool's own `CallToolResult` unchanged (its
-    /// content blocks, `structuredContent`, `isError`), for the MCP face; nil when `name` is no MCP tool
-    /// of this router's, which the face then runs as a method.
-    func callTool(named name: String, arguments: JSONValue?, within context: RequestContext) async throws -> JSONValue?
 }
 
 extension MethodRouter {
@@ -34,5 +30,4 @@ extension MethodRouter {
     public func settle() async {}
     public func arrival(of name: String) -> UInt64 { 0 }
     public var latestArrival: UInt64 { 0 }
-    public func callTool(named name: String, arguments: JSONValue?, within context: RequestContext) async throws -> JSONValue? { nil }
 }

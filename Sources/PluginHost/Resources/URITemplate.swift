@@ -1,6 +1,6 @@
 /// A URI template of RFC 6570's simplest level (`weather://forecast/{date}`): literal text and
 /// `{name}` variables, each matching one or more characters other than `/`, `?` and `#`.
-struct URITemplate: Sendable, Equatable {
+public struct URITemplate: Sendable, Equatable {
     enum Part: Sendable, Equatable {
         case literal(String)
         case variable(String)
@@ -9,7 +9,7 @@ struct URITemplate: Sendable, Equatable {
     let text: String
     let parts: [Part]
 
-    init(_ text: String) {
+    public init(_ text: String) {
         self.text = text
         var parts: [Part] = []
         var rest = Substring(text)
@@ -23,7 +23,7 @@ struct URITemplate: Sendable, Equatable {
     }
 
     /// The variables' values when `uri` matches, else nil.
-    func match(_ uri: String) -> [String: String]? {
+    public func match(_ uri: String) -> [String: String]? {
         var values: [String: String] = [:]
         var rest = Substring(uri)
         for (index, part) in parts.enumerated() {

@@ -75,7 +75,7 @@ public struct PluginRouter: MethodRouter {
 
     /// A plugin's tool called from the MCP face: the plugin's `CallToolResult` passes through as it came
     /// (images, audio, resource links and embedded resources kept; `isError` results too), where a
-    /// method call answers `structuredContent` or `{content}`.
+    /// method call answers `structuredContent` or `{content}`. Nil when `name` is no plugin's tool.
     public func callTool(named name: String, arguments: JSONValue?, within context: RequestContext) async throws -> JSONValue? {
         guard let (plugin, toolName) = supervisor.plugin(owning: name) else { return nil }
         let session = try await plugin.session()

@@ -1,10 +1,11 @@
 import Jansson
 import JSONRPC
-import SwitchboardHost
 
 /// The plugins' prompts, named `namespace.prompt`: what `prompts.list`/`prompts.get` and the MCP face's
 /// `prompts/list`/`prompts/get` serve.
-extension PluginSupervisor: PromptSource {
+extension PluginSupervisor {
+    /// Every prompt, as MCP `Prompt` objects named `namespace.prompt`, sorted by name, each with `owner`
+    /// (the plugin); starts plugins not started yet and waits for them a bounded time.
     public func prompts() async -> [JSONValue] {
         await settleForListing()
         return plugins.flatMap { plugin -> [JSONValue] in
@@ -17,6 +18,8 @@ extension PluginSupervisor: PromptSource {
         }.sorted { ($0["name"]?.stringValue ?? "") < ($1["name"]?.stringValue ?? "") }
     }
 
+    /// The prompt `name` filled with `arguments` (an object of strings): MCP's `GetPromptResult`
+    /// `{description?, messages}` as its server answered it. `-32602` names `name` or `arguments.X`.
     public func prompt(named name: String, arguments: JSONValue?, within context: RequestContext) async throws -> JSONValue {
         let unknown = ResponseError.invalidParams(JSONFieldError(field: "name", expected: "the name of a prompt from prompts.list",
                                                                  got: JSONFieldError.excerpt(name)))

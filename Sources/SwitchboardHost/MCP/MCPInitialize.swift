@@ -33,6 +33,10 @@ public struct MCPInitializeResult: Encodable, Sendable {
         feed://item/{id} and the plugins'; subscribe to be told when they change.
         """
 
+    public init(protocolVersion: String) {
+        self.protocolVersion = protocolVersion
+    }
+
     static func answering(_ params: Initialize.Params, on connection: Connection) -> MCPInitializeResult {
         MCPSession.speak(on: connection)
         return MCPInitializeResult(protocolVersion: MCPVersion.negotiate(params.protocolVersion ?? MCPVersion.latest))

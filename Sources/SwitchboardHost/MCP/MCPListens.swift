@@ -3,17 +3,17 @@ import Synchronization
 
 /// A connection's `subscriptions/listen` streams (MCP 2026-07-28): which stream each host
 /// subscription it made belongs to, so its updates carry that stream's id.
-final class MCPListens: Sendable {
+public final class MCPListens: Sendable {
     /// The `_meta` member naming the stream (the `subscriptions/listen` request's id).
-    static let streamKey = "io.modelcontextprotocol/subscriptionId"
+    public static let streamKey = "io.modelcontextprotocol/subscriptionId"
 
     private let streams = Mutex<[String: JSONValue]>([:])
 
-    func record(_ subscriptionId: String, stream: JSONValue) {
+    public func record(_ subscriptionId: String, stream: JSONValue) {
         streams.withLock { $0[subscriptionId] = stream }
     }
 
-    func forget(_ subscriptionId: String) {
+    public func forget(_ subscriptionId: String) {
         _ = streams.withLock { $0.removeValue(forKey: subscriptionId) }
     }
 

@@ -1,23 +1,23 @@
 import Jansson
 import JSONRPC
+import PluginHost
 
 /// `tools/call {name, arguments}`: runs the method `name` with `arguments` as its params, in this
 /// request, and answers MCP's `CallToolResult`.
 ///
 /// The result is the method's result as `structuredContent` (when it is an object) and as the JSON
 /// text block MCP asks for; a plugin's tool answers its own `CallToolResult`, passed through as the
-/// plugin sent it (``MethodRouter/callTool(named:arguments:within:)``). An error the method answers (bad arguments, a domain error, a plugin's)
+/// plugin sent it (``PluginRouter/callTool(named:arguments:within:)``). An error the method answers (bad arguments, a domain error, a plugin's)
 /// is a result with `isError: true` whose text is the JSON-RPC error object, so the model can read
 /// and correct it; an unknown tool is a JSON-RPC `-32602`, a cancelled call `-32800`.
 enum MCPToolCall {
-    static func run(_ params: ToolsCall.Params, tools: MCPToolCatalog, context: RequestContext) async throws -> JSONValue {
+    static func run(_ params: ToolsCall.Params, tools: MCPToolCatalog, plugins: PluginSupervisor?, context: RequestContext) async throws -> JSONValue {
         guard tools.entry(named: params.name) != nil else {
             throw ResponseError(code: .invalidParams, message: "Unknown tool: \(JSONFieldError.excerpt(params.name))",
                                 data: ["field": "name", "got": .string(JSONFieldError.excerpt(params.name))])
         }
         do {
-            if let router = tools.dispatcher.router,
-               let result = try await router.callTool(named: params.name, arguments: params.arguments, within: context) {
+            if let result = try await plugins?.router.callTool(named: params.name, arguments: params.arguments, within: context) {
                 return result
             }
             let result = try await tools.dispatcher.invoke(params.name, params: params.arguments, progressToken: context.progressToken,

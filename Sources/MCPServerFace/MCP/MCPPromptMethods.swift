@@ -22,12 +22,7 @@ public enum MCPPromptsList: RPCMethod {
             let after = cursor.dropFirst("after:".count)
             rest = prompts.drop { ($0["name"]?.stringValue ?? "") <= after }
         }
-        let items = rest.prefix(pageSize).map { prompt -> JSONValue in
-            guard case .object(var object) = prompt, let owner = object["owner"] else { return prompt }
-            object["owner"] = nil
-            object["_meta"] = ["switchboard/owner": owner]
-            return .object(object)
-        }
+        let items = rest.prefix(pageSize).map(MCPOwner.underMeta)
         var answer: JSONObject = ["prompts": .array(items)]
         if rest.count > pageSize, let last = items.last?["name"]?.stringValue { answer["nextCursor"] = .string("after:" + last) }
         return .object(answer)

@@ -1,6 +1,7 @@
 import DomainMethods
 import Jansson
 import JSONRPC
+import PluginHost
 
 /// A resource of a core domain, read through one of its methods: `mail://inbox` is `inbox.list`'s
 /// first page, `feed://item/{id}` is `feed.get {id}`. The contents are the method's result as JSON,

@@ -1,12 +1,13 @@
 import DomainMethods
 import Jansson
 import JSONRPC
+import PluginHost
 import SwitchboardCore
-import SwitchboardHost
 
 /// The resources both faces serve: `resources.*` (``MethodRegistry/resourceMethods(_:)``) and the MCP
-/// face's `resources/*` call these same entry points, typed, in the caller's request.
-public struct HostResources: ResourceSource {
+/// face's `resources/*` call these same entry points, typed, in the caller's request: its connection
+/// and session (the signed-in account).
+public struct HostResources: Sendable {
     public let catalog: ResourceCatalog
     /// Where `resources.subscribe` subscriptions live; nil: resources cannot be subscribed.
     public let subscriptions: SubscriptionHub?
@@ -29,17 +30,8 @@ public struct HostResources: ResourceSource {
         try ResourcePage(page: await catalog.templates(), by: "uriTemplate", list: ResourcesTemplates.list, request)
     }
 
-    public func resources(after cursor: String?, limit: Int, within context: RequestContext) async throws -> (items: [JSONValue], nextCursor: String?) {
-        let page = try await resourcePage(PageRequest(cursor: cursor, limit: limit), within: context)
-        return (page.items, page.nextCursor)
-    }
-
-    public func templates(after cursor: String?, limit: Int, within context: RequestContext) async throws -> (items: [JSONValue], nextCursor: String?) {
-        let page = try await templatePage(PageRequest(cursor: cursor, limit: limit))
-        return (page.items, page.nextCursor)
-    }
-
-    public func read(_ uri: String, within context: RequestContext) async throws -> JSONValue {
+    /// `{contents: [{uri, mimeType?, text | blob}]}` from whoever owns `uri`; `-32602` naming `uri` when no one does.
+    func read(_ uri: String, within context: RequestContext) async throws -> JSONValue {
         try await catalog.read(uri, context: context)
     }
 
@@ -61,13 +53,5 @@ public struct HostResources: ResourceSource {
     func unsubscription(_ subscriptionId: String, within context: RequestContext) throws -> UnsubscribeResult {
         guard let subscriptions else { throw ResponseError.methodNotFound(ResourcesUnsubscribe.name) }
         return try subscriptions.unsubscribe(namespace: Self.namespace, id: subscriptionId, context: context)
-    }
-
-    public func subscribe(_ uri: String, within context: RequestContext) async throws -> String {
-        try await subscription(to: uri, within: context).subscriptionId
-    }
-
-    public func unsubscribe(_ subscriptionId: String, within context: RequestContext) async throws {
-        _ = try unsubscription(subscriptionId, within: context)
     }
 }

@@ -1,28 +1,22 @@
+import DomainMethods
 import Jansson
 import JSONRPC
 
-/// MCP's resource methods over the host's ``ResourceSource`` (the entry points `resources.*` call
+/// MCP's resource methods over ``HostResources`` (the entry points `resources.*` call
 /// too), in the same request: the same resources, contents and subscriptions, in MCP's shapes. Without
-/// a source (a host with no resource catalog) the lists are empty.
+/// them (a registry made without resources) the lists are empty.
 enum MCPResources {
     /// Most resources (or templates) on one MCP page: more than any real setup has, so a client that
-    /// reads one page sees them all. MCP's cursor is the source's.
+    /// reads one page sees them all. MCP's cursor is `resources.list`'s.
     static let pageSize = 1_000
 
-    static func list(_ page: (items: [JSONValue], nextCursor: String?), member: String) -> JSONValue {
-        // `owner` is the host's own member; MCP keeps such things under `_meta`.
-        let resources: [JSONValue] = page.items.map { item in
-            guard case .object(var object) = item, let owner = object["owner"] else { return item }
-            object["owner"] = nil
-            object["_meta"] = ["switchboard/owner": owner]
-            return .object(object)
-        }
-        var answer: JSONObject = [member: .array(resources)]
-        if let next = page.nextCursor { answer["nextCursor"] = .string(next) }
+    static func list(_ page: ResourcePage?, member: String) -> JSONValue {
+        var answer: JSONObject = [member: .array((page?.items ?? []).map(MCPOwner.underMeta))]
+        if let next = page?.nextCursor { answer["nextCursor"] = .string(next) }
         return .object(answer)
     }
 
-    static func read(_ uri: String, from source: (any ResourceSource)?, context: RequestContext) async throws -> JSONValue {
+    static func read(_ uri: String, from source: HostResources?, context: RequestContext) async throws -> JSONValue {
         let notFound = ResponseError(code: resourceNotFound, message: "Resource not found: \(JSONFieldError.excerpt(uri))", data: ["uri": .string(uri)])
         guard let source else { throw notFound }
         do {
@@ -33,12 +27,12 @@ enum MCPResources {
     }
 
     /// Subscribes once per URI and connection; a second subscribe to the same URI changes nothing.
-    static func subscribe(_ uri: String, to source: (any ResourceSource)?, context: RequestContext) async throws -> JSONValue {
+    static func subscribe(_ uri: String, to source: HostResources?, context: RequestContext) async throws -> JSONValue {
         guard let source else { throw ResponseError.methodNotFound(MCPResourcesSubscribe.name) }
         let subscriptions = subscriptions(of: context.connection)
         guard subscriptions.claim(uri) else { return [:] }
         do {
-            subscriptions.record(uri, id: try await source.subscribe(uri, within: context))
+            subscriptions.record(uri, id: try await source.subscription(to: uri, within: context).subscriptionId)
         } catch {
             subscriptions.record(uri, id: nil)
             throw error
@@ -46,9 +40,9 @@ enum MCPResources {
         return [:]
     }
 
-    static func unsubscribe(_ uri: String, from source: (any ResourceSource)?, context: RequestContext) async throws -> JSONValue {
+    static func unsubscribe(_ uri: String, from source: HostResources?, context: RequestContext) async throws -> JSONValue {
         if let source, let id = subscriptions(of: context.connection).release(uri) {
-            try await source.unsubscribe(id, within: context)
+            _ = try source.unsubscription(id, within: context)
         }
         return [:]
     }

@@ -1,7 +1,7 @@
 import Jansson
 import JSONRPC
+import PluginHost
 import SwitchboardCore
-import SwitchboardHost
 
 /// `prompts.list {cursor?, limit?}` → `{items, nextCursor, hasMore}`: the prompts the plugins' MCP servers
 /// offer, named `namespace.prompt`, by name, each with its `owner`.

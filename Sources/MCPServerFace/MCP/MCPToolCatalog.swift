@@ -1,5 +1,6 @@
 import Jansson
 import JSONRPC
+import SwitchboardHost
 
 /// The methods an MCP client sees as tools, each under its own name (`inbox.list`: MCP 2025-11-25
 /// allows dots in tool names), with the schemas `rpc.discover` gives it.

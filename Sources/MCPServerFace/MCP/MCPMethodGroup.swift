@@ -1,17 +1,21 @@
 import Jansson
 import JSONRPC
+import PluginHost
+import SwitchboardCore
+import SwitchboardHost
 
 extension MethodRegistry {
     /// The MCP server face, on the same stream as every other method: `ping`, `tools/list`,
-    /// `tools/call`, `resources/*` and `prompts/*` (2025-11-25; prompts from `prompts`, the plugins'), `server/discover` and `subscriptions/listen`
+    /// `tools/call`, `resources/*` and `prompts/*` (2025-11-25), `server/discover` and `subscriptions/listen`
     /// (2026-07-28). `initialize` tells an MCP client by its params (``MCPVersion``); these methods
     /// work with or without it, and `tools/call`, `resources/subscribe`, `server/discover` or
     /// `subscriptions/listen` make the connection word its notifications for MCP too
     /// (``NotificationDialect/mcp(listens:)``). Results to requests naming the 2026-07-28 revision in
     /// `_meta` carry what it adds (``MCPResultStamp``).
-    /// Resources come from `resources` and prompts from `prompts`, typed (none: empty lists).
-    public static func mcpServerMethods(catalog: SchemaCatalog? = nil, prompts: (any PromptSource)? = nil,
-                                        resources: (any ResourceSource)? = nil) -> MethodRegistry {
+    /// Resources come from `resources` (what `resources.*` serve), prompts and plugin tools from `plugins`,
+    /// called typed (none: empty lists).
+    public static func mcpServerMethods(catalog: SchemaCatalog? = nil, plugins: PluginSupervisor? = nil,
+                                        resources: HostResources? = nil) -> MethodRegistry {
         var registry = MethodRegistry()
         registry.registerImmediate(MCPPing.self) { _, _ in [:] }
         registry.registerImmediate(ServerDiscover.self) { _, context in ServerDiscover.result(on: context.connection) }
@@ -29,15 +33,16 @@ extension MethodRegistry {
         registry.register(ToolsCall.self) { params, context in
             MCPSession.speak(on: context.connection)
             let tools = MCPToolCatalog(dispatcher: context.connection.dispatcher, catalog: catalog ?? .embedded)
-            return MCPResultStamp.stamped(try await MCPToolCall.run(params, tools: tools, context: context), meta: params.meta, cacheable: false)
+            return MCPResultStamp.stamped(try await MCPToolCall.run(params, tools: tools, plugins: plugins, context: context), meta: params.meta,
+                                         cacheable: false)
         }
         registry.register(MCPResourcesList.self) { params, context in
-            let page = try await resources?.resources(after: params.cursor, limit: MCPResources.pageSize, within: context)
-            return MCPResultStamp.stamped(MCPResources.list(page ?? ([], nil), member: "resources"), meta: params.meta, cacheable: true)
+            let page = try await resources?.resourcePage(PageRequest(cursor: params.cursor, limit: MCPResources.pageSize), within: context)
+            return MCPResultStamp.stamped(MCPResources.list(page, member: "resources"), meta: params.meta, cacheable: true)
         }
         registry.register(MCPResourceTemplatesList.self) { params, context in
-            let page = try await resources?.templates(after: params.cursor, limit: MCPResources.pageSize, within: context)
-            return MCPResultStamp.stamped(MCPResources.list(page ?? ([], nil), member: "resourceTemplates"), meta: params.meta, cacheable: true)
+            let page = try await resources?.templatePage(PageRequest(cursor: params.cursor, limit: MCPResources.pageSize))
+            return MCPResultStamp.stamped(MCPResources.list(page, member: "resourceTemplates"), meta: params.meta, cacheable: true)
         }
         registry.register(MCPResourcesRead.self) { params, context in
             MCPResultStamp.stamped(try await MCPResources.read(params.uri, from: resources, context: context), meta: params.meta, cacheable: true)
@@ -50,14 +55,14 @@ extension MethodRegistry {
             try await MCPResources.unsubscribe(params.uri, from: resources, context: context)
         }
         registry.register(MCPPromptsList.self) { params, _ in
-            MCPResultStamp.stamped(try MCPPromptsList.page(await prompts?.prompts() ?? [], after: params.cursor), meta: params.meta, cacheable: true)
+            MCPResultStamp.stamped(try MCPPromptsList.page(await plugins?.prompts() ?? [], after: params.cursor), meta: params.meta, cacheable: true)
         }
         registry.register(MCPPromptsGet.self) { params, context in
-            guard let prompts else {
+            guard let plugins else {
                 throw ResponseError.invalidParams(JSONFieldError(field: "name", expected: "the name of a prompt from prompts/list",
                                                                  got: JSONFieldError.excerpt(params.name)))
             }
-            let result = try await prompts.prompt(named: params.name, arguments: params.arguments, within: context)
+            let result = try await plugins.prompt(named: params.name, arguments: params.arguments, within: context)
             return MCPResultStamp.stamped(result, meta: params.meta, cacheable: false)
         }
         return registry

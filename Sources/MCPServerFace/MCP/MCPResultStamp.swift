@@ -1,4 +1,5 @@
 import Jansson
+import SwitchboardHost
 
 /// What the 2026-07-28 revision adds to results, for a request whose `_meta` names that revision:
 /// `resultType: "complete"` on every result, and the caching directives (`ttlMs: 0`, `cacheScope:

@@ -1,5 +1,6 @@
 import Jansson
 import JSONRPC
+@testable import MCPServerFace
 @testable import SwitchboardHost
 import Testing
 

@@ -1,5 +1,6 @@
 import Jansson
 import JSONRPC
+import SwitchboardHost
 
 /// MCP `server/discover` (2026-07-28): what the server supports, without a handshake. Clients of that
 /// revision then send the version, their info and capabilities in each request's `_meta`.

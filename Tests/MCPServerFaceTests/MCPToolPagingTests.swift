@@ -1,6 +1,7 @@
 import Jansson
 import JSONRPC
-@testable import SwitchboardHost
+@testable import MCPServerFace
+import SwitchboardHost
 import Synchronization
 import Testing
 

@@ -1,5 +1,7 @@
+import DomainMethods
 import Jansson
 import JSONRPC
+import SwitchboardHost
 import Synchronization
 
 /// MCP `subscriptions/listen {notifications: {resourceSubscriptions: [uri]}}` (2026-07-28): a
@@ -18,7 +20,7 @@ public enum SubscriptionsListen: RPCMethod {
 
     public typealias Result = JSONValue
 
-    static func run(_ params: Params, resources: (any ResourceSource)?, context: RequestContext) async throws -> JSONValue {
+    static func run(_ params: Params, resources: HostResources?, context: RequestContext) async throws -> JSONValue {
         // A stream holds no slot of `--max-in-flight`: open streams never stop the input thread.
         try context.becomeStream()
         let stream: JSONValue = switch context.id {
@@ -34,7 +36,7 @@ public enum SubscriptionsListen: RPCMethod {
         // Each subscription starts delivering once `followUps` run, after the acknowledgement.
         let holding = context.holding(followUps)
         for uri in params.notifications["resourceSubscriptions"]?.arrayValue?.compactMap(\.stringValue) ?? [] {
-            guard let resources, let id = try? await resources.subscribe(uri, within: holding) else { continue }
+            guard let resources, let id = try? await resources.subscription(to: uri, within: holding).subscriptionId else { continue }
             listens.record(id, stream: stream)
             subscriptions.append(id)
             honored.append(.string(uri))
@@ -47,7 +49,7 @@ public enum SubscriptionsListen: RPCMethod {
         await untilCancelledOrClosed(context.connection)
         for id in subscriptions {
             listens.forget(id)
-            _ = try? await resources?.unsubscribe(id, within: context)
+            _ = try? resources?.unsubscription(id, within: context)
         }
         try Task.checkCancellation()
         return ["resultType": "complete"]
