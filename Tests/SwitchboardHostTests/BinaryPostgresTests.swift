@@ -19,13 +19,14 @@ struct BinaryPostgresTests {
         ["--db", db, "--feed-items", "100", "--now", "2026-01-01T09:00:00Z"]
     }
 
-    /// The answers of `requests` (sent at once) in order, their `state` members removed (a state is a
-    /// position in a backend's own log).
-    static func answers(_ host: SpawnedHost, _ requests: [(String, String)]) throws -> [JSONValue] {
-        try host.send(requests.enumerated().map { H.request($0.offset + 1, $0.element.0, $0.element.1) })
-        return try requests.indices.map { index in
-            var result = try #require(try host.response(to: .integer(Int64(index + 1))).response["result"]?.objectValue,
-                                      "\(requests[index].0) failed")
+    /// The answers of `requests` (each sent when the one before is answered), their `state` members removed
+    /// (a state is a position in a backend's own log).
+    static func answers(_ host: SpawnedHost, _ requests: [(String, String)], firstID: Int = 1) throws -> [JSONValue] {
+        try requests.enumerated().map { offset, request in
+            let (method, params) = request
+            let id = firstID + offset
+            try host.send(H.request(id, method, params))
+            var result = try #require(try host.response(to: .integer(Int64(id))).response["result"]?.objectValue, "\(method) failed")
             result["state"] = nil
             return .object(result)
         }
@@ -42,7 +43,7 @@ struct BinaryPostgresTests {
             let first = try Self.answers(host, [requests[0]])
             let cursor = try #require(first[0]["nextCursor"]?.stringValue)
             let rest = Array(requests.dropFirst()).map { ($0.0, $0.1.replacing("CURSOR", with: cursor)) }
-            let answers = first + (try Self.answers(host, rest))
+            let answers = first + (try Self.answers(host, rest, firstID: 10))
             host.closeInput()
             #expect(try host.waitForExit() == .exited(0))
             return answers
