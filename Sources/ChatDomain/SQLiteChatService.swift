@@ -111,8 +111,7 @@ public struct SQLiteChatService: ChatService {
         let now = clock.now()
         do {
             let outcomes = try await write { [self] db in try batch.map { request in try send(request, sentAt: now, db) } }
-            if outcomes.contains(where: \.stored) { signal.post() }
-            return outcomes.map(\.result)
+            return ChatSendOutcome.answers(outcomes, signal: signal)
         } catch {
             return batch.map { _ in .failure(error) }
         }

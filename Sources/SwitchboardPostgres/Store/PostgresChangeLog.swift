@@ -72,6 +72,17 @@ public enum PostgresChangeLog {
         return position
     }
 
+    /// Takes the log's head for the open transaction now, ahead of its records, and returns the position
+    /// its next record will get. For a write whose own rows must be numbered in commit order (chat's
+    /// message positions): from here to its commit every other writer waits, as after a record.
+    public static func reserve(_ connection: PostgresConnection, logger: Logger) async throws -> Int64 {
+        for try await sequence in try await connection.query("SELECT sequence FROM change_log_head WHERE id = 1 FOR UPDATE", logger: logger)
+            .decode(Int64.self) {
+            return sequence + 1
+        }
+        throw PostgresChangeLogError.missingHead
+    }
+
     /// Drops all but the newest `keeping` records and remembers where the log now starts.
     public static func prune(_ connection: PostgresConnection, keeping: Int, logger: Logger) async throws {
         let (latest, floor) = try await head(connection, logger: logger)

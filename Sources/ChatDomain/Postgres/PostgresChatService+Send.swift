@@ -1,0 +1,89 @@
+import PostgresNIO
+import SwitchboardCore
+import SwitchboardPostgres
+
+extension PostgresChatService {
+    /// One transaction for the whole batch (a group commit), each message in a savepoint of its own:
+    /// a message that fails (not a member, a constraint, a server error) is rolled back alone and
+    /// fails alone. A failure of the transaction itself (the connection lost, the server shutting
+    /// down, the commit refused) fails every message of the batch; none is stored.
+    public func send(_ batch: [ChatSendRequest]) async -> [Result<Committed<ChatMessage>, any Error>] {
+        guard !batch.isEmpty else { return [] }
+        let now = clock.now()
+        do {
+            let outcomes = try await store.write { connection in
+                var outcomes: [ChatSendOutcome] = []
+                outcomes.reserveCapacity(batch.count)
+                for request in batch { outcomes.append(try await send(request, sentAt: now, connection)) }
+                return outcomes
+            }
+            return ChatSendOutcome.answers(outcomes, signal: signal)
+        } catch {
+            return batch.map { _ in .failure(error) }
+        }
+    }
+
+    /// Stores one message of a batch in a savepoint of its own, inside the batch's transaction.
+    ///
+    /// - Throws: only what ends the transaction (the connection, the server going away, a
+    ///   cancellation); anything else rolls back this message alone and is its outcome. A unique
+    ///   violation of its client id (another host stored the same id since the check) is answered as
+    ///   the message that host stored, a duplicate.
+    func send(_ request: ChatSendRequest, sentAt: Int64, _ connection: PostgresConnection) async throws -> ChatSendOutcome {
+        try await connection.query("SAVEPOINT chat_send", logger: logger)
+        do {
+            let outcome = try await storeUnlessSent(request, sentAt: sentAt, connection)
+            try await connection.query("RELEASE SAVEPOINT chat_send", logger: logger)
+            return outcome
+        } catch {
+            let failure = store.serviceError(error)
+            switch failure as? ServiceError {
+            case nil, .storageUnavailable?: throw error
+            default: break
+            }
+            try await connection.query("ROLLBACK TO SAVEPOINT chat_send", logger: logger)
+            try await connection.query("RELEASE SAVEPOINT chat_send", logger: logger)
+            if PostgresStore.sqlState(of: error) == "23505",
+               let check = try? await Self.sendCheck(connection, sender: request.sender, roomId: request.roomId,
+                                                      clientMessageId: request.clientMessageId, logger: logger),
+               let existing = check.stored {
+                return .duplicate(of: existing, state: ChangeTracking.state(domain: chatDomain, sequence: check.latest))
+            }
+            return .failed(failure)
+        }
+    }
+
+    /// The stored message when the sender's client id is stored already (marked duplicate), else
+    /// stores it at the next position; throws ``ServiceError/notFound(kind:id:)`` when the sender is
+    /// not in the room.
+    func storeUnlessSent(_ request: ChatSendRequest, sentAt: Int64, _ connection: PostgresConnection) async throws -> ChatSendOutcome {
+        let check = try await Self.sendCheck(connection, sender: request.sender, roomId: request.roomId,
+                                             clientMessageId: request.clientMessageId, logger: logger)
+        if let existing = check.stored {
+            return .duplicate(of: existing, state: ChangeTracking.state(domain: chatDomain, sequence: check.latest))
+        }
+        guard check.isMember else { throw ServiceError.notFound(kind: "room", id: request.roomId) }
+        // From here to the commit the log's head is this transaction's: positions follow commit order,
+        // and the next position is read after every earlier writer committed.
+        let sequence = try await PostgresChangeLog.reserve(connection, logger: logger)
+        var stored: Int64?
+        for try await position in try await connection.query("""
+            INSERT INTO chat_message(position, room_id, sender_id, text, client_message_id, sent_at, log_sequence)
+            SELECT COALESCE(max(position), 0) + 1, \(request.roomId), \(request.sender), \(request.text), \(request.clientMessageId),
+                   \(sentAt), \(sequence)
+            FROM chat_message RETURNING position
+            """, logger: logger).decode(Int64.self) {
+            stored = position
+        }
+        guard let position = stored else { throw ServiceError.serviceFailure(debugId: DebugID.make(), cause: "PostgreSQL: the message insert returned no position") }
+        let recorded = try await PostgresChangeLog.record(connection, domain: chatDomain, itemID: StoredChatMessage.id(position: position),
+                                                          kind: .created, logger: logger)
+        guard recorded == sequence else {
+            throw ServiceError.serviceFailure(debugId: DebugID.make(), cause: "PostgreSQL: the change log moved past the reserved position")
+        }
+        let last = try await PostgresChangeLog.record(connection, domain: chatDomain, itemID: request.roomId, kind: .updated, logger: logger)
+        let message = StoredChatMessage(position: position, logSequence: sequence, roomId: request.roomId, senderId: request.sender,
+                                        text: request.text, clientMessageId: request.clientMessageId, sentAt: sentAt)
+        return .stored(message, state: ChangeTracking.state(domain: chatDomain, sequence: last))
+    }
+}

@@ -1,0 +1,33 @@
+import SwitchboardCore
+
+/// What storing one message of a batch came to, in either SQL service: the answer for its sender,
+/// and whether a message was stored (the batch posts the signal only then).
+struct ChatSendOutcome: Sendable {
+    var result: Result<Committed<ChatMessage>, any Error>
+    /// True when a message was stored (not a duplicate, not failed).
+    var stored: Bool
+
+    /// A message newly stored, with the state after it.
+    static func stored(_ message: StoredChatMessage, state: String) -> ChatSendOutcome {
+        ChatSendOutcome(result: .success(Committed(message.message, state: state)), stored: true)
+    }
+
+    /// The message the sender stored before under the same client id: stored nothing, answered as
+    /// that message marked ``ChatMessage/duplicate``.
+    static func duplicate(of existing: StoredChatMessage, state: String) -> ChatSendOutcome {
+        var message = existing.message
+        message.duplicate = true
+        return ChatSendOutcome(result: .success(Committed(message, state: state)), stored: false)
+    }
+
+    /// A message that failed alone (rolled back to its savepoint).
+    static func failed(_ error: any Error) -> ChatSendOutcome {
+        ChatSendOutcome(result: .failure(error), stored: false)
+    }
+
+    /// The answers of a batch, after posting `signal` when any message was stored.
+    static func answers(_ outcomes: [ChatSendOutcome], signal: ChangeSignal) -> [Result<Committed<ChatMessage>, any Error>] {
+        if outcomes.contains(where: \.stored) { signal.post() }
+        return outcomes.map(\.result)
+    }
+}
