@@ -62,9 +62,9 @@ enum EventRows {
         return withExtendedLifetime(value) { JSONWriter.string(of: value.view) }
     }
 
-    /// A stored body that does not decode (a damaged file) throws; it never traps.
+    /// The event a stored body holds, read directly (``StoredEvent``, no `Decoder`); one that does not
+    /// decode (a damaged file) throws, it never traps. Backend-neutral: the body text is all it needs.
     static func decode(_ body: String) throws -> CalendarEvent {
-        let value = try JSONParser.parse(body)
-        return try withExtendedLifetime(value) { try JanssonDecoder().decode(CalendarEvent.self, from: value.view) }
+        try StoredEvent.decode(body)
     }
 }
