@@ -38,7 +38,7 @@ struct PluginSandboxProxyBinaryTests {
         host.closeInput()
         _ = try host.waitForExit()
         let line = "plugin jail: network connection refused: 32 proxy connections open, the most a plugin may have"
-        #expect(host.stderrText.components(separatedBy: line).count == 2, "one line per burst: \(host.stderrText)")
+        #expect(host.stderrText.split(separator: "\n").filter { $0.contains(line) }.count == 1, "one line per burst: \(host.stderrText)")
     }
 
     @Test("An upstream that never accepts (a full backlog) gets the plugin a 504 naming it after the connect timeout; the host keeps answering")
