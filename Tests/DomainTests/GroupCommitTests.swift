@@ -4,7 +4,7 @@ import Testing
 
 /// ``GroupCommit``: what queues while a batch commits is the next batch, whole and in order, and
 /// outcomes are delivered in queue order.
-@Suite("Group commit", .timeLimit(.minutes(2)))
+@Suite("Group commit", .timeLimit(.minutes(10)))
 struct GroupCommitTests {
     /// A commit that records its batches and holds the first one until the test releases it.
     final class HeldCommit: Sendable {
