@@ -57,6 +57,7 @@ struct SubscriptionStorageOutageTests {
         var calls = catalog.calls.makeAsyncIterator()
         let subscription = try #require(try await client.result("catalog.subscribe")["subscriptionId"])
 
+        #expect(await calls.next() == true, "the subscription's first read, at its start")
         catalog.failNext()
         _ = try await client.result("catalog.import", ["document": ["sectors": [backendSector(1, name: "A")]]])
         #expect(await calls.next() == false, "the first read failed")
