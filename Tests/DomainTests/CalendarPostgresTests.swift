@@ -56,10 +56,15 @@ struct CalendarPostgresTests {
         for await _ in inside.stream { break }
         var other = Self.dentist
         other.id = "standup-2"
-        let create = Task { try await second.put([other], replacing: false) }
-        // The second host's write is waiting for the first's (a lock request not granted).
+        let finished = SharedCount()
+        let create = Task {
+            defer { finished.add() }
+            return try await second.put([other], replacing: false)
+        }
+        // Until the second host's write waits for the first's (a lock request not granted), or, were
+        // it not to wait, has finished (and then found no "standup-2": the expectation below fails).
         let watcher = try await TestPostgres.connect(store.settings)
-        while try await TestPostgres.waitingLocks(watcher) == 0 { try Task.checkCancellation(); await Task.yield() }
+        while finished.value == 0, try await TestPostgres.waitingLocks(watcher) == 0 { try Task.checkCancellation(); await Task.yield() }
         try await watcher.close()
         release.signal()
         _ = try await split.value
