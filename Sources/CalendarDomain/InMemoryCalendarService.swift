@@ -6,6 +6,12 @@ public final class InMemoryCalendarService: CalendarService {
     private struct State {
         var events = EventTable()
         var log: InMemoryChangeLog
+
+        mutating func apply(_ writes: EventWrites) {
+            for event in writes.saved { events.put(event) }
+            for id in writes.deleted { events.remove(id: id) }
+            for (id, kind) in writes.records { log.record(itemID: id, kind: kind) }
+        }
     }
 
     private let state: Mutex<State>
@@ -41,13 +47,8 @@ public final class InMemoryCalendarService: CalendarService {
 
     public func put(_ events: [CalendarEvent], replacing: Bool) async throws -> Committed<[PutOutcome]> {
         let committed = state.withLock { state in
-            let outcomes = events.map { event -> PutOutcome in
-                let existing = state.events[event.id]
-                if existing != nil, !replacing || existing == event { return .unchanged }
-                state.events.put(event)
-                state.log.record(itemID: event.id, kind: existing == nil ? .created : .updated)
-                return existing == nil ? .created : .updated
-            }
+            let (writes, outcomes) = EventWrites.put(events, replacing: replacing) { state.events[$0] }
+            state.apply(writes)
             return Committed(outcomes, state: state.log.state(domain: calendarDomain))
         }
         signal.post()
@@ -58,17 +59,7 @@ public final class InMemoryCalendarService: CalendarService {
         let committed = try state.withLock { state in
             guard let stored = state.events[id] else { throw ServiceError.notFound(kind: "event", id: id) }
             let result = try change(stored)
-            if let updated = result.updated {
-                state.events.put(updated)
-                state.log.record(itemID: id, kind: .updated)
-            } else {
-                state.events.remove(id: id)
-                state.log.record(itemID: id, kind: .destroyed)
-            }
-            if let created = result.created {
-                state.events.put(created)
-                state.log.record(itemID: created.id, kind: .created)
-            }
+            state.apply(EventWrites.edit(id: id, result))
             return Committed(result, state: state.log.state(domain: calendarDomain))
         }
         signal.post()

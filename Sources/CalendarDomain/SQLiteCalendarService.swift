@@ -39,13 +39,8 @@ public struct SQLiteCalendarService: CalendarService {
 
     public func put(_ events: [CalendarEvent], replacing: Bool) async throws -> Committed<[PutOutcome]> {
         let committed = try await database.write { db in
-            let outcomes = try events.map { event -> PutOutcome in
-                let existing = try EventRows.event(db, id: event.id)
-                if existing != nil, !replacing || existing == event { return .unchanged }
-                try EventRows.save(db, event)
-                try ChangeLog.record(db, domain: calendarDomain, itemID: event.id, kind: existing == nil ? .created : .updated)
-                return existing == nil ? .created : .updated
-            }
+            let (writes, outcomes) = try EventWrites.put(events, replacing: replacing) { try EventRows.event(db, id: $0) }
+            try EventRows.apply(db, writes)
             return Committed(outcomes, state: try ChangeLog.state(db, domain: calendarDomain))
         }
         signal.post()
@@ -56,17 +51,7 @@ public struct SQLiteCalendarService: CalendarService {
         let committed = try await database.write { db in
             guard let event = try EventRows.event(db, id: id) else { throw ServiceError.notFound(kind: "event", id: id) }
             let result = try change(event)
-            if let updated = result.updated {
-                try EventRows.save(db, updated)
-                try ChangeLog.record(db, domain: calendarDomain, itemID: id, kind: .updated)
-            } else {
-                try db.execute(sql: "DELETE FROM calendar_event WHERE id = ?", arguments: [id])
-                try ChangeLog.record(db, domain: calendarDomain, itemID: id, kind: .destroyed)
-            }
-            if let created = result.created {
-                try EventRows.save(db, created)
-                try ChangeLog.record(db, domain: calendarDomain, itemID: created.id, kind: .created)
-            }
+            try EventRows.apply(db, EventWrites.edit(id: id, result))
             return Committed(result, state: try ChangeLog.state(db, domain: calendarDomain))
         }
         signal.post()

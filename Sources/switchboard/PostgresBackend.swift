@@ -41,7 +41,7 @@ final class PostgresBackend: StoreBackend {
     // Wired by their helpers: `PostgresMailService(store: try store(), clock: clock, signal: signal)` and the like.
     func openMail() throws -> any MailService { throw notAvailable("mail") }
     func openChat() throws -> any ChatService { throw notAvailable("chat") }
-    func openCalendar() throws -> any CalendarService { throw notAvailable("calendar") }
+    func openCalendar() throws -> any CalendarService { PostgresCalendarService(store: try store(), signal: signal) }
 
     /// Each domain on PostgreSQL: its schema and demo data, in the order they migrate.
     var domains: [Domain] {
@@ -56,7 +56,13 @@ final class PostgresBackend: StoreBackend {
                    seed: { connection, logger, _ in try await PostgresCatalogService.seed(connection, logger: logger) }),
             // mail: Domain(name: "mail", unit: "messages", migrations: PostgresMailService.migrations, …)
             // chat: Domain(name: "chat", unit: "messages", migrations: PostgresChatService.migrations, …)
-            // calendar: Domain(name: "calendar", unit: "events", migrations: PostgresCalendarService.migrations, …)
+            Domain(name: "calendar", unit: "events", migrations: PostgresCalendarService.migrations,
+                   planned: options.calendarEvents + DemoCalendar.fixedCount,
+                   count: { try await Self.count("calendar_event", $0, logger: $1) },
+                   seed: { [options, clock] connection, logger, progress in
+                       try await PostgresCalendarService.seed(connection, events: DemoSeed.demoCalendar(options, clock: clock),
+                                                              logger: logger, progress: progress)
+                   }),
         ]
     }
 

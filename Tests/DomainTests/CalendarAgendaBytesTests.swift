@@ -6,7 +6,7 @@ import Testing
 /// The agenda's text (``AgendaText``, written with a byte cursor from the flat layout) is byte for
 /// byte what its `Encodable` conformance encodes through jansson, on ranges across DST gaps and folds,
 /// Lord Howe's half hours and Samoa, for both services.
-@Suite("Calendar agenda text, byte for byte")
+@Suite("Calendar agenda text, byte for byte", .postgresStores)
 struct CalendarAgendaBytesTests {
     static let events: [JSONValue] = CalendarAgendaTextTests.events + [
         ["id": "gap-berlin", "title": "Night job", "start": "2026-03-20T02:30:00", "timeZone": "Europe/Berlin", "duration": "PT1H",
@@ -35,7 +35,7 @@ struct CalendarAgendaBytesTests {
 
     @Test("the agenda's text is what Encodable writes", arguments: CalendarBackend.allCases)
     func textMatchesEncodable(backend: CalendarBackend) async throws {
-        let harness = try CalendarHarness(backend, now: "2026-06-01T00:00:00Z")
+        let harness = try await CalendarHarness(backend, now: "2026-06-01T00:00:00Z")
         for event in Self.events { _ = try #require(await harness.result("calendar.create", event)) }
         let context = CalendarContext(calendar: harness.calendar, clock: FixedClock(milliseconds: Timestamp.parse("2026-06-01T00:00:00Z") ?? 0),
                                       defaultZone: "Europe/Berlin")

@@ -6,7 +6,7 @@ import Testing
 
 /// `calendar.agenda` writes its answer as text (with each event's details written once per state);
 /// `calendar.day` encodes the same entries through `Encodable`. The two must agree, entry for entry.
-@Suite("Calendar agenda written as text")
+@Suite("Calendar agenda written as text", .postgresStores)
 struct CalendarAgendaTextTests {
     static let week = (23...29).map { "2026-11-\($0)" }
 
@@ -27,7 +27,7 @@ struct CalendarAgendaTextTests {
 
     @Test("each day of an agenda is the day calendar.day answers, before and after an edit", arguments: CalendarBackend.allCases)
     func agendaMatchesDays(backend: CalendarBackend) async throws {
-        let harness = try CalendarHarness(backend)
+        let harness = try await CalendarHarness(backend)
         for event in Self.events { _ = try #require(await harness.result("calendar.create", event)) }
         try await expectAgendaMatchesDays(harness)
         // Asked again, the details come from the cache: the same answer.

@@ -7,7 +7,7 @@ import Testing
 /// Expansion that input drives is bounded by the window and by count, and says where it stopped:
 /// old rules cost what new ones do, a bounded agenda reports its cut, overrides without rules show,
 /// and every occurrence a rule makes shows, also on a skipped day. (Issue 19, points 5, 7, 9, 10.)
-@Suite("Calendar expansion bounds")
+@Suite("Calendar expansion bounds", .postgresStores)
 struct CalendarExpansionBoundsTests {
     static func local(_ text: String) -> LocalDateTime { LocalDateTime(text) ?? LocalDateTime(seconds: 0) }
 
@@ -90,7 +90,7 @@ struct CalendarExpansionBoundsTests {
         let events = (0..<1000).map { index in
             CalendarEvent.timed("old-\(index)", "Old \(index)", "1900-01-01T09:00:00", duration: "PT30M", rules: [RecurrenceRule(frequency: .daily)])
         }
-        let harness = try CalendarHarness(backend, events: events)
+        let harness = try await CalendarHarness(backend, events: events)
         let day = try #require(await harness.result("calendar.day", ["date": "2026-11-23"]))
         let entries = day["events"]?.arrayValue ?? []
         #expect(entries.count == 1000)
@@ -100,7 +100,7 @@ struct CalendarExpansionBoundsTests {
 
     @Test("added occurrences of an event without rules show in the agenda and the day, and can be deleted", arguments: CalendarBackend.allCases)
     func overridesWithoutRules(backend: CalendarBackend) async throws {
-        let harness = try CalendarHarness(backend)
+        let harness = try await CalendarHarness(backend)
         _ = await harness.result("calendar.create", [
             "id": "dentist", "title": "Dentist", "start": "2026-11-24T10:00:00", "timeZone": "Europe/Berlin", "duration": "PT1H",
             "recurrenceOverrides": ["2026-11-26T15:00:00": [:], "2026-11-28T11:00:00": ["title": "Dentist (check)"]],
@@ -119,7 +119,7 @@ struct CalendarExpansionBoundsTests {
 
     @Test("an agenda past its occurrence bound says from which day it is cut; the days before are whole", arguments: CalendarBackend.allCases)
     func truncatedAgenda(backend: CalendarBackend) async throws {
-        let harness = try CalendarHarness(backend) { $0.agendaOccurrenceLimit = 1000 }
+        let harness = try await CalendarHarness(backend) { $0.agendaOccurrenceLimit = 1000 }
         _ = await harness.result("calendar.create", [
             "id": "busy", "title": "Busy", "start": "2026-11-01T00:00:00", "timeZone": "Europe/Berlin", "duration": "PT1M",
             "recurrenceRules": [["frequency": "daily", "byHour": .array((0...23).map { .integer(Int64($0)) }), "byMinute": [0, 30]]],
@@ -143,7 +143,7 @@ struct CalendarExpansionBoundsTests {
     @Test("every occurrence of a daily count 5 across Samoa's skipped 2011-12-30 shows; the 30th's is shifted like the clock",
           arguments: CalendarBackend.allCases)
     func apiaSkippedDay(backend: CalendarBackend) async throws {
-        let harness = try CalendarHarness(backend, now: "2011-12-01T00:00:00Z", zone: "Pacific/Apia")
+        let harness = try await CalendarHarness(backend, now: "2011-12-01T00:00:00Z", zone: "Pacific/Apia")
         _ = await harness.result("calendar.create", [
             "id": "swim", "title": "Swim", "start": "2011-12-28T10:00:00", "timeZone": "Pacific/Apia", "duration": "PT1H",
             "recurrenceRules": [["frequency": "daily", "count": 5]],

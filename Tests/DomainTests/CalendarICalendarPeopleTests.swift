@@ -7,14 +7,14 @@ import Testing
 /// location of an event (the first as LOCATION, further ones as X-SWITCHBOARD-LOCATION),
 /// participants without an email (`invalid:nomail`, as Google writes them), participants' roles
 /// (ROLE, and X-SWITCHBOARD-ROLES where ROLE has no word), and an occurrence's own participants.
-@Suite("Calendar iCalendar locations and participants")
+@Suite("Calendar iCalendar locations and participants", .postgresStores)
 struct CalendarICalendarPeopleTests {
     /// Export `event` from one backend, import it into the other: the same event comes back.
     private func roundTrip(_ event: JSONValue, backend: CalendarBackend, sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
-        let source = try CalendarHarness(backend)
+        let source = try await CalendarHarness(backend)
         _ = try #require(await source.result("calendar.create", event), sourceLocation: sourceLocation)
         let ics = try #require(await source.result("calendar.export", nil)?["ics"]?.stringValue, sourceLocation: sourceLocation)
-        let target = try CalendarHarness(backend == .memory ? .sqlite : .memory)
+        let target = try await CalendarHarness(backend.other)
         let imported = try #require(await target.result("calendar.import", ["ics": .string(ics)]), sourceLocation: sourceLocation)
         #expect(imported["created"] == 1, sourceLocation: sourceLocation)
         #expect(imported["errors"] == [], sourceLocation: sourceLocation)
@@ -89,7 +89,7 @@ struct CalendarICalendarPeopleTests {
 
     @Test("Google-style guests without an email import with their name and no email; only mailto: gives one", arguments: CalendarBackend.allCases)
     func googleGuestsWithoutEmail(backend: CalendarBackend) async throws {
-        let harness = try CalendarHarness(backend)
+        let harness = try await CalendarHarness(backend)
         let imported = try #require(await harness.result("calendar.import", ["ics": .string(Self.google)]))
         #expect(imported["created"] == 1)
         #expect(imported["errors"] == [])
@@ -267,7 +267,7 @@ struct CalendarICalendarPeopleTests {
     @Test("a Thunderbird meeting imports: ROLE values become roles, the chairing organizer is one participant, an occurrence keeps its own attendees",
           arguments: CalendarBackend.allCases)
     func thunderbirdRolesAndOccurrenceAttendees(backend: CalendarBackend) async throws {
-        let harness = try CalendarHarness(backend)
+        let harness = try await CalendarHarness(backend)
         let imported = try #require(await harness.result("calendar.import", ["ics": .string(Self.thunderbirdMeeting)]))
         #expect(imported["created"] == 1)
         #expect(imported["errors"] == [])
@@ -297,7 +297,7 @@ struct CalendarICalendarPeopleTests {
         // Exported and imported again, the event is the same.
         let ics = try #require(await harness.result("calendar.export", nil)?["ics"]?.stringValue)
         #expect(Self.occurrence(ics, ";TZID=Europe/Berlin:20261202T140000")?.contains("CN=Priya Nair;ROLE=REQ-PARTICIPANT:mailto:priya@example.com") == true)
-        let target = try CalendarHarness(backend == .memory ? .sqlite : .memory)
+        let target = try await CalendarHarness(backend.other)
         #expect(await target.result("calendar.import", ["ics": .string(ics)])?["created"] == 1)
         let loaded = try #require(await target.result("calendar.get", ["id": "5a1b7c3e-tb-design-review"])?["event"])
         #expect(try CalendarICalendarTests.event(loaded) == CalendarICalendarTests.event(event))
@@ -305,7 +305,7 @@ struct CalendarICalendarPeopleTests {
 
     @Test("an imported occurrence whose attendee has a name too long is listed as an error and the event kept")
     func occurrenceParticipantsAreChecked() async throws {
-        let harness = try CalendarHarness(.memory)
+        let harness = try await CalendarHarness(.memory)
         let name = String(repeating: "n", count: 1_001)
         let ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n"
             + "BEGIN:VEVENT\r\nUID:weekly\r\nDTSTART:20261103T093000\r\nDURATION:PT1H\r\nRRULE:FREQ=WEEKLY;COUNT=3\r\nSUMMARY:Weekly\r\nEND:VEVENT\r\n"
@@ -324,7 +324,7 @@ struct CalendarICalendarPeopleTests {
     /// empty UID, so the export did not import again. A UID or id with a control character is refused.
     @Test("a UID with a control character is listed as an error on import, and such an id is refused by calendar.create", arguments: CalendarBackend.allCases)
     func controlCharacterInUID(backend: CalendarBackend) async throws {
-        let harness = try CalendarHarness(backend)
+        let harness = try await CalendarHarness(backend)
         let ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//fuzz//EN\r\nBEGIN:VEVENT\r\nUID:\\f\r\nDTSTART:20261103T093000\r\nEND:VEVENT\r\n"
             + "BEGIN:VEVENT\r\nUID:kept\r\nDTSTART:20261103T093000\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
         let imported = try #require(await harness.result("calendar.import", ["ics": .string(ics)]))
@@ -333,7 +333,7 @@ struct CalendarICalendarPeopleTests {
         #expect(error?["index"] == 0)
         #expect(error?["reason"]?.stringValue?.contains("control character") == true)
         let exported = try #require(await harness.result("calendar.export", nil)?["ics"]?.stringValue)
-        let again = try CalendarHarness(backend)
+        let again = try await CalendarHarness(backend)
         #expect(await again.result("calendar.import", ["ics": .string(exported)])?["created"] == 1)
         let field = await harness.invalidField("calendar.create", ["id": "a\u{0C}b", "title": "t", "start": "2026-11-03T09:30:00",
                                                                    "timeZone": "Europe/Berlin", "duration": "PT1H"])

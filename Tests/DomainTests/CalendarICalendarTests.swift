@@ -6,7 +6,7 @@ import Testing
 
 /// iCalendar through libical: what switchboard exports imports back unchanged, a Thunderbird-style
 /// file loads, re-importing updates rather than duplicates, and files are read only inside the roots.
-@Suite("Calendar iCalendar import and export")
+@Suite("Calendar iCalendar import and export", .postgresStores)
 struct CalendarICalendarTests {
     static let events: [JSONValue] = [
         ["id": "standup", "title": "Stand-up", "start": "2026-11-02T09:30:00", "timeZone": "Europe/Berlin", "duration": "PT15M",
@@ -29,13 +29,13 @@ struct CalendarICalendarTests {
 
     @Test("what switchboard exports imports back event for event", arguments: CalendarBackend.allCases)
     func roundTrip(backend: CalendarBackend) async throws {
-        let source = try CalendarHarness(backend)
+        let source = try await CalendarHarness(backend)
         for event in Self.events { _ = await source.result("calendar.create", event) }
         let exported = try #require(await source.result("calendar.export", nil))
         #expect(exported["count"] == 6)
         let ics = try #require(exported["ics"]?.stringValue)
         #expect(ics.contains("BEGIN:VTIMEZONE") && ics.contains("TZID:Europe/Berlin"))
-        let target = try CalendarHarness(backend == .memory ? .sqlite : .memory)
+        let target = try await CalendarHarness(backend.other)
         let imported = try #require(await target.result("calendar.import", ["ics": .string(ics)]))
         #expect(imported["created"] == 6)
         #expect(imported["errors"] == [])
@@ -140,7 +140,7 @@ struct CalendarICalendarTests {
 
     @Test("a Thunderbird export loads: zones, exceptions, excluded dates, all-day dates; bad events are listed", arguments: CalendarBackend.allCases)
     func thunderbirdFile(backend: CalendarBackend) async throws {
-        let harness = try CalendarHarness(backend)
+        let harness = try await CalendarHarness(backend)
         let imported = try #require(await harness.result("calendar.import", ["ics": .string(Self.thunderbird)]))
         #expect(imported["created"] == 3)
         let errors = imported["errors"]?.arrayValue ?? []
@@ -170,7 +170,7 @@ struct CalendarICalendarTests {
 
     @Test("an imported event lasting longer than the longest duration is listed, not stored")
     func importedDurationIsBounded() async throws {
-        let harness = try CalendarHarness(.memory)
+        let harness = try await CalendarHarness(.memory)
         let ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:long\r\nDTSTAMP:20261101T120000Z\r\n"
             + "DTSTART:20261123T090000Z\r\nDURATION:P9999W\r\nSUMMARY:Forever\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
         let imported = try #require(await harness.result("calendar.import", ["ics": .string(ics)]))
@@ -180,7 +180,7 @@ struct CalendarICalendarTests {
 
     @Test("Outlook's Windows zone names become IANA zones: the event keeps its wall time and zone", arguments: CalendarBackend.allCases)
     func windowsZoneNames(backend: CalendarBackend) async throws {
-        let harness = try CalendarHarness(backend)
+        let harness = try await CalendarHarness(backend)
         let zone = "BEGIN:VTIMEZONE\r\nTZID:W. Europe Standard Time\r\nBEGIN:STANDARD\r\nDTSTART:16010101T030000\r\n"
             + "TZOFFSETFROM:+0200\r\nTZOFFSETTO:+0100\r\nRRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10\r\nEND:STANDARD\r\n"
             + "BEGIN:DAYLIGHT\r\nDTSTART:16010101T020000\r\nTZOFFSETFROM:+0100\r\nTZOFFSETTO:+0200\r\n"
@@ -206,9 +206,9 @@ struct CalendarICalendarTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("tb.ics")
         try Self.thunderbird.write(to: file, atomically: true, encoding: .utf8)
-        let closed = try CalendarHarness(.memory)
+        let closed = try await CalendarHarness(.memory)
         #expect(await closed.invalidField("calendar.import", ["path": .string(file.path)]) == "path")
-        let open = try CalendarHarness(.memory, readRoots: ReadRoots(resolving: [folder.path]))
+        let open = try await CalendarHarness(.memory, readRoots: ReadRoots(resolving: [folder.path]))
         let imported = try #require(await open.result("calendar.import", ["path": .string(file.path)]))
         #expect(imported["created"] == 3)
         #expect(await open.invalidField("calendar.import", ["path": "/etc/passwd"]) == "path")

@@ -8,7 +8,7 @@ import Testing
 /// What an iCalendar import cannot take is said, never lost unsaid: a rule libical cannot read, a
 /// VEVENT without END, a text that is no iCalendar, more dates than one line holds; and what is said
 /// names positions and kinds of problems, never the file's text or UIDs.
-@Suite("Calendar iCalendar import problems")
+@Suite("Calendar iCalendar import problems", .postgresStores)
 struct CalendarImportProblemsTests {
     /// A calendar of `events` (each the lines between BEGIN:VEVENT and END:VEVENT).
     static func calendar(_ events: [String]) -> String {
@@ -28,7 +28,7 @@ struct CalendarImportProblemsTests {
               ["FREQ=DAILY;COUNT=99999999999999999999", "FREQ=DAILY;COUNT=abc", "GARBAGE", "COUNT=5"].map { (backend, $0) }
           })
     func unreadableRule(backend: CalendarBackend, rule: String) async throws {
-        let harness = try CalendarHarness(backend)
+        let harness = try await CalendarHarness(backend)
         let ics = Self.calendar([Self.event("before"), Self.event("ruled", "RRULE:\(rule)\r\n"), Self.event("after")])
         let imported = try #require(await harness.result("calendar.import", ["ics": .string(ics)]))
         #expect(imported["created"] == 2)
@@ -54,7 +54,7 @@ struct CalendarImportProblemsTests {
             (header + valid("one") + broken, 1, "no END:VEVENT before the end of the file"),
         ]
         for (text, created, reason) in cases {
-            let harness = try CalendarHarness(backend)
+            let harness = try await CalendarHarness(backend)
             let imported = try #require(await harness.result("calendar.import", ["ics": .string(text)]))
             #expect(imported["created"] == .integer(Int64(created)))
             let errors = imported["errors"]?.arrayValue ?? []
@@ -69,7 +69,7 @@ struct CalendarImportProblemsTests {
 
     @Test("BEGIN and END lines with parameters, in lower case or folded begin and end their components", arguments: CalendarBackend.allCases)
     func unusualBeginAndEnd(backend: CalendarBackend) async throws {
-        let harness = try CalendarHarness(backend)
+        let harness = try await CalendarHarness(backend)
         let ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n"
             + "BEGIN;X-A=1:VEVENT\r\n" + Self.event("parameters") + "END;X-B=\"a:b\":VEVENT\r\n"
             + "begin:vevent\r\n" + Self.event("lower") + "end:vevent\r\n"
@@ -85,7 +85,7 @@ struct CalendarImportProblemsTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("calendar-import-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let harness = try CalendarHarness(.memory, readRoots: ReadRoots(resolving: [folder.path]))
+        let harness = try await CalendarHarness(.memory, readRoots: ReadRoots(resolving: [folder.path]))
         for text in ["{\"events\": [\"secret-token-1\"]}", "secret-token-1 is plain text\nwith lines\n", "",
                      "BEGIN:VEVENT\r\nUID:secret-token-1\r\nDTSTART:20261123T090000Z\r\nEND:VEVENT\r\n"] {
             let outcome = await harness.call("calendar.import", ["ics": .string(text)])
@@ -103,7 +103,7 @@ struct CalendarImportProblemsTests {
 
     @Test("an RDATE line of more than 500 dates is read whole: 600 all imported, 100,000 refused as too many", arguments: CalendarBackend.allCases)
     func longDateLines(backend: CalendarBackend) async throws {
-        let harness = try CalendarHarness(backend)
+        let harness = try await CalendarHarness(backend)
         func dates(_ count: Int) -> String {
             let start = LocalDateTime("2027-01-01T09:00:00")?.seconds ?? 0
             return (0..<count).map { LocalDateTime(seconds: start + Int64($0) * 3600).description.filter { $0 != "-" && $0 != ":" } + "Z" }
@@ -122,7 +122,7 @@ struct CalendarImportProblemsTests {
     @Test("a line, parameter or attendee libical cannot read is reported with the event it was in, which is imported; so is a UID given twice",
           arguments: CalendarBackend.allCases)
     func unreadableLineIsReported(backend: CalendarBackend) async throws {
-        let harness = try CalendarHarness(backend)
+        let harness = try await CalendarHarness(backend)
         let ics = Self.calendar([
             Self.event("odd", "FOO BAR:secret-token-2\r\n"),
             Self.event("guest", "ATTENDEE:\r\nATTENDEE;CN=Bo:mailto:bo@example.com\r\nX-A;B:secret-token-2\r\n"),
@@ -143,7 +143,7 @@ struct CalendarImportProblemsTests {
           arguments: CalendarBackend.allCases)
     func errorsQuoteNothing(backend: CalendarBackend) async throws {
         let secret = "s3cr3t-T0KEN"
-        let harness = try CalendarHarness(backend)
+        let harness = try await CalendarHarness(backend)
         let long = String(repeating: "x", count: 300)
         let ics = Self.calendar([
             Self.event("uid-\(secret)", "RRULE:GARBAGE-\(secret)\r\n"),
@@ -167,7 +167,7 @@ struct CalendarImportProblemsTests {
     /// 300,000 nested BEGIN lines made libical's recursion overrun the stack: the host died of SIGSEGV.
     @Test("300,000 nested components are answered, not a crash: a VEVENT closes them, what is too deep elsewhere is left out and reported")
     func deepNesting() async throws {
-        let harness = try CalendarHarness(.memory)
+        let harness = try await CalendarHarness(.memory)
         let depth = 300_000
         let ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n" + String(repeating: "BEGIN:X-DEEP\r\n", count: depth)
             + "BEGIN:VEVENT\r\n" + Self.event("deep") + "END:VEVENT\r\n" + String(repeating: "END:X-DEEP\r\n", count: depth)
@@ -184,7 +184,7 @@ struct CalendarImportProblemsTests {
 
     @Test("the longest duration holds for its total length whatever the units: create, update and import", arguments: CalendarBackend.allCases)
     func durationCapIsTotal(backend: CalendarBackend) async throws {
-        let harness = try CalendarHarness(backend)
+        let harness = try await CalendarHarness(backend)
         for duration in ["PT87841H", "P3660DT23H59M59S", "P3660DT1S", "P523W", "PT5270401M", "PT316224001S"] {
             let field = await harness.invalidField("calendar.create", ["title": "long", "start": "2026-11-23T09:00:00", "duration": .string(duration)])
             #expect(field == "duration", "\(duration)")

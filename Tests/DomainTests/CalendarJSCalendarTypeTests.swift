@@ -4,7 +4,7 @@ import Testing
 
 /// RFC 8984's `@type` in `calendar.create`: taken where JSCalendar defines it, its value checked, never
 /// written back (issue 20, point 7).
-@Suite("Calendar: JSCalendar @type")
+@Suite("Calendar: JSCalendar @type", .postgresStores)
 struct CalendarJSCalendarTypeTests {
     static func event(_ types: [String: String] = [:]) -> JSONValue {
         func typed(_ object: JSONObject, _ key: String) -> JSONValue {
@@ -24,7 +24,7 @@ struct CalendarJSCalendarTypeTests {
 
     @Test("every @type RFC 8984 defines is taken, and the answer carries none", arguments: CalendarBackend.allCases)
     func taken(backend: CalendarBackend) async throws {
-        let harness = try CalendarHarness(backend)
+        let harness = try await CalendarHarness(backend)
         let types = ["event": "Event", "location": "Location", "participant": "Participant", "rule": "RecurrenceRule", "nday": "NDay"]
         let created = try #require(await harness.result("calendar.create", Self.event(types)))
         #expect(!created.jsonText().contains("@type"))
@@ -37,7 +37,7 @@ struct CalendarJSCalendarTypeTests {
         ("rule", "recurrenceRules[0].@type"), ("nday", "recurrenceRules[0].byDay[0].@type"),
     ])
     func wrongType(key: String, field: String) async throws {
-        let harness = try CalendarHarness(.memory)
+        let harness = try await CalendarHarness(.memory)
         #expect(await harness.invalidField("calendar.create", Self.event([key: "Task"])) == field)
     }
 }

@@ -4,8 +4,8 @@ import SwitchboardCore
 import SwitchboardHost
 import Testing
 
-/// The calendar's methods through JSON-RPC, in process, on both backends; every answer schema-checked.
-@Suite("Calendar methods")
+/// The calendar's methods through JSON-RPC, in process, on every backend; every answer schema-checked.
+@Suite("Calendar methods", .postgresStores)
 struct CalendarMethodsTests {
     static let weekly: JSONValue = [
         "id": "standup", "title": "Stand-up", "start": "2026-11-02T09:30:00", "timeZone": "Europe/Berlin", "duration": "PT15M",
@@ -14,7 +14,7 @@ struct CalendarMethodsTests {
 
     @Test("an agenda lists every day, empty ones too, all-day first then by start", arguments: CalendarBackend.allCases)
     func agendaShape(backend: CalendarBackend) async throws {
-        let harness = try CalendarHarness(backend)
+        let harness = try await CalendarHarness(backend)
         _ = await harness.result("calendar.create", Self.weekly)
         _ = await harness.result("calendar.create", ["title": "Early", "start": "2026-11-25T08:00:00", "timeZone": "Europe/Berlin", "duration": "PT30M"])
         _ = await harness.result("calendar.create", ["title": "Holiday", "start": "2026-11-25T00:00:00", "showWithoutTime": true])
@@ -29,7 +29,7 @@ struct CalendarMethodsTests {
 
     @Test("an all-day event stays on its date in every zone", arguments: ["Pacific/Kiritimati", "Pacific/Pago_Pago", "America/Los_Angeles", "UTC"])
     func allDayIsADate(zone: String) async throws {
-        let harness = try CalendarHarness(.memory)
+        let harness = try await CalendarHarness(.memory)
         _ = await harness.result("calendar.create", ["title": "Holiday", "start": "2026-12-25T00:00:00", "showWithoutTime": true])
         let agenda = try #require(await harness.result("calendar.agenda", ["from": "2026-12-24", "to": "2026-12-26", "timeZone": .string(zone)]))
         #expect(agenda["days"]?.arrayValue?.map { $0["events"]?.arrayValue?.count ?? -1 } == [0, 1, 0])
@@ -37,7 +37,7 @@ struct CalendarMethodsTests {
 
     @Test("an event across midnight shows on both days, continuing on the second", arguments: CalendarBackend.allCases)
     func acrossMidnight(backend: CalendarBackend) async throws {
-        let harness = try CalendarHarness(backend)
+        let harness = try await CalendarHarness(backend)
         _ = await harness.result("calendar.create", ["title": "Release", "start": "2026-11-24T22:00:00", "timeZone": "Europe/Berlin", "duration": "PT4H"])
         let agenda = try #require(await harness.result("calendar.agenda", ["from": "2026-11-24", "to": "2026-11-25"]))
         let entries = (agenda["days"]?.arrayValue ?? []).compactMap { $0["events"]?.arrayValue?.first }
@@ -47,7 +47,7 @@ struct CalendarMethodsTests {
 
     @Test("calendar.day answers one day with its length", arguments: CalendarBackend.allCases)
     func day(backend: CalendarBackend) async throws {
-        let harness = try CalendarHarness(backend, now: "2027-03-01T00:00:00Z")
+        let harness = try await CalendarHarness(backend, now: "2027-03-01T00:00:00Z")
         let day = try #require(await harness.result("calendar.day", ["date": "2027-03-28"]))
         #expect(day["lengthMinutes"] == 1380)
         #expect(day["events"] == [])
@@ -55,7 +55,7 @@ struct CalendarMethodsTests {
 
     @Test("bad ranges and zones are -32602 naming the field")
     func badAgendaParams() async throws {
-        let harness = try CalendarHarness(.memory)
+        let harness = try await CalendarHarness(.memory)
         #expect(await harness.invalidField("calendar.agenda", ["from": "2026-11-23", "to": "2026-11-22"]) == "to")
         #expect(await harness.invalidField("calendar.agenda", ["from": "2023-01-01", "to": "2026-11-22"]) == "from")
         #expect(await harness.invalidField("calendar.agenda", ["from": "2026-11-23", "to": "2029-09-01"]) == "to")
@@ -78,14 +78,14 @@ struct CalendarMethodsTests {
         (["title": "x", "start": "2026-11-23T09:00:00", "recurrenceOverrides": ["tomorrow": ["excluded": true]]], "recurrenceOverrides"),
     ] as [(JSONValue, String)])
     func invalidEvents(params: JSONValue, field: String) async throws {
-        let harness = try CalendarHarness(.memory)
+        let harness = try await CalendarHarness(.memory)
         #expect(await harness.invalidField("calendar.create", params) == field)
         #expect(try await harness.calendar.allEvents().events.isEmpty)
     }
 
     @Test("a create retried with the same id stores once", arguments: CalendarBackend.allCases)
     func idempotentCreate(backend: CalendarBackend) async throws {
-        let harness = try CalendarHarness(backend)
+        let harness = try await CalendarHarness(backend)
         let first = try #require(await harness.result("calendar.create", Self.weekly))
         let second = try #require(await harness.result("calendar.create", Self.weekly))
         #expect(first["created"] == true)
@@ -95,7 +95,7 @@ struct CalendarMethodsTests {
 
     @Test("updating one occurrence records an override; the others keep their time", arguments: CalendarBackend.allCases)
     func updateThis(backend: CalendarBackend) async throws {
-        let harness = try CalendarHarness(backend)
+        let harness = try await CalendarHarness(backend)
         _ = await harness.result("calendar.create", Self.weekly)
         let updated = try #require(await harness.result("calendar.update", [
             "id": "standup", "scope": "this", "recurrenceId": "2026-11-25T09:30:00", "patch": ["start": "2026-11-25T11:00:00", "title": "Moved"],
@@ -114,7 +114,7 @@ struct CalendarMethodsTests {
 
     @Test("updating this and following splits the event; changes report both", arguments: CalendarBackend.allCases)
     func updateThisAndFollowing(backend: CalendarBackend) async throws {
-        let harness = try CalendarHarness(backend)
+        let harness = try await CalendarHarness(backend)
         let created = try #require(await harness.result("calendar.create", Self.weekly))
         let updated = try #require(await harness.result("calendar.update", [
             "id": "standup", "scope": "thisAndFollowing", "recurrenceId": "2026-12-02T09:30:00", "patch": ["title": "New stand-up"],
@@ -132,7 +132,7 @@ struct CalendarMethodsTests {
 
     @Test("deleting one occurrence excludes it; deleting the event destroys it", arguments: CalendarBackend.allCases)
     func delete(backend: CalendarBackend) async throws {
-        let harness = try CalendarHarness(backend)
+        let harness = try await CalendarHarness(backend)
         _ = await harness.result("calendar.create", Self.weekly)
         let one = try #require(await harness.result("calendar.delete", ["id": "standup", "scope": "this", "recurrenceId": "2026-11-23T09:30:00"]))
         #expect(one["deleted"] == false)
@@ -152,14 +152,14 @@ struct CalendarMethodsTests {
           arguments: [("Asia/Kolkata", true), ("Europe/Kyiv", true), ("Asia/Calcutta", true), ("Etc/GMT+5", true), ("UTC", true),
                       ("GMT+5", false), ("EST5EDT", false), ("Europe/Berlim", false), ("europe/berlin", false), ("Europe//Berlin", false)])
     func zoneNames(zone: String, known: Bool) async throws {
-        let harness = try CalendarHarness(.memory)
+        let harness = try await CalendarHarness(.memory)
         let outcome = await harness.call("calendar.day", ["date": "2026-11-23", "timeZone": .string(zone)])
         #expect((outcome.result != nil) == known)
     }
 
     @Test("a floating event is at its wall time in the agenda's zone")
     func floating() async throws {
-        let harness = try CalendarHarness(.memory)
+        let harness = try await CalendarHarness(.memory)
         _ = await harness.result("calendar.create", ["title": "Vitamins", "start": "2026-11-23T08:00:00"])
         for (zone, instant) in [("Europe/Berlin", "2026-11-23T07:00:00Z"), ("Asia/Tokyo", "2026-11-22T23:00:00Z")] {
             let day = try #require(await harness.result("calendar.day", ["date": "2026-11-23", "timeZone": .string(zone)]))

@@ -7,8 +7,8 @@ import SwitchboardStorage
 import Synchronization
 import Testing
 
-/// One suite, both implementations: what holds for the in-memory calendar holds for SQLite.
-@Suite("Calendar service, in memory and on SQLite")
+/// One suite, every implementation: what holds for the in-memory calendar holds for SQLite and PostgreSQL.
+@Suite("Calendar service, in memory, on SQLite and on PostgreSQL", .postgresStores)
 struct CalendarServiceTests {
     static let standUp = CalendarEvent.timed("standup", "Stand-up", "2026-11-02T09:30:00", duration: "PT15M",
                                              rules: [RecurrenceRule(frequency: .weekly, byDay: [.init(day: .mo), .init(day: .we)])])
@@ -16,7 +16,7 @@ struct CalendarServiceTests {
 
     @Test("events are stored and read back as they were", arguments: CalendarBackend.allCases)
     func storeAndRead(backend: CalendarBackend) async throws {
-        let calendar = try backend.make()
+        let calendar = try await backend.make()
         let committed = try await calendar.put([Self.standUp, Self.dentist], replacing: false)
         #expect(committed.value == [.created, .created])
         #expect(try await calendar.event(id: "standup") == Self.standUp)
@@ -27,7 +27,7 @@ struct CalendarServiceTests {
 
     @Test("a second put of the same id keeps the stored event unless replacing", arguments: CalendarBackend.allCases)
     func putTwice(backend: CalendarBackend) async throws {
-        let calendar = try backend.make([Self.dentist])
+        let calendar = try await backend.make([Self.dentist])
         var changed = Self.dentist
         changed.title = "Dentist (moved)"
         #expect(try await calendar.put([changed], replacing: false).value == [.unchanged])
@@ -39,7 +39,7 @@ struct CalendarServiceTests {
 
     @Test("events touching a range: a recurring one without end, a one-off only near its date", arguments: CalendarBackend.allCases)
     func touching(backend: CalendarBackend) async throws {
-        let calendar = try backend.make([Self.standUp, Self.dentist])
+        let calendar = try await backend.make([Self.standUp, Self.dentist])
         let range = { (from: String, to: String) in (CalendarDate(from) ?? CalendarDate(dayNumber: 0))...(CalendarDate(to) ?? CalendarDate(dayNumber: 0)) }
         #expect(try await calendar.events(touching: range("2027-06-01", "2027-06-30")).events.map(\.id) == ["standup"])
         #expect(try await calendar.events(touching: range("2026-11-30", "2026-12-02")).events.map(\.id) == ["dentist", "standup"])
@@ -48,7 +48,7 @@ struct CalendarServiceTests {
 
     @Test("edits and deletes are logged as updated, created and destroyed, with the state of the write", arguments: CalendarBackend.allCases)
     func changesOfEdits(backend: CalendarBackend) async throws {
-        let calendar = try backend.make([Self.standUp, Self.dentist])
+        let calendar = try await backend.make([Self.standUp, Self.dentist])
         let start = try await calendar.state()
         let split = try await calendar.edit(id: "standup") { event in
             var head = event, tail = event
@@ -68,7 +68,7 @@ struct CalendarServiceTests {
 
     @Test("an edit of an unknown event is notFound and changes nothing", arguments: CalendarBackend.allCases)
     func editUnknown(backend: CalendarBackend) async throws {
-        let calendar = try backend.make([Self.dentist])
+        let calendar = try await backend.make([Self.dentist])
         let before = try await calendar.state()
         await #expect(throws: ServiceError.notFound(kind: "event", id: "ghost")) {
             _ = try await calendar.edit(id: "ghost") { event in EventChange(updated: event) }
@@ -78,7 +78,7 @@ struct CalendarServiceTests {
 
     @Test("a change that throws inside the write stores nothing", arguments: CalendarBackend.allCases)
     func failedEditRollsBack(backend: CalendarBackend) async throws {
-        let calendar = try backend.make([Self.dentist])
+        let calendar = try await backend.make([Self.dentist])
         let before = try await calendar.state()
         struct Refused: Error {}
         await #expect(throws: Refused.self) { _ = try await calendar.edit(id: "dentist") { _ in throw Refused() } }
@@ -91,7 +91,7 @@ struct CalendarServiceTests {
         let signal = ChangeSignal()
         let posts = Counter()
         signal.listen { posts.increment() }
-        let calendar = try backend.make(signal: signal)
+        let calendar = try await backend.make(signal: signal)
         _ = try await calendar.put([Self.dentist], replacing: false)
         _ = try await calendar.edit(id: "dentist") { event in EventChange(updated: event) }
         #expect(posts.value == 2)
@@ -115,9 +115,45 @@ struct CalendarServiceTests {
         #expect(try await reader.events(touching: days).events.map(\.id) == ["standup"])
     }
 
+    @Test("an id holding NUL is no stored event: read as none, edited as notFound", arguments: CalendarBackend.allCases)
+    func nulInID(backend: CalendarBackend) async throws {
+        let calendar = try await backend.make([Self.dentist])
+        #expect(try await calendar.event(id: "dent\u{0}ist") == nil)
+        await #expect(throws: ServiceError.notFound(kind: "event", id: "dent\u{0}ist")) {
+            _ = try await calendar.edit(id: "dent\u{0}ist") { event in EventChange(updated: event) }
+        }
+    }
+
+    @Test("a large calendar (seeded in batches) reads back as in memory: every event, in order, and each range", arguments: CalendarBackend.allCases)
+    func largeCalendarAsInMemory(backend: CalendarBackend) async throws {
+        let today = CalendarDate("2026-11-23") ?? CalendarDate(dayNumber: 0)
+        let events = DemoCalendar.events(around: today, extra: 2_500)
+        let calendar = try await backend.make(events)
+        let reference = InMemoryCalendarService(events: events)
+        #expect(try await calendar.allEvents().events == (try await reference.allEvents().events))
+        for (from, days): (Int64, Int64) in [(-200, 31), (-3, 7), (0, 1), (100, 92), (400, 31)] {
+            let range = today.adding(days: from)...today.adding(days: from + days - 1)
+            let got = try await calendar.events(touching: range).events
+            #expect(got == (try await reference.events(touching: range).events), "\(range)")
+        }
+    }
+
+    @Test("a put naming one id twice stores the last and reports each as the one before it left it", arguments: CalendarBackend.allCases)
+    func putOneIDTwice(backend: CalendarBackend) async throws {
+        let calendar = try await backend.make()
+        let start = try await calendar.state()
+        var moved = Self.dentist
+        moved.title = "Dentist (moved)"
+        #expect(try await calendar.put([Self.dentist, moved, moved], replacing: true).value == [.created, .updated, .unchanged])
+        #expect(try await calendar.event(id: "dentist") == moved)
+        let changes = try await calendar.changes(since: start, limit: 10)
+        #expect(changes.created == ["dentist"] && changes.updated.isEmpty)
+        #expect(try await calendar.put([Self.dentist, moved], replacing: false).value == [.unchanged, .unchanged])
+    }
+
     @Test("an unknown or foreign state is -32010", arguments: CalendarBackend.allCases)
     func unknownState(backend: CalendarBackend) async throws {
-        let calendar = try backend.make()
+        let calendar = try await backend.make()
         for state in ["nonsense", "feed-0", ""] {
             await #expect(throws: ServiceError.self) { _ = try await calendar.changes(since: state, limit: 10) }
         }

@@ -3,26 +3,38 @@ import GRDB
 import Jansson
 import JSONRPC
 import Logging
+import PostgresTesting
+import SwitchboardPostgres
 import SwitchboardCore
 import SwitchboardHost
 import SwitchboardStorage
 import Testing
 
-/// The two calendar services every shared calendar test runs on.
+/// The calendar services every shared calendar test runs on: PostgreSQL's only when the test server is
+/// there (`scripts/test` starts one; CI always has it), in suites marked `.postgresStores`.
 enum CalendarBackend: String, CaseIterable, CustomTestStringConvertible {
-    case memory, sqlite
+    case memory, sqlite, postgres
     var testDescription: String { rawValue }
 
-    func make(_ events: [CalendarEvent] = [], signal: ChangeSignal = ChangeSignal()) throws -> any CalendarService {
+    static var allCases: [CalendarBackend] { TestPostgres.isAvailable ? [.memory, .sqlite, .postgres] : [.memory, .sqlite] }
+
+    func make(_ events: [CalendarEvent] = [], signal: ChangeSignal = ChangeSignal()) async throws -> any CalendarService {
         switch self {
         case .memory:
             return InMemoryCalendarService(events: events, signal: signal)
         case .sqlite:
             let database = try AppDatabase(path: ":memory:", migrations: SQLiteCalendarService.migrations)
-            try database.writer.write { db in try SQLiteCalendarService.seed(db, events: events) }
+            try await database.writer.write { db in try SQLiteCalendarService.seed(db, events: events) }
             return SQLiteCalendarService(database: database, signal: signal)
+        case .postgres:
+            let store = try await PostgresStores.fresh(migrations: [PostgresCalendarService.migrations])
+            try await store.write { connection in try await PostgresCalendarService.seed(connection, events: events, logger: store.logger) }
+            return PostgresCalendarService(store: store, signal: signal)
         }
     }
+
+    /// Another backend than this one, for a round trip from one to the other.
+    var other: CalendarBackend { self == .memory ? .sqlite : .memory }
 }
 
 /// A calendar served in process: its methods called through JSON-RPC, every answer checked against its schema.
@@ -31,8 +43,8 @@ struct CalendarHarness {
     let dispatcher: Dispatcher
 
     init(_ backend: CalendarBackend, events: [CalendarEvent] = [], now: String = "2026-11-23T09:00:00Z",
-         zone: String? = "Europe/Berlin", readRoots: ReadRoots = .empty, configure: (inout CalendarContext) -> Void = { _ in }) throws {
-        calendar = try backend.make(events)
+         zone: String? = "Europe/Berlin", readRoots: ReadRoots = .empty, configure: (inout CalendarContext) -> Void = { _ in }) async throws {
+        calendar = try await backend.make(events)
         let clock = FixedClock(milliseconds: Timestamp.parse(now) ?? 0)
         var context = CalendarContext(calendar: calendar, clock: clock, defaultZone: zone, readRoots: readRoots)
         configure(&context)

@@ -7,7 +7,7 @@ import Testing
 /// A file's own VTIMEZONE is expanded by libical all at once: one whose rules change the offset more
 /// often than a real zone does (every minute, second, day, or many times a year) is refused before that
 /// happens, and the events needing it are listed as errors; a real one is still used (issue 19, point 2).
-@Suite("Calendar VTIMEZONE bounds")
+@Suite("Calendar VTIMEZONE bounds", .postgresStores)
 struct CalendarZoneDefinitionTests {
     /// A calendar whose zone "Custom" has the STANDARD and DAYLIGHT rules `standard` and `daylight`, an
     /// event in that zone, and one in Berlin.
@@ -55,7 +55,7 @@ struct CalendarZoneDefinitionTests {
         ("RRULE:FREQ=YEARLY;BYMONTH=1,2,3,4,5,6,7,8,9,10,11,12;BYDAY=SU", "RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU"),
     ], CalendarBackend.allCases)
     func unboundedZoneIsRefused(rules: (String, String), backend: CalendarBackend) async throws {
-        let harness = try CalendarHarness(backend)
+        let harness = try await CalendarHarness(backend)
         let imported = try #require(await harness.result("calendar.import", ["ics": .string(Self.calendar(standard: rules.0, daylight: rules.1))]))
         #expect(imported["created"] == 1)
         let errors = imported["errors"]?.arrayValue ?? []
@@ -66,7 +66,7 @@ struct CalendarZoneDefinitionTests {
 
     @Test("a VTIMEZONE with real yearly rules is used: its event is at the instant the rules say", arguments: CalendarBackend.allCases)
     func realZoneIsUsed(backend: CalendarBackend) async throws {
-        let harness = try CalendarHarness(backend)
+        let harness = try await CalendarHarness(backend)
         let ics = Self.calendar(standard: "RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU", daylight: "RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU")
         let imported = try #require(await harness.result("calendar.import", ["ics": .string(ics)]))
         #expect(imported["created"] == 2)

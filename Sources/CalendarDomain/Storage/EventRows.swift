@@ -1,12 +1,9 @@
 import GRDB
-import Jansson
 import SwitchboardCore
 import SwitchboardStorage
 
-/// The SQL of the calendar's table: events as JSCalendar JSON, with the span of days each can show on.
-///
-/// A range of events by SQL: `WHERE long_span = 0 AND first_day BETWEEN from - 31 AND to AND last_day >= from`,
-/// and the long ones by `long_span = 1 AND first_day <= to AND (last_day IS NULL OR last_day >= from)`.
+/// The SQL of the calendar's table on SQLite: events as JSCalendar JSON, with the span of days each
+/// can show on (``EventRow``).
 enum EventRows {
     static let migrations = [
         DatabaseMigration("calendar-v1") { db in
@@ -23,13 +20,8 @@ enum EventRows {
         },
     ]
 
-    /// Events spanning more days than this (or without end) are marked `long_span`, so a range
-    /// query by SQL can read the short ones by an index range on `first_day` reaching only this far
-    /// back. (The service itself reads ranges from ``DecodedEvents``.)
-    static let shortSpanDays: Int64 = 31
-
     static func all(_ db: Database) throws -> [CalendarEvent] {
-        try String.fetchAll(db.cachedStatement(sql: "SELECT body FROM calendar_event ORDER BY id")).map(decode)
+        try String.fetchAll(db.cachedStatement(sql: "SELECT body FROM calendar_event ORDER BY id")).map(EventRow.decode)
     }
 
     /// Calls `visit` with each event's id and stored span, in id order.
@@ -47,24 +39,20 @@ enum EventRows {
     }
 
     static func event(_ db: Database, id: String) throws -> CalendarEvent? {
-        try String.fetchOne(db.cachedStatement(sql: "SELECT body FROM calendar_event WHERE id = ?"), arguments: [id]).map(decode)
+        try String.fetchOne(db.cachedStatement(sql: "SELECT body FROM calendar_event WHERE id = ?"), arguments: [id]).map(EventRow.decode)
     }
 
+    /// Stores the writes' rows, then appends their change records.
+    static func apply(_ db: Database, _ writes: EventWrites) throws {
+        for event in writes.saved { try save(db, event) }
+        for id in writes.deleted { try db.cachedStatement(sql: "DELETE FROM calendar_event WHERE id = ?").execute(arguments: [id]) }
+        for (id, kind) in writes.records { try ChangeLog.record(db, domain: calendarDomain, itemID: id, kind: kind) }
+    }
+
+    /// The ranges the service reads come from ``DecodedEvents``; the span columns serve a range by SQL.
     static func save(_ db: Database, _ event: CalendarEvent) throws {
-        let span = EventSpan(event)
-        let long = span.lastDay.map { $0 - span.firstDay > shortSpanDays } ?? true
+        let row = try EventRow(event)
         try db.cachedStatement(sql: "INSERT OR REPLACE INTO calendar_event(id, first_day, last_day, long_span, body) VALUES (?, ?, ?, ?, ?)")
-            .execute(arguments: [event.id, span.firstDay, span.lastDay, long ? 1 : 0, try encode(event)])
-    }
-
-    static func encode(_ event: CalendarEvent) throws -> String {
-        let value = try JanssonEncoder().encode(event)
-        return withExtendedLifetime(value) { JSONWriter.string(of: value.view) }
-    }
-
-    /// The event a stored body holds, read directly (``StoredEvent``, no `Decoder`); one that does not
-    /// decode (a damaged file) throws, it never traps. Backend-neutral: the body text is all it needs.
-    static func decode(_ body: String) throws -> CalendarEvent {
-        try StoredEvent.decode(body)
+            .execute(arguments: [row.id, row.span.firstDay, row.span.lastDay, row.longSpan ? 1 : 0, row.body])
     }
 }

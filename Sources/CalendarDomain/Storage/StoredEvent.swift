@@ -1,7 +1,7 @@
 import Jansson
 import SwitchboardCore
 
-/// Reads a stored event — the JSON ``EventRows/encode(_:)`` writes — straight from jansson's values,
+/// Reads a stored event — the JSON ``EventRow/encode(_:)`` writes — straight from jansson's values,
 /// member by member, without a `Decoder`: Codable's containers, keys and first-use look-ups of each
 /// generic type were most of a fresh process's first agenda. Backend-neutral: any store that keeps
 /// the body text hands it here.
