@@ -52,7 +52,7 @@ struct CalendarStoredEventTests {
     func roundTrip() async throws {
         let events = Self.full + DemoCalendar.events(around: CalendarDate(dayNumber: 20_500), extra: 400)
         let database = try AppDatabase(path: ":memory:", migrations: SQLiteCalendarService.migrations)
-        try database.writer.write { db in try SQLiteCalendarService.seed(db, events: events) }
+        try await database.writer.write { db in try SQLiteCalendarService.seed(db, events: events) }
         let read = try await SQLiteCalendarService(database: database).allEvents().events
         #expect(read == events.sorted { $0.id < $1.id })
     }
