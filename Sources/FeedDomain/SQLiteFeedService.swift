@@ -80,14 +80,10 @@ public struct SQLiteFeedService: FeedService {
 
     public func append(_ profiles: [Profile]) async throws -> Committed<[Profile]> {
         try await database.write { db in
-            var next = try Self.total(db) + 1
-            let stored = try profiles.map { profile in
-                var stored = profile
-                stored.id = next
-                next += 1
-                try Self.insert(stored, db)
-                try ChangeLog.record(db, domain: feedDomain, itemID: String(stored.id), kind: .created)
-                return stored
+            let stored = FeedAppend.numbered(profiles, after: try Self.total(db))
+            for profile in stored {
+                try Self.insert(profile, db)
+                try ChangeLog.record(db, domain: feedDomain, itemID: FeedAppend.changeID(profile), kind: .created)
             }
             return Committed(stored, state: try ChangeLog.state(db, domain: feedDomain))
         }

@@ -6,6 +6,7 @@ import FeedDomain
 import Logging
 import MailDomain
 import SwitchboardCore
+import SwitchboardHost
 
 /// The services every domain method is served by: each opened by the backend chosen at start on its
 /// domain's first call (a session that only calls `host.*` never touches the database; a call opens
@@ -26,6 +27,8 @@ final class DomainServices: Sendable {
     /// The clock, which needs no database.
     let clock: any WallClock
 
+    /// The store as `host.status` reports it (a PostgreSQL URL without its password).
+    let store: HostStatus.Store
     private let options: StoreConfiguration
 
     init(options: StoreConfiguration, logger: Logger) {
@@ -34,9 +37,18 @@ final class DomainServices: Sendable {
         self.clock = clock
         subscriptions = SubscriptionHub(signal: signal, maxQueuedEvents: options.maxSubscriptionQueue)
         let progress = SeedProgress()
-        let backend: any StoreBackend = switch options.backend {
-        case .memory: MemoryBackend(options: options, clock: clock, signal: signal)
-        case .sqlite: SQLiteBackend(options: options, clock: clock, logger: logger, progress: progress, signal: signal)
+        let backend: any StoreBackend
+        switch options.location {
+        case .memory:
+            backend = MemoryBackend(options: options, clock: clock, signal: signal)
+            store = HostStatus.Store(backend: "memory", location: nil)
+        case .sqlite:
+            backend = SQLiteBackend(options: options, clock: clock, logger: logger, progress: progress, signal: signal)
+            store = HostStatus.Store(backend: "sqlite", location: options.db ?? StoreConfiguration.dataFolder().map { $0 + "/switchboard.sqlite" })
+        case .postgres(let url):
+            let postgres = PostgresBackend(url: url, options: options, clock: clock, logger: logger, progress: progress, signal: signal)
+            backend = postgres
+            store = HostStatus.Store(backend: "postgres", location: postgres.location)
         }
         let events = ServiceOpeningEvents(waiting: { progress.add($0) }, finished: { error in
             progress.removeRequests()

@@ -14,6 +14,8 @@ enum HostRegistry {
     static func make(environment: HostEnvironment = HostEnvironment(), services: DomainServices, readRoots: ReadRoots = .empty,
                      plugins: PluginSupervisor = .none) -> MethodRegistry {
         var registry = MethodRegistry()
+        var environment = environment
+        environment.store = services.store
         registry.add(.hostMethods(environment: environment))
         registry.add(.mailMethods(services.mail, defaultAccount: services.defaultAccount, clock: services.clock, readRoots: readRoots,
                                   subscriptions: services.subscriptions))

@@ -26,12 +26,16 @@ struct Seed: ParsableCommand {
     @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
-        if store.backend == .memory { throw ValidationError("seed writes the SQLite database; --backend memory has nothing to seed") }
+        if store.backend == .memory { throw ValidationError("seed writes the database; --backend memory has nothing to seed") }
     }
 
     func run() throws {
         let logger = try logging.makeLogger()
         let configuration = store.configuration
+        if case .postgres(let url) = configuration.location {
+            try Self.seedPostgres(url: url, configuration, logger: logger, reset: reset)
+            return
+        }
         let seeding: [DemoSeed.Outcome]
         do {
             let path = try configuration.storagePath()
@@ -46,6 +50,23 @@ struct Seed: ParsableCommand {
             throw ExitCode.failure
         }
         writeLine(Self.report(seeding, path: try configuration.storagePath()), to: STDOUT_FILENO)
+    }
+
+    /// Migrates and seeds a PostgreSQL database where it lacks that, and says what it holds.
+    private static func seedPostgres(url: String, _ configuration: StoreConfiguration, logger: Logger, reset: Bool) throws {
+        guard !reset else {
+            writeLine("switchboard: cannot reset: --reset deletes a SQLite file; drop and create the PostgreSQL database instead", to: STDERR_FILENO)
+            throw ExitCode.failure
+        }
+        do {
+            let backend = PostgresBackend(url: url, options: configuration, clock: try configuration.makeClock(), logger: logger,
+                                          progress: SeedProgress(), signal: ChangeSignal())
+            try configuration.checkStorage()
+            writeLine(Self.report(try backend.seed(), path: backend.location), to: STDOUT_FILENO)
+        } catch {
+            writeLine("switchboard: \(error)", to: STDERR_FILENO)
+            throw ExitCode.failure
+        }
     }
 
     /// "seeded PATH: mail (400 messages), feed (1000 items)", and what was seeded already.

@@ -97,9 +97,18 @@ struct Serve: ParsableCommand {
                       plugins launch: PluginLaunch = PluginLaunch(), raw: Bool = false) throws -> Int32 {
         try store.validate()
         let logger = LoggingOptions.makeLogger(level: logLevel)
+        // A PostgreSQL server that cannot be reached is one error at start, naming it, and exit 1.
+        if case .postgres = store.location {
+            do {
+                try store.checkStorage()
+            } catch {
+                writeLine("switchboard: \(error)", to: STDERR_FILENO)
+                return 1
+            }
+        }
         // A database named with --db is checked at start (cheaply, without opening it). The session
         // still starts: host.* works, and domain requests answer -32050 until the file is usable.
-        if store.db != nil {
+        else if store.db != nil {
             do {
                 try store.checkStorage()
             } catch {

@@ -3,6 +3,7 @@ import ChatDomain
 import DomainMethods
 import MailDomain
 import SwitchboardCore
+import SwitchboardPostgres
 import SwitchboardStorage
 #if canImport(Glibc)
 import Glibc
@@ -32,8 +33,31 @@ struct StoreConfiguration: Sendable {
     /// The zone a calendar agenda uses when a request names none; `nil`: the host's.
     var timeZone: String?
 
+    /// Which store the settings select.
+    enum Location: Equatable, Sendable {
+        case memory, sqlite
+        /// A PostgreSQL URL (`postgres://…`, `postgresql://…`): `--db`, else `SWITCHBOARD_DATABASE_URL`.
+        case postgres(url: String)
+    }
+
+    /// `--backend memory`; else `--db` (a PostgreSQL URL, or a SQLite file); else `SWITCHBOARD_DATABASE_URL`
+    /// when set (a PostgreSQL URL); else the default SQLite file.
+    var location: Location {
+        if backend == .memory { return .memory }
+        if let db { return PostgresSettings.isPostgresURL(db) ? .postgres(url: db) : .sqlite }
+        if let url = getenv("SWITCHBOARD_DATABASE_URL").map({ String(cString: $0) }), !url.isEmpty { return .postgres(url: url) }
+        return .sqlite
+    }
+
     func validate() throws(ConfigurationError) {
         _ = try makeClock()
+        if case .postgres(let url) = location {
+            do {
+                _ = try PostgresSettings.resolve(url: url)
+            } catch {
+                throw ConfigurationError("\(db == nil ? "SWITCHBOARD_DATABASE_URL" : "--db"): \(error)")
+            }
+        }
         if let account, EmailAddress.normalized(account) == nil {
             throw ConfigurationError("--account takes \(EmailAddress.expected), as mail.login does, got \"\(account)\"")
         }
@@ -78,9 +102,14 @@ struct StoreConfiguration: Sendable {
     }
 
     /// Checks, without opening it, that the database can be used (for `call`, `seed` and `serve` at
-    /// start): the path, the file's kind and header, the folder. Nothing to check in memory.
+    /// start): the path, the file's kind and header, the folder; on PostgreSQL, that the server answers
+    /// (one connection). Nothing to check in memory.
     func checkStorage() throws(ServiceError) {
-        guard backend == .sqlite else { return }
+        switch location {
+        case .memory: return
+        case .postgres(let url): return try PostgresBackend.checkReachable(url: url)
+        case .sqlite: break
+        }
         let path = try storagePath()
         guard path != ":memory:" else { return }
         _ = try DatabaseFile.access(path)

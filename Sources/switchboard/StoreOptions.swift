@@ -11,8 +11,8 @@ struct StoreOptions: ParsableArguments {
     typealias Backend = StoreConfiguration.Backend
 
     @Option(help: ArgumentHelp(
-        "SQLite database file, or :memory: for a throwaway one.",
-        discussion: "Default: $XDG_DATA_HOME/switchboard/switchboard.sqlite (~/.local/share/... without XDG_DATA_HOME), created and seeded with demo data on first run."
+        "SQLite database file, :memory: for a throwaway one, or a PostgreSQL URL (postgres://user@host:port/db?sslmode=...).",
+        discussion: "Default: $SWITCHBOARD_DATABASE_URL when set (a PostgreSQL URL; PGHOST, PGPORT, PGUSER, PGPASSWORD, ~/.pgpass... fill what it leaves out, as for psql), else $XDG_DATA_HOME/switchboard/switchboard.sqlite (~/.local/share/... without XDG_DATA_HOME), created and seeded with demo data on first run. See docs/postgres.md."
     ))
     var db: String?
 

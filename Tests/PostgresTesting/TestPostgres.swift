@@ -107,3 +107,52 @@ public final class SharedCount: Sendable {
     public var value: Int { atomic.load(ordering: .sequentiallyConsistent) }
 }
 
+
+extension TestPostgres {
+    /// The test server's URL (with its password) for the database of `settings`: what a host is started with.
+    public static func url(for settings: PostgresSettings) -> String {
+        (url ?? "").replacingOccurrences(of: "/postgres?", with: "/\(settings.database)?")
+    }
+
+    /// The server processes serving `database` other than the caller's own.
+    public static func backends(of database: String, _ connection: PostgresConnection) async throws -> [Int32] {
+        var pids: [Int32] = []
+        for try await pid in try await connection.query(
+            "SELECT pid FROM pg_stat_activity WHERE datname = \(database) AND pid <> pg_backend_pid()", logger: logger
+        ).decode(Int32.self) {
+            pids.append(pid)
+        }
+        return pids
+    }
+
+    /// Ends every connection to `database` but the caller's (`pg_terminate_backend`), as a server restart or
+    /// a network failure would; returns how many it ended.
+    @discardableResult
+    public static func terminateBackends(of database: String, _ connection: PostgresConnection) async throws -> Int {
+        var ended = 0
+        for try await done in try await connection.query(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = \(database) AND pid <> pg_backend_pid()", logger: logger
+        ).decode(Bool.self) where done {
+            ended += 1
+        }
+        return ended
+    }
+}
+
+extension TestPostgres {
+    /// Waits until `condition` holds, asking again after each answer (each look is a round trip to the
+    /// server: the wait follows the server's state, not a clock). Throws after 100,000 looks.
+    public static func waitUntil(_ what: String, _ condition: () async throws -> Bool) async throws {
+        for _ in 0..<100_000 {
+            if try await condition() { return }
+            await Task.yield()
+        }
+        throw TestPostgresGaveUp(what: what)
+    }
+}
+
+/// A wait of ``TestPostgres/waitUntil(_:_:)`` that never saw its condition hold.
+public struct TestPostgresGaveUp: Error, CustomStringConvertible {
+    public var what: String
+    public var description: String { "gave up waiting until \(what)" }
+}

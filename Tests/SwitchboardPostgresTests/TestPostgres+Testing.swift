@@ -12,17 +12,6 @@ extension TestPostgres {
             try await PostgresStore.open(settings, migrations: [], logger: logger)
         }
     }
-
-    /// Waits until `condition` holds, asking again after each answer (each look is a round trip to the
-    /// server: the wait follows the server's state, not a clock). Fails after 100,000 looks.
-    static func waitUntil(_ what: String, _ condition: () async throws -> Bool) async throws {
-        for _ in 0..<100_000 {
-            if try await condition() { return }
-            await Task.yield()
-        }
-        Issue.record("gave up waiting until \(what)")
-        throw CancellationError()
-    }
 }
 
 /// Whether CI, which always starts the cluster, forgot to: the PostgreSQL suites would be skipped silently.

@@ -84,6 +84,11 @@ final class Subscription: Sendable {
             let step: SubscriptionStep
             do {
                 step = try await feed.events(after: position, limit: Self.batchSize)
+            } catch ServiceError.storageUnavailable {
+                // The storage is away for now (a lost PostgreSQL connection): the subscription keeps its
+                // position and reads again at the next wake-up (the listener posts one after reconnecting).
+                if idleUnlessWoken() { return }
+                continue
             } catch {
                 drop(reason: Self.reason(for: error), message: "\(error)")
                 return
@@ -105,15 +110,19 @@ final class Subscription: Sendable {
             deliverQueued()
             // A feed that reports more but did not move would spin: wait for the next wake-up instead.
             if step.hasMore, step.position != position { continue }
-            let again = state.withLock { state -> Bool in
-                if state.woken, !state.ended {
-                    state.woken = false
-                    return true
-                }
-                state.running = false
+            if idleUnlessWoken() { return }
+        }
+    }
+
+    /// Ends the pump unless a wake-up came while it ran (then it reads again): true when it ended.
+    private func idleUnlessWoken() -> Bool {
+        state.withLock { state -> Bool in
+            if state.woken, !state.ended {
+                state.woken = false
                 return false
             }
-            if !again { return }
+            state.running = false
+            return true
         }
     }
 

@@ -6,9 +6,12 @@ public struct HostEnvironment: Sendable {
     /// Called with `initialize`'s `processId`, once per connection: the runner exits when that process
     /// dies. Throws when the watch cannot be started.
     public var watchClientProcess: @Sendable (_ pid: Int32) throws -> Void
+    /// The store `host.status` reports; `nil` when the host serves no domains.
+    public var store: HostStatus.Store?
 
-    public init(watchClientProcess: @escaping @Sendable (Int32) throws -> Void = { _ in }) {
+    public init(watchClientProcess: @escaping @Sendable (Int32) throws -> Void = { _ in }, store: HostStatus.Store? = nil) {
         self.watchClientProcess = watchClientProcess
+        self.store = store
     }
 }
 
@@ -22,7 +25,7 @@ extension MethodRegistry {
         registry.registerImmediate(HostEcho.self) { params, _ in params }
         // Listings may wait for plugins to start, while the connection answers others.
         registry.registerListing(HostMethods.self) { _, _, entries in HostMethods.list(entries) }
-        registry.registerImmediate(HostStatus.self) { _, context in HostStatus.status(of: context.connection) }
+        registry.registerImmediate(HostStatus.self) { _, context in HostStatus.status(of: context.connection, store: environment.store) }
         registry.register(HostSleep.self) { params, context in try await HostSleep.run(params, context: context) }
         registry.registerListing(RPCDiscover.self) { _, context, entries in
             RPCDiscover.document(for: context.connection.dispatcher, entries: entries, catalog: catalog ?? .embedded)

@@ -29,14 +29,7 @@ public final class PostgresStore: Sendable {
     /// Connects, migrates `migrations` (the change log's first, then each domain's), and starts the pool.
     /// - Throws: ``PostgresStoreError``.
     public static func open(_ settings: PostgresSettings, migrations: [PostgresMigrations], logger: Logger) async throws(PostgresStoreError) -> PostgresStore {
-        let connection: PostgresConnection
-        do {
-            connection = try await PostgresConnection.connect(configuration: try settings.connectionConfiguration(), id: 0, logger: logger)
-        } catch let error as PostgresConnectError {
-            throw .unreachable(error)
-        } catch {
-            throw .unreachable(PostgresConnectError(settings, cause: PostgresErrorText.cause(of: error)))
-        }
+        let connection = try await connect(settings, logger: logger)
         let applied: PostgresMigrator.Applied
         do {
             applied = try await PostgresMigrator.migrate([PostgresChangeLog.migrations] + migrations, on: connection, logger: logger)
@@ -46,6 +39,24 @@ public final class PostgresStore: Sendable {
         }
         try? await connection.close()
         return PostgresStore(settings: settings, client: PostgresClient(configuration: settings.clientConfiguration, backgroundLogger: logger), applied: applied, logger: logger)
+    }
+
+    /// Connects once and disconnects: whether the server can be reached with `settings` (the check a host
+    /// makes at start, so a server that is down is one error then, not a storage error on every request).
+    /// - Throws: ``PostgresStoreError/unreachable(_:)``.
+    public static func checkReachable(_ settings: PostgresSettings, logger: Logger) async throws(PostgresStoreError) {
+        let connection = try await connect(settings, logger: logger)
+        try? await connection.close()
+    }
+
+    private static func connect(_ settings: PostgresSettings, logger: Logger) async throws(PostgresStoreError) -> PostgresConnection {
+        do {
+            return try await PostgresConnection.connect(configuration: try settings.connectionConfiguration(), id: 0, logger: logger)
+        } catch let error as PostgresConnectError {
+            throw .unreachable(error)
+        } catch {
+            throw .unreachable(PostgresConnectError(settings, cause: PostgresErrorText.cause(of: error)))
+        }
     }
 
     /// Stops the pool: its connections close, and waiting requests fail.
