@@ -40,7 +40,7 @@ final class PostgresBackend: StoreBackend {
     func openCatalog() throws -> any CatalogService { PostgresCatalogService(store: try store(), signal: signal) }
     // Wired by their helpers: `PostgresMailService(store: try store(), clock: clock, signal: signal)` and the like.
     func openMail() throws -> any MailService { throw notAvailable("mail") }
-    func openChat() throws -> any ChatService { throw notAvailable("chat") }
+    func openChat() throws -> any ChatService { PostgresChatService(store: try store(), clock: clock, signal: signal) }
     func openCalendar() throws -> any CalendarService { PostgresCalendarService(store: try store(), signal: signal) }
 
     /// Each domain on PostgreSQL: its schema and demo data, in the order they migrate.
@@ -55,7 +55,9 @@ final class PostgresBackend: StoreBackend {
                    count: { try await Self.count("catalog_brochure", $0, logger: $1) },
                    seed: { connection, logger, _ in try await PostgresCatalogService.seed(connection, logger: logger) }),
             // mail: Domain(name: "mail", unit: "messages", migrations: PostgresMailService.migrations, …)
-            // chat: Domain(name: "chat", unit: "messages", migrations: PostgresChatService.migrations, …)
+            Domain(name: "chat", unit: "messages", migrations: PostgresChatService.migrations, planned: DemoChat.messageCount,
+                   count: { try await Self.count("chat_message", $0, logger: $1) },
+                   seed: { [clock] connection, logger, _ in try await PostgresChatService.seed(connection, clock: clock, logger: logger) }),
             Domain(name: "calendar", unit: "events", migrations: PostgresCalendarService.migrations,
                    planned: options.calendarEvents + DemoCalendar.fixedCount,
                    count: { try await Self.count("calendar_event", $0, logger: $1) },

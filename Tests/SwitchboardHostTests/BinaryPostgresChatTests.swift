@@ -6,11 +6,11 @@ import Testing
 /// them: a message sent on one is pushed to the other (LISTEN/NOTIFY wakes it, the change log says what
 /// is new), and a lost connection in the middle of a burst loses no message that was answered sent.
 ///
-/// - Important: Disabled until the host opens PostgreSQL (`PostgresBackend`, pgwire23's branch): today
-///   `--db postgres://…` is not read. Merging that branch and opening `PostgresChatService` there
-///   (one line) is what enables it.
+/// - Important: Disabled: not finished. Pushes arrive once each in storage order, but the first test
+///   wrongly expects the order the requests were written (concurrent sends are stored in queue
+///   order); the second waits 60 s for a message after the sessions are ended (not yet diagnosed).
 @Suite("Chat across two hosts on one PostgreSQL database, against the binary", .offCooperativePool,
-       .disabled("the host does not open PostgreSQL yet: PostgresBackend is on pgwire23's branch"),
+       .disabled("not finished: see the note above"),
        .enabled(if: TestPostgres.isAvailable, Comment(rawValue: TestPostgres.skipReason)))
 struct BinaryPostgresChatTests {
     typealias H = BinaryHarness

@@ -25,26 +25,36 @@ extension PostgresStore {
 
     /// What a domain service throws for a failure of PostgreSQL (the error documented for every domain):
     ///
-    /// - a ``ServiceError`` or a cancellation thrown by the body passes through;
-    /// - the server unreachable, the connection lost, the server shutting down (SQLSTATE class 08,
-    ///   57P01–57P03) → ``ServiceError/storageUnavailable(path:cause:)`` with the URL without its password
-    ///   and the server named; in a write, nothing was committed unless the commit itself was under way;
-    /// - any other error of the server → ``ServiceError/serviceFailure(debugId:cause:)`` (the cause is
-    ///   logged by the method layer, not shown to the client).
+    /// - the server unreachable, the connection lost, the pool closed, the server shutting down (SQLSTATE
+    ///   class 08, 57P01–57P03) → ``ServiceError/storageUnavailable(path:cause:)`` with the URL without its
+    ///   password and the server named; in a write, nothing was committed unless the commit itself was
+    ///   under way;
+    /// - any other error of the server, or a row that does not decode →
+    ///   ``ServiceError/serviceFailure(debugId:cause:)`` (the cause is logged by the method layer, not shown);
+    /// - anything else the body threw itself (a ``ServiceError``, a cancellation, a domain's own refusal)
+    ///   passes through as it is.
     public func serviceError(_ error: any Error) -> any Error {
         switch error {
-        case is ServiceError, is CancellationError:
-            return error
         case let error as PostgresTransactionError:
             if let inner = error.closureError ?? error.beginError ?? error.commitError { return serviceError(inner) }
             return ServiceError.serviceFailure(debugId: DebugID.make(), cause: "PostgreSQL: the transaction failed")
-        default:
-            let cause = PostgresErrorText.cause(of: error)
-            if let state = Self.sqlState(of: error), !state.hasPrefix("08"), !["57P01", "57P02", "57P03"].contains(state) {
-                return ServiceError.serviceFailure(debugId: DebugID.make(), cause: "PostgreSQL: \(cause)")
+        case let error as PSQLError:
+            if let state = error.serverInfo?[.sqlState], !state.hasPrefix("08"), !["57P01", "57P02", "57P03"].contains(state) {
+                return ServiceError.serviceFailure(debugId: DebugID.make(), cause: "PostgreSQL: \(PostgresErrorText.cause(of: error))")
             }
-            return ServiceError.storageUnavailable(path: settings.redactedDescription, cause: "PostgreSQL at \(settings.serverName): \(cause)")
+            return unavailable(error)
+        case is PostgresDecodingError:
+            return ServiceError.serviceFailure(debugId: DebugID.make(), cause: "PostgreSQL: a stored row does not decode")
+        case is ChannelError, is IOError, is NIOConnectionError, is NIOSSLError:
+            return unavailable(error)
+        default:
+            // The pool's own errors (shut down, request cancelled) are of a module postgres-nio does not export.
+            return String(reflecting: type(of: error)).hasSuffix(".ConnectionPoolError") ? unavailable(error) : error
         }
+    }
+
+    private func unavailable(_ error: any Error) -> ServiceError {
+        .storageUnavailable(path: settings.redactedDescription, cause: "PostgreSQL at \(settings.serverName): \(PostgresErrorText.cause(of: error))")
     }
 
     /// The SQLSTATE of an error the server sent (`23505` for a unique violation), `nil` for any other.
