@@ -6,6 +6,7 @@ import MailDomain
 import PostgresTesting
 import SchemaTesting
 import SwitchboardCore
+import SwitchboardPostgres
 import SwitchboardStorage
 import Synchronization
 import Testing

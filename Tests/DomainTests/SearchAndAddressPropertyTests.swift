@@ -25,7 +25,12 @@ struct SearchAndAddressPropertyTests {
         let memory = MailRPCClient(try mailDispatcher(try await MailBackend.memory.make()))
         let sqlite = MailRPCClient(try mailDispatcher(try await MailBackend.sqlite.make()))
         // PostgreSQL folds stored text as memory does, so the two agree on every query.
-        let postgres = TestPostgres.isAvailable ? MailRPCClient(try mailDispatcher(try await MailBackend.postgres.make())) : nil
+        let postgres: MailRPCClient?
+        if TestPostgres.isAvailable {
+            postgres = MailRPCClient(try mailDispatcher(try await MailBackend.postgres.make()))
+        } else {
+            postgres = nil
+        }
         await propertyCheck(count: 400, input: PropertyInputs.text(PropertyInputs.queryPieces, count: 0...12)) { query in
             let params: JSONValue = ["query": .string(query), "limit": 20]
             let inMemory = try await memory.call("mail.search", params)

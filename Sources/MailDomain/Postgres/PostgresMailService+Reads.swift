@@ -52,13 +52,13 @@ extension PostgresMailService {
     private func changed(account: String, folder: Folder, unreadOnly: Bool, position: ConversationOrder.Position,
                          _ connection: PostgresConnection) async throws -> [ConversationOrder.Placed] {
         let rows = try await connection.query("""
-            SELECT \(unescaped: Self.conversationColumns), then.latest FROM mail_conversation c
+            SELECT \(unescaped: Self.conversationColumns), snap.latest FROM mail_conversation c
             CROSS JOIN LATERAL (
                 SELECT max(m.date_ms) AS latest FROM mail_message m
                 WHERE m.account = c.account AND m.thread_id = c.thread_id AND m.folder = c.folder AND m.folder_seq <= \(position.snapshot)
-            ) then
+            ) snap
             WHERE c.account = \(account) AND c.folder = \(folder.rawValue) AND c.updated_seq > \(position.snapshot)
-              \(unescaped: unreadOnly ? "AND c.unread_count > 0" : "") AND then.latest IS NOT NULL
+              \(unescaped: unreadOnly ? "AND c.unread_count > 0" : "") AND snap.latest IS NOT NULL
             """, logger: logger)
         var placed: [ConversationOrder.Placed] = []
         for try await row in rows {
