@@ -13,7 +13,7 @@ extension PostgresMailService {
             try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: self.logger)
             let current = try await Self.counter(connection, "sequence", logger: self.logger)
             let position: ConversationOrder.Position
-            do {
+            do throws(JSONFieldError) {
                 position = try ConversationOrder.position(page.cursor, list: list, current: current)
             } catch {
                 return .failure(error)
