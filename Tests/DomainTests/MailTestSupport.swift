@@ -36,11 +36,11 @@ enum MailBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
             return InMemoryMailService(clock: mailTestClock, demoMessages: messages)
         case .sqlite:
             let database = try AppDatabase(path: ":memory:", migrations: SQLiteMailService.migrations)
-            try database.writer.write { db in try SQLiteMailService.seed(db, clock: mailTestClock, messages: messages) }
+            try await database.writer.write { db in try SQLiteMailService.seed(db, clock: mailTestClock, messages: messages) }
             return SQLiteMailService(database: database, clock: mailTestClock)
         case .sqliteFile:
             let database = try AppDatabase(path: temporaryDatabasePath(), migrations: SQLiteMailService.migrations)
-            try database.writer.write { db in try SQLiteMailService.seed(db, clock: mailTestClock, messages: messages) }
+            try await database.writer.write { db in try SQLiteMailService.seed(db, clock: mailTestClock, messages: messages) }
             return SQLiteMailService(database: database, clock: mailTestClock)
         case .postgres:
             let store = try await PostgresTestStores.open(migrations: [PostgresMailService.migrations])
