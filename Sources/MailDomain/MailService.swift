@@ -2,8 +2,9 @@ import SwitchboardCore
 
 /// Mail: accounts, folders, conversations grouped through reply chains, search and import.
 ///
-/// Two implementations answer alike: ``InMemoryMailService`` (deterministic fixtures) and
-/// ``SQLiteMailService`` (GRDB). Every method that reads or writes mail takes the account it acts
+/// Three implementations answer alike: ``InMemoryMailService`` (deterministic fixtures),
+/// ``SQLiteMailService`` (GRDB) and ``PostgresMailService`` (a team's shared database); the two SQL
+/// ones keep their rows by the same rules (``MailWrite``, ``ConversationRefresh``, ``ImportThreading``). Every method that reads or writes mail takes the account it acts
 /// for; the method layer picks it from the connection's session (see ``MailSession``).
 ///
 /// Threading: a conversation's id is the uid of its root message, found by following `inReplyTo`

@@ -70,49 +70,33 @@ public struct SQLiteMailService: MailService {
             if let parent = message.inReplyTo, try Self.fetchRecord(db, account: account, uid: parent) == nil {
                 throw ServiceError.notFound(kind: "message", id: parent)
             }
-            var number = try Self.counter(db, "sent") + 1
-            while try Self.fetchRecord(db, account: account, uid: "s\(number)") != nil { number += 1 }
-            try Self.setCounter(db, "sent", number)
-            let sequence = try Self.nextSequence(db)
-            try Self.insert(account: account, uid: "s\(number)", message: message, folder: .sent, read: true, time: now, sequence: sequence, db)
-            guard let stored = try Self.fetchRecord(db, account: account, uid: "s\(number)") else {
-                throw ServiceError.notFound(kind: "message", id: "s\(number)")
+            var sent = SentUID(counter: try Self.counter(db, "sent"))
+            while try Self.storedThread(db, account: account, uid: sent.uid) != nil { sent.skip() }
+            try Self.setCounter(db, "sent", sent.number)
+            var write = MailWrite(account: account, sequence: try Self.nextSequence(db))
+            let threading = try Self.threading([ImportRecord(uid: sent.uid, message: message, time: now)], account: account,
+                                               repliesOrder: "date_ms, uid", db)
+            try Self.store(threading, order: .messagesFirst, placement: { _ in (.sent, true) }, &write, db)
+            try Self.finish(write, db)
+            guard let stored = try Self.fetchRecord(db, account: account, uid: sent.uid) else {
+                throw ServiceError.notFound(kind: "message", id: sent.uid)
             }
             return Committed(stored.message, state: try ChangeLog.state(db, domain: mailDomain))
         }
     }
 
     public func markRead(account: String, uids: [String], read: Bool) async throws -> Committed<[String]> {
-        try await database.write { db in
-            let changed = try Self.rowIDs(of: uids, account: account, db).filter { $0.record.read != read }
-            guard !changed.isEmpty else { return Committed([], state: try ChangeLog.state(db, domain: mailDomain)) }
-            let sequence = try Self.nextSequence(db)
-            var touched = Set<GroupKey>()
-            for (id, record) in changed {
-                try db.cachedStatement(sql: "UPDATE mail_message SET read = ? WHERE id = ?").execute(arguments: [read, id])
-                try ChangeLog.record(db, domain: mailScope(account), itemID: record.uid, kind: .updated)
-                touched.insert(GroupKey(account: account, folder: record.folder, threadId: record.threadId))
-            }
-            try Self.refresh(touched, sequence: sequence, db)
-            return Committed(changed.map(\.record.uid), state: try ChangeLog.state(db, domain: mailDomain))
+        try await update(account: account, uids: uids, where: { $0.read != read }) { id, record, write, db in
+            try db.cachedStatement(sql: "UPDATE mail_message SET read = ? WHERE id = ?").execute(arguments: [read, id])
+            write.flagged(record)
         }
     }
 
     public func move(account: String, uids: [String], to folder: Folder) async throws -> Committed<[String]> {
-        try await database.write { db in
-            let changed = try Self.rowIDs(of: uids, account: account, db).filter { $0.record.folder != folder }
-            guard !changed.isEmpty else { return Committed([], state: try ChangeLog.state(db, domain: mailDomain)) }
-            let sequence = try Self.nextSequence(db)
-            var touched = Set<GroupKey>()
-            for (id, record) in changed {
-                try db.cachedStatement(sql: "UPDATE mail_message SET folder = ?, folder_seq = ? WHERE id = ?")
-                    .execute(arguments: [folder.rawValue, sequence, id])
-                try ChangeLog.record(db, domain: mailScope(account), itemID: record.uid, kind: .updated)
-                touched.insert(GroupKey(account: account, folder: record.folder, threadId: record.threadId))
-                touched.insert(GroupKey(account: account, folder: folder, threadId: record.threadId))
-            }
-            try Self.refresh(touched, sequence: sequence, db)
-            return Committed(changed.map(\.record.uid), state: try ChangeLog.state(db, domain: mailDomain))
+        try await update(account: account, uids: uids, where: { $0.folder != folder }) { id, record, write, db in
+            try db.cachedStatement(sql: "UPDATE mail_message SET folder = ?, folder_seq = ? WHERE id = ?")
+                .execute(arguments: [folder.rawValue, write.sequence, id])
+            write.moved(record, to: folder)
         }
     }
 
@@ -131,6 +115,20 @@ public struct SQLiteMailService: MailService {
     public func changes(account: String, since sinceState: String, limit: Int) async throws -> ChangeSet {
         try database.read { db in
             try ChangeLog.changes(db, domain: mailDomain, scope: mailScope(account), since: sinceState, limit: limit)
+        }
+    }
+
+    /// Changes the messages `uids` names (every uid must exist) for which `needed` holds, one row at a
+    /// time by `apply`, which also notes the change in the write.
+    private func update(account: String, uids: [String], where needed: @escaping @Sendable (MailRecord) -> Bool,
+                        _ apply: @escaping @Sendable (Int64, MailRecord, inout MailWrite, Database) throws -> Void) async throws -> Committed<[String]> {
+        try await database.write { db in
+            let changed = try Self.rowIDs(of: uids, account: account, db).filter { needed($0.record) }
+            guard !changed.isEmpty else { return Committed([], state: try ChangeLog.state(db, domain: mailDomain)) }
+            var write = MailWrite(account: account, sequence: try Self.nextSequence(db))
+            for (id, record) in changed { try apply(id, record, &write, db) }
+            try Self.finish(write, db)
+            return Committed(changed.map(\.record.uid), state: try ChangeLog.state(db, domain: mailDomain))
         }
     }
 }

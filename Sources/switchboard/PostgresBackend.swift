@@ -39,7 +39,7 @@ final class PostgresBackend: StoreBackend {
     func openFeed() throws -> any FeedService { PostgresFeedService(store: try store(), signal: signal) }
     func openCatalog() throws -> any CatalogService { PostgresCatalogService(store: try store(), signal: signal) }
     // Wired by their helpers: `PostgresMailService(store: try store(), clock: clock, signal: signal)` and the like.
-    func openMail() throws -> any MailService { throw notAvailable("mail") }
+    func openMail() throws -> any MailService { PostgresMailService(store: try store(), clock: clock, signal: signal) }
     func openChat() throws -> any ChatService { PostgresChatService(store: try store(), clock: clock, signal: signal) }
     func openCalendar() throws -> any CalendarService { PostgresCalendarService(store: try store(), signal: signal) }
 
@@ -54,7 +54,11 @@ final class PostgresBackend: StoreBackend {
             Domain(name: "catalog", unit: "brochures", migrations: PostgresCatalogService.migrations, planned: DemoCatalog.brochureCount,
                    count: { try await Self.count("catalog_brochure", $0, logger: $1) },
                    seed: { connection, logger, _ in try await PostgresCatalogService.seed(connection, logger: logger) }),
-            // mail: Domain(name: "mail", unit: "messages", migrations: PostgresMailService.migrations, …)
+            Domain(name: "mail", unit: "messages", migrations: PostgresMailService.migrations, planned: options.mailMessages,
+                   count: { try await Self.count("mail_message", $0, logger: $1) },
+                   seed: { [options, clock] connection, logger, progress in
+                       try await PostgresMailService.seed(connection, clock: clock, messages: options.mailMessages, logger: logger, progress: progress)
+                   }),
             Domain(name: "chat", unit: "messages", migrations: PostgresChatService.migrations, planned: DemoChat.messageCount,
                    count: { try await Self.count("chat_message", $0, logger: $1) },
                    seed: { [clock] connection, logger, _ in try await PostgresChatService.seed(connection, clock: clock, logger: logger) }),
@@ -81,11 +85,6 @@ final class PostgresBackend: StoreBackend {
         var count: @Sendable (PostgresConnection, Logger) async throws -> Int
         /// Writes the demo data in the migration's transaction, reporting how many so far.
         var seed: @Sendable (PostgresConnection, Logger, (Int) -> Void) async throws -> Void
-    }
-
-    /// The storage error of a domain this build does not serve from PostgreSQL yet.
-    private func notAvailable(_ domain: String) -> ServiceError {
-        .storageUnavailable(path: location, cause: "the \(domain) domain is not available on PostgreSQL in this build")
     }
 
     /// The database as `host.status` and errors show it: the URL with the password replaced.

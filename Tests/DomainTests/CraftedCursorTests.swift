@@ -11,7 +11,7 @@ import Testing
 /// Cursors whose checksum is right but whose sort key and id were written by hand: anyone can make
 /// one with the public format. Every list answers a page or `-32602` naming `cursor`, never a trap
 /// (issue 6, point 1: `feed.list` trapped on an id of Int64.max).
-@Suite("Crafted cursors on every list")
+@Suite("Crafted cursors on every list", .postgresStores)
 struct CraftedCursorTests {
     static let account = DemoAccount.email
 
@@ -38,14 +38,14 @@ struct CraftedCursorTests {
     func craftedCursors(backend: MailBackend) async throws {
         let feed: any FeedService
         switch backend {
-        case .memory:
+        case .memory, .postgres:
             feed = InMemoryFeedService(demoCount: 200)
         case .sqlite, .sqliteFile:
             let database = try AppDatabase(path: backend == .sqlite ? ":memory:" : temporaryDatabasePath(), migrations: SQLiteFeedService.migrations)
             try await database.writer.write { db in try SQLiteFeedService.seed(db, count: 200) }
             feed = SQLiteFeedService(database: database)
         }
-        var registry = MethodRegistry.mailMethods(try backend.make(), defaultAccount: Self.account, clock: mailTestClock)
+        var registry = MethodRegistry.mailMethods(try await backend.make(), defaultAccount: Self.account, clock: mailTestClock)
         registry.add(.feedMethods(feed))
         let client = MailRPCClient(try registry.freeze())
         let key = PropertyInputs.text(Self.keyPieces, count: 0...4)

@@ -2,6 +2,7 @@ import Jansson
 import JSONRPC
 import MailDomain
 import SwitchboardCore
+import PostgresTesting
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -10,7 +11,7 @@ import Glibc
 /// The import record reader on generated input (seeded, so a failing seed reproduces): records with
 /// random member types, missing members, huge strings, NUL, odd dates and random Unicode each give
 /// a stored message or a clear error at their index, never a trap; inline and from a file alike.
-@Suite("Import records: generated input")
+@Suite("Import records: generated input", .postgresStores)
 struct ImportRecordPropertyTests {
     static let seeds: [UInt64] = Array(1...16)
 
@@ -30,6 +31,9 @@ struct ImportRecordPropertyTests {
         let inline = try await Self.importOutcome(records, backend: .memory, viaFile: false)
         Self.check(inline, records: records, good: good, seed: seed)
         #expect(try await Self.importOutcome(records, backend: .sqlite, viaFile: false) == inline, "seed \(seed)")
+        if TestPostgres.isAvailable {
+            #expect(try await Self.importOutcome(records, backend: .postgres, viaFile: false) == inline, "seed \(seed)")
+        }
         #expect(try await Self.importOutcome(records, backend: .memory, viaFile: true) == inline, "seed \(seed)")
     }
 
@@ -47,7 +51,7 @@ struct ImportRecordPropertyTests {
 
     /// What an import of `records` into an empty mailbox answered, without the state.
     static func importOutcome(_ records: [JSONValue], backend: MailBackend, viaFile: Bool) async throws -> JSONValue {
-        let client = MailRPCClient(try mailDispatcher(try backend.make(messages: 0)))
+        let client = MailRPCClient(try mailDispatcher(try await backend.make(messages: 0)))
         var result: JSONValue
         if viaFile {
             let file = MailTempFile(prototypeInbox(records), name: "generated")

@@ -4,7 +4,7 @@ import Testing
 
 /// A batch is threaded in one pass; it must thread exactly as storing its messages one at a time
 /// does, whatever the order: replies before their parents, chains across batches, cycles, self-replies.
-@Suite("Import threading")
+@Suite("Import threading", .postgresStores)
 struct ImportThreadingTests {
     /// Messages of several conversations in a seeded random order, some answering stored messages.
     static func records(seed: UInt64) -> [ImportRecord] {
@@ -49,12 +49,12 @@ struct ImportThreadingTests {
     @Test("a batch threads as one-at-a-time storing does", arguments: MailBackend.allCases, [1, 2, 3] as [UInt64])
     func sameAsOneAtATime(backend: MailBackend, seed: UInt64) async throws {
         let records = Self.records(seed: seed)
-        let oneByOne = try backend.make(messages: 0)
+        let oneByOne = try await backend.make(messages: 0)
         var skipped = 0
         for record in records {
             skipped += try await oneByOne.importMessages(account: DemoAccount.email, [record]).skipped.count
         }
-        let batched = try backend.make(messages: 0)
+        let batched = try await backend.make(messages: 0)
         // Two batches, so the second one re-threads what the first stored.
         let half = records.count / 2
         let first = try await batched.importMessages(account: DemoAccount.email, Array(records[..<half]))

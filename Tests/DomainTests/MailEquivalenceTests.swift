@@ -4,7 +4,7 @@ import Testing
 
 /// Both services, fed the same operations, give the same answers: the same script runs against each
 /// and every answer is compared.
-@Suite("Mail services answer alike")
+@Suite("Mail services answer alike", .postgresStores)
 struct MailEquivalenceTests {
     let me = DemoAccount.email
 
@@ -58,21 +58,22 @@ struct MailEquivalenceTests {
         return log
     }
 
-    @Test("the same script gives the same answers from the in-memory and the SQLite service")
-    func sameAnswers() async throws {
-        let memory = try await script(try MailBackend.memory.make(messages: 200))
-        let sqlite = try await script(try MailBackend.sqlite.make(messages: 200))
-        #expect(memory.count == sqlite.count)
-        for (a, b) in zip(memory, sqlite) where a != b {
-            Issue.record("in memory: \(a.prefix(600))\nin SQLite:  \(b.prefix(600))")
+    @Test("the same script gives the same answers from the in-memory service and each SQL one",
+          arguments: [MailBackend.sqlite, .postgres])
+    func sameAnswers(backend: MailBackend) async throws {
+        let memory = try await script(try await MailBackend.memory.make(messages: 200))
+        let other = try await script(try await backend.make(messages: 200))
+        #expect(memory.count == other.count)
+        for (a, b) in zip(memory, other) where a != b {
+            Issue.record("in memory: \(a.prefix(600))\nin \(backend):  \(b.prefix(600))")
             break
         }
     }
 
     @Test("the demo mailbox is the same on every run with the same clock")
     func deterministic() async throws {
-        let a = try await script(try MailBackend.memory.make(messages: 120))
-        let b = try await script(try MailBackend.memory.make(messages: 120))
+        let a = try await script(try await MailBackend.memory.make(messages: 120))
+        let b = try await script(try await MailBackend.memory.make(messages: 120))
         #expect(a == b)
     }
 }

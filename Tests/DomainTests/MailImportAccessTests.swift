@@ -10,7 +10,7 @@ import Glibc
 
 /// `mail.import {path}` reads only inside the allowed folders and says nothing about the rest;
 /// `mail.import {records}` takes the same records inline.
-@Suite("Mail import: file access and inline records")
+@Suite("Mail import: file access and inline records", .postgresStores)
 struct MailImportAccessTests {
     /// A fresh allowed folder with a good import file, and a folder outside it with one too.
     final class Folders {
@@ -35,15 +35,15 @@ struct MailImportAccessTests {
             fclose(file)
         }
 
-        func client(_ backend: MailBackend) throws -> MailRPCClient {
-            MailRPCClient(try mailDispatcher(try backend.make(messages: 0), readRoots: try ReadRoots(resolving: [allowed])))
+        func client(_ backend: MailBackend) async throws -> MailRPCClient {
+            MailRPCClient(try mailDispatcher(try await backend.make(messages: 0), readRoots: try ReadRoots(resolving: [allowed])))
         }
     }
 
     @Test("a file inside the allowed folder imports", arguments: MailBackend.allCases)
     func inside(backend: MailBackend) async throws {
         let folders = try Folders()
-        let client = try folders.client(backend)
+        let client = try await folders.client(backend)
         let result = try await client.result("mail.import", ["path": .string(folders.allowed + "/inbox.json")])
         #expect(result["imported"] == 2 && result["errors"] == [])
         #expect(try await client.result("mail.thread", ["threadId": "a1"])["messages"]?.strings("uid") == ["a1", "a2"])
@@ -52,7 +52,7 @@ struct MailImportAccessTests {
     @Test("outside the folder every path gets the same error, whether the file exists or not", arguments: MailBackend.allCases)
     func outside(backend: MailBackend) async throws {
         let folders = try Folders()
-        let client = try folders.client(backend)
+        let client = try await folders.client(backend)
         symlink(folders.outside + "/inbox.json", folders.allowed + "/link.json")
         symlink(folders.outside + "/missing.json", folders.allowed + "/dangling.json")
         symlink(folders.outside, folders.allowed + "/out")
@@ -80,7 +80,7 @@ struct MailImportAccessTests {
     @Test("inside the folder the reason is given, and a JSON error gives line and column, not the text")
     func reasonsInside() async throws {
         let folders = try Folders()
-        let client = try folders.client(.memory)
+        let client = try await folders.client(.memory)
         mkdir(folders.allowed + "/sub", 0o755)
         mkfifo(folders.allowed + "/fifo", 0o644)
         folders.write("{\"inbox\": [\n  {\"uid\": secret-token-1234}]}", to: folders.allowed + "/broken.json")
@@ -102,7 +102,7 @@ struct MailImportAccessTests {
 
     @Test("records inline import like a file's, with errors by index", arguments: MailBackend.allCases)
     func inline(backend: MailBackend) async throws {
-        let client = MailRPCClient(try mailDispatcher(try backend.make(messages: 0), readRoots: .empty))
+        let client = MailRPCClient(try mailDispatcher(try await backend.make(messages: 0), readRoots: .empty))
         let records: [JSONValue] = [
             prototypeRecord(uid: "r2", responseToUid: "r1", dateTime: "2025-12-02T10:00:00Z"),
             prototypeRecord(uid: "r1", dateTime: "2025-12-01T10:00:00Z"),
@@ -121,7 +121,7 @@ struct MailImportAccessTests {
 
     @Test("a record whose text holds U+0000 is refused by index, not stored cut short", arguments: MailBackend.allCases)
     func nulInRecords(backend: MailBackend) async throws {
-        let client = MailRPCClient(try mailDispatcher(try backend.make(messages: 0), readRoots: .empty))
+        let client = MailRPCClient(try mailDispatcher(try await backend.make(messages: 0), readRoots: .empty))
         let record = prototypeRecord(uid: "n1", subject: "before\u{0}after")
         let result = try await client.result("mail.import", ["records": [record, prototypeRecord(uid: "n2")]])
         #expect(result["imported"] == 1)

@@ -5,12 +5,12 @@ import SwitchboardCore
 import Testing
 
 /// `mail.import` over files in the prototype backend's format, on both services.
-@Suite("Mail import")
+@Suite("Mail import", .postgresStores)
 struct MailImportTests {
     @Test("good records are kept, bad ones reported by index and reason, and a second run adds nothing",
           arguments: MailBackend.allCases)
     func goodAndBad(backend: MailBackend) async throws {
-        let client = MailRPCClient(try mailDispatcher(try backend.make(messages: 10)))
+        let client = MailRPCClient(try mailDispatcher(try await backend.make(messages: 10)))
         let records: [JSONValue] = [
             prototypeRecord(uid: "1", subject: "subject 1"),
             prototypeRecord(uid: "2", subject: "Re: subject 1", responseToUid: "1", dateTime: "Yesterday"),
@@ -51,7 +51,7 @@ struct MailImportTests {
     @Test("an import record is held to mail.send's sizes and to RFC 3339 years 0000...9999, each refusal naming the member and a size, never the text",
           arguments: MailBackend.allCases)
     func sendLimitsAndTimeRange(backend: MailBackend) async throws {
-        let client = MailRPCClient(try mailDispatcher(try backend.make(messages: 0)))
+        let client = MailRPCClient(try mailDispatcher(try await backend.make(messages: 0)))
         let long = { (count: Int) in String(repeating: "é", count: count) }
         let many = Array(repeating: "a@example.org", count: 101).joined(separator: ",")
         let records: [JSONValue] = [
@@ -78,7 +78,7 @@ struct MailImportTests {
     @Test("a large import reports $/progress after each batch when the request carries a progress token",
           arguments: MailBackend.allCases)
     func progress(backend: MailBackend) async throws {
-        let client = MailRPCClient(try mailDispatcher(try backend.make(messages: 0)))
+        let client = MailRPCClient(try mailDispatcher(try await backend.make(messages: 0)))
         let records = (0..<1_200).map { index in
             prototypeRecord(uid: "p\(index)", subject: "Batch \(index / 10)", responseToUid: index % 10 == 0 ? "" : "p\(index - 1)",
                             dateTime: "2025-12-\(10 + index / 100)T10:\(10 + index % 50):00Z")
@@ -94,7 +94,7 @@ struct MailImportTests {
         #expect(folders["folders"]?.arrayValue?.first?["total"] == 1_200)
         #expect(try await client.result("inbox.list", ["limit": 500])["items"]?.arrayValue?.count == 120)
 
-        let quiet = MailRPCClient(try mailDispatcher(try backend.make(messages: 0)))
+        let quiet = MailRPCClient(try mailDispatcher(try await backend.make(messages: 0)))
         _ = try await quiet.result("mail.import", ["path": .string(file.path)])
         #expect(quiet.notifications.isEmpty)
     }

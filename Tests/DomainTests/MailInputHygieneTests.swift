@@ -6,10 +6,10 @@ import Testing
 
 /// Mail params through the JSON-RPC layer on both services (issue 6, points 11 and 14): `U+0000`,
 /// unknown members, size limits, brief error quotes, Unicode folding in search.
-@Suite("Mail input hygiene")
+@Suite("Mail input hygiene", .postgresStores)
 struct MailInputHygieneTests {
-    static func client(_ backend: MailBackend) throws -> MailRPCClient {
-        MailRPCClient(try mailDispatcher(try backend.make()))
+    static func client(_ backend: MailBackend) async throws -> MailRPCClient {
+        MailRPCClient(try mailDispatcher(try await backend.make()))
     }
 
     static func expectInvalid(_ error: JSONValue, field: String, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -19,7 +19,7 @@ struct MailInputHygieneTests {
 
     @Test("mail.send with a subject holding U+0000 is -32602 naming subject, and stores nothing", arguments: MailBackend.allCases)
     func nulInSubject(backend: MailBackend) async throws {
-        let client = try Self.client(backend)
+        let client = try await Self.client(backend)
         let before = try await client.result("inbox.list", ["folder": "sent"])
         let error = try await client.error("mail.send", ["to": "ann@example.com", "subject": "before\u{0}after", "text": "x"])
         Self.expectInvalid(error, field: "subject")
@@ -34,7 +34,7 @@ struct MailInputHygieneTests {
 
     @Test("mail.markRead of \"m000124\\u0000zzz\" is -32602 naming uids[0] and leaves m000124 as it was", arguments: MailBackend.allCases)
     func nulInUID(backend: MailBackend) async throws {
-        let client = try Self.client(backend)
+        let client = try await Self.client(backend)
         let message = try await client.result("mail.get", ["uid": "m000124"])
         let read = try #require(message["read"]?.boolValue as Bool?)
         let error = try await client.error("mail.markRead", ["uids": ["m000124\u{0}zzz"], "read": .bool(!read)])
@@ -47,7 +47,7 @@ struct MailInputHygieneTests {
 
     @Test("a member a method does not take is -32602 naming it; _meta is accepted", arguments: MailBackend.allCases)
     func unknownMembers(backend: MailBackend) async throws {
-        let client = try Self.client(backend)
+        let client = try await Self.client(backend)
         let send = try await client.error("mail.send", ["to": "ann@example.com", "subject": "s", "text": "t", "bcc": "eve@example.com"])
         Self.expectInvalid(send, field: "bcc")
         #expect(send["message"]?.stringValue?.contains("to, cc, subject, text, inReplyTo") == true, "\(send)")
@@ -70,7 +70,7 @@ struct MailInputHygieneTests {
 
     @Test("text params have size limits, named in the error", arguments: MailBackend.allCases)
     func sizeLimits(backend: MailBackend) async throws {
-        let client = try Self.client(backend)
+        let client = try await Self.client(backend)
         let long = { (count: Int) in JSONValue.string(String(repeating: "é", count: count)) }
         let cases: [(String, JSONValue, String, String)] = [
             ("mail.send", ["to": "a@example.com", "subject": long(1_001), "text": "t"], "subject", "at most 1000 characters"),
@@ -93,7 +93,7 @@ struct MailInputHygieneTests {
 
     @Test("an 8 MB cursor is refused with a small reply that quotes a short excerpt", arguments: MailBackend.allCases)
     func hugeCursor(backend: MailBackend) async throws {
-        let client = try Self.client(backend)
+        let client = try await Self.client(backend)
         let cursor = String(repeating: "A", count: 8 << 20)
         for method in ["inbox.list", "mail.search"] {
             var params: JSONObject = ["cursor": .string(cursor)]
@@ -106,7 +106,7 @@ struct MailInputHygieneTests {
 
     @Test("8 MB of text in a state, a folder, a uid or a method name gets a small reply", arguments: MailBackend.allCases)
     func hugeValuesElsewhere(backend: MailBackend) async throws {
-        let client = try Self.client(backend)
+        let client = try await Self.client(backend)
         let huge = String(repeating: "z", count: 8 << 20)
         let calls: [(String, JSONValue)] = [
             ("mail.changes", ["sinceState": .string(huge)]),

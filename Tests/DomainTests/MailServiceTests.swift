@@ -6,7 +6,7 @@ import SwitchboardCore
 import Testing
 
 /// The shared suite: every scenario runs against both services, which must answer alike.
-@Suite("Mail services")
+@Suite("Mail services", .postgresStores)
 struct MailServiceTests {
     let me = DemoAccount.email
 
@@ -31,7 +31,7 @@ struct MailServiceTests {
 
     @Test("the drawer lists the five folders and counts every demo message once", arguments: MailBackend.allCases)
     func drawer(backend: MailBackend) async throws {
-        let mail = try backend.make(messages: 150)
+        let mail = try await backend.make(messages: 150)
         let folders = try await mail.folders(account: me)
         #expect(folders.map(\.name) == [.inbox, .sent, .drafts, .archive, .trash])
         #expect(folders.map(\.total).reduce(0, +) == 150)
@@ -48,7 +48,7 @@ struct MailServiceTests {
 
     @Test("the listing serves every conversation once, newest activity first", arguments: MailBackend.allCases)
     func listingOrder(backend: MailBackend) async throws {
-        let mail = try backend.make()
+        let mail = try await backend.make()
         let all = try await walk(mail, limit: 7)
         #expect(Set(all.map(\.threadId)).count == all.count)
         let dates = all.map(\.latest.date)
@@ -61,7 +61,7 @@ struct MailServiceTests {
 
     @Test("unreadOnly lists exactly the conversations with unread mail", arguments: MailBackend.allCases)
     func unreadOnly(backend: MailBackend) async throws {
-        let mail = try backend.make()
+        let mail = try await backend.make()
         let unread = try await walk(mail, unreadOnly: true, limit: 3)
         #expect(!unread.isEmpty)
         #expect(unread == (try await walk(mail)).filter { $0.unreadCount > 0 })
@@ -69,7 +69,7 @@ struct MailServiceTests {
 
     @Test("a thread lists its messages oldest first, with full text, across folders", arguments: MailBackend.allCases)
     func threadOrder(backend: MailBackend) async throws {
-        let mail = try backend.make()
+        let mail = try await backend.make()
         let longest = try #require(try await walk(mail, .inbox).max { $0.messageCount < $1.messageCount })
         let thread = try #require(try await mail.thread(account: me, threadId: longest.threadId))
         #expect(thread.messages.first?.uid == longest.threadId)
@@ -85,7 +85,7 @@ struct MailServiceTests {
 
     @Test("a reply imported before its parent joins the parent's conversation when the parent arrives", arguments: MailBackend.allCases)
     func childBeforeParent(backend: MailBackend) async throws {
-        let mail = try backend.make(messages: 0)
+        let mail = try await backend.make(messages: 0)
         _ = try await mail.importMessages(account: me, [
             record("c2", subject: "Re: Re: Plans", replyTo: "c1", at: "2025-12-31T12:02:00Z"),
             record("c1", subject: "Re: Plans", replyTo: "c0", at: "2025-12-31T12:01:00Z"),
@@ -106,7 +106,7 @@ struct MailServiceTests {
 
     @Test("conversations arriving or changing between two page requests are neither skipped nor repeated", arguments: MailBackend.allCases)
     func stablePagination(backend: MailBackend) async throws {
-        let mail = try backend.make()
+        let mail = try await backend.make()
         let expected = try await walk(mail, limit: 500).map(\.threadId)
         let first = try await mail.conversations(account: me, folder: .inbox, unreadOnly: false, page: PageRequest(limit: 5))
         // A reply arrives in a conversation not served yet (it jumps to the top), a new one starts,
@@ -131,7 +131,7 @@ struct MailServiceTests {
 
     @Test("a cursor is refused by another folder, another filter and another account", arguments: MailBackend.allCases)
     func foreignCursor(backend: MailBackend) async throws {
-        let mail = try backend.make()
+        let mail = try await backend.make()
         let cursor = try #require(try await mail.conversations(account: me, folder: .inbox, unreadOnly: false, page: PageRequest(limit: 2)).nextCursor)
         for (account, folder, unread) in [(me, Folder.archive, false), (me, .inbox, true), ("other@example.org", .inbox, false)] {
             await #expect(throws: JSONFieldError.self) {
@@ -142,7 +142,7 @@ struct MailServiceTests {
 
     @Test("sending a reply stores it in Sent, threaded, with a sequential uid and the clock's date", arguments: MailBackend.allCases)
     func sendReply(backend: MailBackend) async throws {
-        let mail = try backend.make()
+        let mail = try await backend.make()
         let conversation = try #require(try await walk(mail).first)
         let sentBefore = try await mail.folders(account: me)[1].total
         let reply = MailDraft(from: me, to: [conversation.latest.from], subject: "Re: \(conversation.subject)", text: "On it.",
@@ -163,7 +163,7 @@ struct MailServiceTests {
 
     @Test("markRead and move change counts and are reported by changes; no-ops are not", arguments: MailBackend.allCases)
     func changesAfterWrites(backend: MailBackend) async throws {
-        let mail = try backend.make()
+        let mail = try await backend.make()
         let state = try await mail.state()
         let unread = try #require(try await walk(mail, unreadOnly: true).first)
         let inbox = try await mail.folders(account: me)[0]
@@ -187,7 +187,7 @@ struct MailServiceTests {
 
     @Test("changes are per account: another account's sends and reads never show up", arguments: MailBackend.allCases)
     func changesPerAccount(backend: MailBackend) async throws {
-        let mail = try backend.make(messages: 10)
+        let mail = try await backend.make(messages: 10)
         let other = "ada@example.com"
         _ = try await mail.login(email: other)
         let state = try await mail.state()
@@ -199,7 +199,7 @@ struct MailServiceTests {
 
     @Test("an unknown, foreign or future state is -32010 and says to reload", arguments: MailBackend.allCases)
     func badStates(backend: MailBackend) async throws {
-        let mail = try backend.make(messages: 10)
+        let mail = try await backend.make(messages: 10)
         for state in ["bogus", "feed-0", "mail-zz", "mail-"] {
             do {
                 _ = try await mail.changes(account: me, since: state, limit: 10)
@@ -214,7 +214,7 @@ struct MailServiceTests {
 
     @Test("search ranks a subject hit before a text-only hit, then newer first", arguments: MailBackend.allCases)
     func searchRanking(backend: MailBackend) async throws {
-        let mail = try backend.make(messages: 50)
+        let mail = try await backend.make(messages: 50)
         _ = try await mail.importMessages(account: me, [
             record("body-new", subject: "Weekend", text: "We could fly to Zanzibar.", at: "2025-12-31T10:00:00Z"),
             record("subject", subject: "Zanzibar itinerary", text: "Attached.", at: "2025-12-01T10:00:00Z"),
@@ -232,7 +232,7 @@ struct MailServiceTests {
 
     @Test("search pages through every hit once, best first", arguments: MailBackend.allCases)
     func searchPages(backend: MailBackend) async throws {
-        let mail = try backend.make()
+        let mail = try await backend.make()
         let all = try await mail.search(account: me, query: "the", page: PageRequest(limit: 500))
         #expect(all.items.count > 10)
         var served: [SearchHit] = []
@@ -252,7 +252,7 @@ struct MailServiceTests {
 
     @Test("any query text is safe: quotes, operators, stars, unicode", arguments: MailBackend.allCases)
     func hostileSearch(backend: MailBackend) async throws {
-        let mail = try backend.make(messages: 60)
+        let mail = try await backend.make(messages: 60)
         let queries = ["\"", "\"\"", "*", "lunch*", "NEAR(", "NEAR(lunch invoice, 2)", "AND", "a OR b NOT c", "subject:lunch",
                        "{subject}: x", "'; DROP TABLE mail_message; --", "(((", "-lunch", "^lunch", "日本語 ünïcødé", "🙂",
                        "\u{0}", "   ", "", "col : \"x\"", String(repeating: "lunch ", count: 40)]
@@ -270,7 +270,7 @@ struct MailServiceTests {
 
     @Test("importing the same records twice adds nothing the second time", arguments: MailBackend.allCases)
     func importIdempotent(backend: MailBackend) async throws {
-        let mail = try backend.make(messages: 20)
+        let mail = try await backend.make(messages: 20)
         let records = [record("i1"), record("i2", replyTo: "i1"), record("i1")]
         let first = try await mail.importMessages(account: me, records)
         #expect(first.imported == ["i1", "i2"] && first.skipped == ["i1"])
@@ -283,7 +283,7 @@ struct MailServiceTests {
 
     @Test("login creates an account once and keeps the demo account's name", arguments: MailBackend.allCases)
     func login(backend: MailBackend) async throws {
-        let mail = try backend.make(messages: 5)
+        let mail = try await backend.make(messages: 5)
         #expect(try await mail.login(email: "new@example.org") == LoginOutcome(account: Account(email: "new@example.org"), created: true))
         #expect(try await mail.login(email: "new@example.org").created == false)
         #expect(try await mail.login(email: me) == LoginOutcome(account: Account(email: me, name: DemoAccount.name), created: false))

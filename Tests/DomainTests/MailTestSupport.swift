@@ -3,8 +3,10 @@ import Jansson
 import JSONRPC
 import Logging
 import MailDomain
+import PostgresTesting
 import SchemaTesting
 import SwitchboardCore
+import SwitchboardPostgres
 import SwitchboardStorage
 import Synchronization
 import Testing
@@ -18,26 +20,32 @@ import Glibc
 /// The clock of every mail test: `--now 2026-01-01T09:00:00Z`.
 let mailTestClock = FixedClock(milliseconds: Timestamp.parse("2026-01-01T09:00:00Z")!)
 
-/// The two implementations the shared suite runs against.
+/// The implementations the shared suite runs against.
 enum MailBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    /// `sqliteFile`: a file in WAL mode, where reads use each thread's own connection.
-    case memory, sqlite, sqliteFile
+    /// `sqliteFile`: a file in WAL mode, where reads use each thread's own connection. `postgres`: a
+    /// fresh database on the test server (its suite needs the `.postgresStores` trait; the case is
+    /// skipped when there is no test server).
+    case memory, sqlite, sqliteFile, postgres
 
     var testDescription: String { rawValue }
 
     /// A service holding `messages` demo messages.
-    func make(messages: Int = 150) throws -> any MailService {
+    func make(messages: Int = 150) async throws -> any MailService {
         switch self {
         case .memory:
             return InMemoryMailService(clock: mailTestClock, demoMessages: messages)
         case .sqlite:
             let database = try AppDatabase(path: ":memory:", migrations: SQLiteMailService.migrations)
-            try database.writer.write { db in try SQLiteMailService.seed(db, clock: mailTestClock, messages: messages) }
+            try await database.writer.write { db in try SQLiteMailService.seed(db, clock: mailTestClock, messages: messages) }
             return SQLiteMailService(database: database, clock: mailTestClock)
         case .sqliteFile:
             let database = try AppDatabase(path: temporaryDatabasePath(), migrations: SQLiteMailService.migrations)
-            try database.writer.write { db in try SQLiteMailService.seed(db, clock: mailTestClock, messages: messages) }
+            try await database.writer.write { db in try SQLiteMailService.seed(db, clock: mailTestClock, messages: messages) }
             return SQLiteMailService(database: database, clock: mailTestClock)
+        case .postgres:
+            let store = try await PostgresTestStores.open(migrations: [PostgresMailService.migrations])
+            try await store.write { try await PostgresMailService.seed($0, clock: mailTestClock, messages: messages, logger: TestPostgres.logger) }
+            return PostgresMailService(store: store, clock: mailTestClock)
         }
     }
 }

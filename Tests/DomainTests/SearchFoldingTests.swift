@@ -8,11 +8,11 @@ import Glibc
 #endif
 
 /// Search folds Unicode alike in both services (issue 6, point 14).
-@Suite("Search folding")
+@Suite("Search folding", .postgresStores)
 struct SearchFoldingTests {
     @Test("search folds Unicode: a decomposed cafe\\u0301, CAFÉ and cafe all find \"Café\"", arguments: MailBackend.allCases)
     func searchFolds(backend: MailBackend) async throws {
-        let client = try MailInputHygieneTests.client(backend)
+        let client = try await MailInputHygieneTests.client(backend)
         let sent = try await client.result("mail.send", ["to": "ann@example.com", "subject": "Café crème tomorrow", "text": "Naïve plan"])
         let uid = try #require(sent["message"]?["uid"]?.stringValue)
         for query in ["cafe\u{301}", "café", "CAFÉ", "cafe", "CRE\u{300}ME", "naive", "nai\u{308}ve"] {

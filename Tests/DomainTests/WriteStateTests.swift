@@ -8,12 +8,12 @@ import Testing
 /// writer commits right after the write is after that state, so the client's next `mail.changes`
 /// reports it. (Read in a second transaction, the state would already include that change, and the
 /// client would never hear of it.)
-@Suite("Write answers carry the state of their own transaction")
+@Suite("Write answers carry the state of their own transaction", .postgresStores)
 struct WriteStateTests {
     @Test("a change another writer commits right after a write is reported by changes since the write's state",
           arguments: MailBackend.allCases)
     func interleavedWriter(backend: MailBackend) async throws {
-        let mail = InterleavingMail(base: try backend.make(messages: 20), otherUID: "m000003")
+        let mail = InterleavingMail(base: try await backend.make(messages: 20), otherUID: "m000003")
         let client = MailRPCClient(try mailDispatcher(mail))
         let writes: [(String, JSONValue)] = [
             ("mail.send", ["to": "bob@example.com", "subject": "Hi", "text": "Hello"]),

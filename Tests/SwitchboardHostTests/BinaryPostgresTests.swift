@@ -69,23 +69,6 @@ struct BinaryPostgresTests {
         }
     }
 
-    @Test("mail answers -32050 saying it is not available on PostgreSQL in this build (remove it when its service is wired)")
-    func domainsNotWiredYet() async throws {
-        try await TestPostgres.withFreshDatabase { settings in
-            let host = try SpawnedHost(arguments: Self.arguments(TestPostgres.url(for: settings)))
-            let calls = [("mail", "mail.folders", "{}")]
-            try host.send(calls.enumerated().map { H.request($0.offset + 1, $0.element.1, $0.element.2) })
-            for (index, call) in calls.enumerated() {
-                let error = try host.response(to: .integer(Int64(index + 1))).response["error"]
-                #expect(error?["code"] == -32050, "\(call.1)")
-                #expect(error?["data"]?["cause"]?.stringValue == "the \(call.0) domain is not available on PostgreSQL in this build")
-                #expect(error?["data"]?["path"]?.stringValue?.contains(TestPostgres.password) == false)
-            }
-            host.closeInput()
-            #expect(try host.waitForExit() == .exited(0))
-        }
-    }
-
     @Test("SWITCHBOARD_DATABASE_URL selects PostgreSQL; two hosts starting at once on an empty database both come up, seeded once")
     func environmentAndTwoHosts() async throws {
         try await TestPostgres.withFreshDatabase { settings in

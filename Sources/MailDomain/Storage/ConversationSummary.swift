@@ -28,6 +28,13 @@ struct ConversationSummary: Sendable, Equatable {
         )
         return ConversationSummary(conversation: conversation, latestTime: latest.time)
     }
+
+    /// The listing rows of a conversation whose messages are all given (`thread`, one account's):
+    /// one per folder it has messages in.
+    static func listing(of thread: [MailRecord]) -> [(group: GroupKey, summary: ConversationSummary)] {
+        Dictionary(grouping: thread) { GroupKey(account: $0.account, folder: $0.folder, threadId: $0.threadId) }
+            .map { group, records in (group, make(threadId: group.threadId, account: group.account, records: records)) }
+    }
 }
 
 /// Subjects without the reply and forward prefixes mail clients add.

@@ -60,33 +60,28 @@ extension SQLiteMailService {
 
     // MARK: Conversations
 
-    /// Rebuilds the listing row of each conversation in `groups` from its messages, stamped with
-    /// `sequence`, and moves the folder counts by the difference. A conversation left with no
-    /// message in the folder loses its row.
+    /// Rebuilds the listing row of each conversation in `groups` by ``ConversationRefresh``, stamped
+    /// with `sequence`, and moves the folder counts by the difference.
     static func refresh(_ groups: Set<GroupKey>, sequence: Int64, _ db: Database) throws {
         for group in groups {
             let old = try Row.fetchOne(
                 db.cachedStatement(sql: "SELECT message_count, unread_count FROM mail_conversation WHERE account = ? AND folder = ? AND thread_id = ?"),
-                arguments: [group.account, group.folder.rawValue, group.threadId])
+                arguments: [group.account, group.folder.rawValue, group.threadId]).map { (total: $0[0] as Int, unread: $0[1] as Int) }
             let records = try Row.fetchAll(
                 db.cachedStatement(sql: "SELECT \(recordColumns) FROM mail_message WHERE account = ? AND thread_id = ? AND folder = ?"),
                 arguments: [group.account, group.threadId, group.folder.rawValue]).map(record)
-            var total: Int = -(old.map { $0[0] } ?? 0)
-            var unread: Int = -(old.map { $0[1] } ?? 0)
-            if records.isEmpty {
+            let refresh = ConversationRefresh(group, old: old, records: records)
+            if let summary = refresh.summary {
+                try writeSummary(summary, group: group, sequence: sequence, db)
+            } else {
                 try db.cachedStatement(sql: "DELETE FROM mail_conversation WHERE account = ? AND folder = ? AND thread_id = ?")
                     .execute(arguments: [group.account, group.folder.rawValue, group.threadId])
-            } else {
-                let summary = ConversationSummary.make(threadId: group.threadId, account: group.account, records: records)
-                try writeSummary(summary, group: group, sequence: sequence, db)
-                total += summary.conversation.messageCount
-                unread += summary.conversation.unreadCount
             }
-            guard total != 0 || unread != 0 else { continue }
+            guard refresh.movesCounts else { continue }
             try db.cachedStatement(sql: """
                 INSERT INTO mail_folder_count(account, folder, total, unread) VALUES (?, ?, ?, ?)
                 ON CONFLICT(account, folder) DO UPDATE SET total = total + excluded.total, unread = unread + excluded.unread
-                """).execute(arguments: [group.account, group.folder.rawValue, total, unread])
+                """).execute(arguments: [group.account, group.folder.rawValue, refresh.total, refresh.unread])
         }
     }
 
@@ -116,52 +111,12 @@ extension SQLiteMailService {
         return (conversation, latestTime)
     }
 
-    // MARK: Threading
-
-    /// Stores a new message, threads it, and re-threads the replies to it that arrived first, as
-    /// ``InMemoryMailbox`` does: logs the message as created and every re-threaded one as updated.
-    static func insert(account: String, uid: String, message: MailDraft, folder: Folder, read: Bool, time: Int64,
-                       sequence: Int64, _ db: Database) throws {
-        var threadId = uid
-        if let parent = message.inReplyTo, parent != uid, let found = try fetchRecord(db, account: account, uid: parent) {
-            threadId = found.threadId
-        }
-        try insertRow(MailRecord(account: account, uid: uid, threadId: threadId, folder: folder, from: message.from, to: message.to,
-                                 cc: message.cc, subject: message.subject, text: message.text, inReplyTo: message.inReplyTo,
-                                 time: time, read: read, folderSeq: sequence), db)
-        try ChangeLog.record(db, domain: mailScope(account), itemID: uid, kind: .created)
-        var touched: Set<GroupKey> = [GroupKey(account: account, folder: folder, threadId: threadId)]
-        let children = try String.fetchAll(
-            db.cachedStatement(sql: "SELECT uid FROM mail_message WHERE account = ? AND in_reply_to = ? AND uid != ? ORDER BY date_ms, uid"),
-            arguments: [account, uid, uid])
-        for child in children {
-            guard let old = try storedThread(db, account: account, uid: child), old != threadId else { continue }
-            try moveConversation(account: account, from: old, to: threadId, touched: &touched, db)
-        }
-        try refresh(touched, sequence: sequence, db)
-    }
+    // MARK: Lookups
 
     /// The thread id of stored message `uid`, if there is one.
     static func storedThread(_ db: Database, account: String, uid: String) throws -> String? {
         try String.fetchOne(db.cachedStatement(sql: "SELECT thread_id FROM mail_message WHERE account = ? AND uid = ?"),
                             arguments: [account, uid])
-    }
-
-    /// Moves every message of conversation `old` into `new`, logging each as updated and noting the
-    /// conversations whose listing rows must be rebuilt.
-    static func moveConversation(account: String, from old: String, to new: String, touched: inout Set<GroupKey>,
-                                 _ db: Database) throws {
-        let members = try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT uid, folder FROM mail_message WHERE account = ? AND thread_id = ? ORDER BY date_ms, uid"),
-            arguments: [account, old])
-        try db.cachedStatement(sql: "UPDATE mail_message SET thread_id = ? WHERE account = ? AND thread_id = ?")
-            .execute(arguments: [new, account, old])
-        for member in members {
-            try ChangeLog.record(db, domain: mailScope(account), itemID: member[0], kind: .updated)
-            let memberFolder = Folder(rawValue: member[1]) ?? .inbox
-            touched.insert(GroupKey(account: account, folder: memberFolder, threadId: old))
-            touched.insert(GroupKey(account: account, folder: memberFolder, threadId: new))
-        }
     }
 
     /// The ids of the messages `uids` names, or ``ServiceError/notFound(kind:id:)`` for the first unknown one.

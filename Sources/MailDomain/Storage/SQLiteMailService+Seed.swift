@@ -15,10 +15,7 @@ extension SQLiteMailService {
         var written = 0
         try DemoMail.generate(messages: messages, now: clock.now()) { thread in
             for record in thread { try insertRow(record, db) }
-            for (folder, records) in Dictionary(grouping: thread, by: \.folder) {
-                let summary = ConversationSummary.make(threadId: records[0].threadId, account: account, records: records)
-                try writeSummary(summary, group: GroupKey(account: account, folder: folder, threadId: records[0].threadId), sequence: 0, db)
-            }
+            for (group, summary) in ConversationSummary.listing(of: thread) { try writeSummary(summary, group: group, sequence: 0, db) }
             let before = written
             written += thread.count
             if written / 1_000 != before / 1_000 { progress(written) }
