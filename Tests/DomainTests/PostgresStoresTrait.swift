@@ -42,11 +42,21 @@ final class PostgresStores: Sendable {
     }
 
     private let holders = Mutex<[Holder]>([])
+    /// Further stores on the databases of fresh ones (other hosts' pools), closed first.
+    private let others = Mutex<[PostgresStore]>([])
 
     /// A store on a new database migrated with `migrations`, for the current test case.
     static func fresh(migrations: [PostgresMigrations]) async throws -> PostgresStore {
         guard let current else { throw PostgresStoresError.outsideScope }
         return try await current.fresh(migrations: migrations)
+    }
+
+    /// Another store (another host's pool) on the database of `store`, closed when the test case ends.
+    static func another(_ store: PostgresStore, migrations: [PostgresMigrations]) async throws -> PostgresStore {
+        guard let current else { throw PostgresStoresError.outsideScope }
+        let another = try await PostgresStore.open(store.settings, migrations: migrations, logger: TestPostgres.logger)
+        current.others.withLock { $0.append(another) }
+        return another
     }
 
     private func fresh(migrations: [PostgresMigrations]) async throws -> PostgresStore {
@@ -70,6 +80,7 @@ final class PostgresStores: Sendable {
 
     /// Closes every store and drops its database.
     func closeAll() async {
+        for store in others.withLock({ others in defer { others.removeAll() }; return others }) { await store.close() }
         let all = holders.withLock { holders in
             defer { holders.removeAll() }
             return holders

@@ -5,12 +5,7 @@ import Testing
 /// Two hosts on one PostgreSQL database over TCP on 127.0.0.1, as two users on two machines would run
 /// them: a message sent on one is pushed to the other (LISTEN/NOTIFY wakes it, the change log says what
 /// is new), and a lost connection in the middle of a burst loses no message that was answered sent.
-///
-/// - Important: Disabled: not finished. Pushes arrive once each in storage order, but the first test
-///   wrongly expects the order the requests were written (concurrent sends are stored in queue
-///   order); the second waits 60 s for a message after the sessions are ended (not yet diagnosed).
 @Suite("Chat across two hosts on one PostgreSQL database, against the binary", .offCooperativePool,
-       .disabled("not finished: see the note above"),
        .enabled(if: TestPostgres.isAvailable, Comment(rawValue: TestPostgres.skipReason)))
 struct BinaryPostgresChatTests {
     typealias H = BinaryHarness
@@ -88,8 +83,13 @@ struct BinaryPostgresChatTests {
             try sender.send(Push.send("marker", id: 501))
 
             let pushed = try Self.pushes(receiver, subscription: subscription.id, until: "marker")
-            #expect(pushed.compactMap { $0["clientMessageId"]?.stringValue } == clientIDs, "pushed once each, in the order sent")
-            #expect(pushed.compactMap { $0["id"]?.stringValue } == clientIDs.compactMap { sent[$0] })
+            // Once each, in storage order (pipelined sends are stored in the order the send queue took them,
+            // as on SQLite: BinaryChatPushTests), each with the id its sender was told.
+            let pushedClients = pushed.compactMap { $0["clientMessageId"]?.stringValue }
+            #expect(pushedClients.sorted() == clientIDs.sorted(), "pushed once each")
+            let positions = pushed.compactMap { $0["id"]?.stringValue.flatMap { Int($0.dropFirst("msg-".count)) } }
+            #expect(positions.count == pushed.count && positions == positions.sorted(), "pushed in storage order")
+            #expect(pushed.compactMap { $0["id"]?.stringValue } == pushedClients.compactMap { sent[$0] })
             #expect(pushed.allSatisfy { $0["state"] == "sent" && $0["senderId"] == "u0" })
 
             // Storage: each client id once.
@@ -102,7 +102,10 @@ struct BinaryPostgresChatTests {
         }
     }
 
-    @Test("both hosts' sessions ended by the server in the middle of a burst of sends: every send answered sent is in the database, once")
+    /// - Important: Disabled, not finished: after the sessions are ended the subscriber waited 60 s for a
+    ///   message (not yet diagnosed; the catalog's resume after ended sessions passes, BinaryPostgresTests).
+    @Test("both hosts' sessions ended by the server in the middle of a burst of sends: every send answered sent is in the database, once",
+          .disabled("not finished: the subscriber's resume after ended sessions is not yet diagnosed"))
     func sessionsEndedDuringBurst() async throws {
         try await TestPostgres.withFreshDatabaseURL { url, database in
             let first = try Self.host(url)
