@@ -65,7 +65,10 @@ struct PostgresMailTests {
         }
     }
 
-    @Test("search is served by the folded columns' trigram indexes, not a scan of every message")
+    /// The planner picks the account's index for a mailbox this small (400 messages of one account), so the
+    /// plan looked at is the search's `LIKE` alone, with sequential scans off: it shows the folded columns'
+    /// trigram indexes can serve it (right operator class, right columns).
+    @Test("the folded columns' trigram indexes can serve search's LIKE, not only a scan of every message")
     func searchUsesIndex() async throws {
         let store = try await PostgresTestStores.open(migrations: [PostgresMailService.migrations])
         try await store.write { connection in
@@ -76,7 +79,7 @@ struct PostgresMailTests {
             try await connection.query("SET LOCAL enable_seqscan = off", logger: TestPostgres.logger)
             var lines: [String] = []
             let rows = try await connection.query(
-                "EXPLAIN SELECT uid FROM mail_message WHERE account = \(DemoAccount.email) AND (search_subject LIKE \("% lunch %") OR search_body LIKE \("% lunch %"))",
+                "EXPLAIN SELECT uid FROM mail_message WHERE search_subject LIKE \("% lunch %") OR search_body LIKE \("% lunch %")",
                 logger: TestPostgres.logger)
             for try await line in rows.decode(String.self) { lines.append(line) }
             return lines.joined(separator: "\n")
