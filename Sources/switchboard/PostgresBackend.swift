@@ -38,7 +38,6 @@ final class PostgresBackend: StoreBackend {
 
     func openFeed() throws -> any FeedService { PostgresFeedService(store: try store(), signal: signal) }
     func openCatalog() throws -> any CatalogService { PostgresCatalogService(store: try store(), signal: signal) }
-    // Wired by their helpers: `PostgresMailService(store: try store(), clock: clock, signal: signal)` and the like.
     func openMail() throws -> any MailService { PostgresMailService(store: try store(), clock: clock, signal: signal) }
     func openChat() throws -> any ChatService { PostgresChatService(store: try store(), clock: clock, signal: signal) }
     func openCalendar() throws -> any CalendarService { PostgresCalendarService(store: try store(), signal: signal) }
@@ -110,7 +109,7 @@ final class PostgresBackend: StoreBackend {
                     throw error.serviceError
                 }
             }
-            let signals = Dictionary(uniqueKeysWithValues: ["mail", "feed", "chat", "catalog", "calendar"].map { ($0, signal) })
+            let signals = Dictionary(uniqueKeysWithValues: domains.map { ($0.name, signal) })
             let listener = PostgresChangeListener(settings: settings, signals: signals, logger: logger)
             // Lives as long as the process, reconnecting as needed.
             Task.detached { await listener.run() }
