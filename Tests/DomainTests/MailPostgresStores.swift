@@ -10,9 +10,4 @@ enum PostgresTestStores {
         guard TestPostgres.isAvailable else { try Test.cancel(Comment(rawValue: TestPostgres.skipReason)) }
         return try await PostgresStores.fresh(migrations: migrations)
     }
-
-    /// Another store (another host's pool) on the database of `store`, closed when the test case ends.
-    static func openAnother(_ store: PostgresStore, migrations: [PostgresMigrations]) async throws -> PostgresStore {
-        try await PostgresStores.another(store, migrations: migrations)
-    }
 }

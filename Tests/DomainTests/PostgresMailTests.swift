@@ -14,7 +14,7 @@ struct PostgresMailTests {
     func twoHosts(messages: Int = 20) async throws -> (PostgresMailService, PostgresMailService) {
         let store = try await PostgresTestStores.open(migrations: [PostgresMailService.migrations])
         try await store.write { try await PostgresMailService.seed($0, clock: mailTestClock, messages: messages, logger: TestPostgres.logger) }
-        let other = try await PostgresTestStores.openAnother(store, migrations: [PostgresMailService.migrations])
+        let other = try await PostgresStores.another(store, migrations: [PostgresMailService.migrations])
         return (PostgresMailService(store: store, clock: mailTestClock), PostgresMailService(store: other, clock: mailTestClock))
     }
 
