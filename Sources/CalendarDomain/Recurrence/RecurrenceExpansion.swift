@@ -77,10 +77,10 @@ enum RecurrenceExpansion {
         }
         LibicalSetup.once()
         let recurrence = icalrecurrencetype_from_string(rule.rruleText)
-        guard recurrence.freq != ICAL_NO_RECURRENCE, let iterator = icalrecur_iterator_new(recurrence, ICalendarText.icalTime(first))
+        guard recurrence.freq != ICAL_NO_RECURRENCE, let iterator = icalrecur_iterator_new(recurrence, iteratorTime(first))
         else { return .ended }
         defer { icalrecur_iterator_free(iterator) }
-        if let skip { _ = icalrecur_iterator_set_start(iterator, ICalendarText.icalTime(skip)) }
+        if let skip { _ = icalrecur_iterator_set_start(iterator, iteratorTime(skip)) }
         var before = 0, after = 0
         while after < maximumSteps, before <= RecurrenceRule.maximumCount {
             if (before + after) & 1023 == 1023, Task.isCancelled { return .stopped }
@@ -95,6 +95,17 @@ enum RecurrenceExpansion {
             if !visit(local) { return .reached }
         }
         return .stopped
+    }
+
+    /// `local` as libical's iterator is given it: a wall time marked UTC. libical opens an ICU calendar
+    /// in the start's zone for every iterator, and a floating start names ICU's unknown zone, whose
+    /// look-up fails and then parses the name as a custom zone: a quarter of a fresh process's first
+    /// agenda went there. UTC is found at once and, like the unknown zone, has no offset changes, so
+    /// the wall times iterated are the same (``ICalendarText/local(_:)`` ignores the zone).
+    static func iteratorTime(_ local: LocalDateTime) -> icaltimetype {
+        var time = ICalendarText.icalTime(local)
+        time.zone = icaltimezone_get_utc_timezone()
+        return time
     }
 
     /// The start of the last occurrence of a finite rule, or `nil` for one that goes on without end.
