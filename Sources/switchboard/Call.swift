@@ -53,7 +53,7 @@ struct Call: ParsableCommand {
                 return 1
             }
         }
-        let services = DomainServices(options: store, logger: logger)
+        let services = DomainServices(options: store, logger: logger, followsOtherProcesses: false)
         let dispatcher = try HostRegistry.make(services: services, readRoots: readRoots).freeze()
         let outcome = InProcessCall.callBlocking(method, params: params, dispatcher: dispatcher, logger: logger) { note in
             writeLine(note.jsonText(), to: STDERR_FILENO)

@@ -31,7 +31,10 @@ final class DomainServices: Sendable {
     let store: HostStatus.Store
     private let options: StoreConfiguration
 
-    init(options: StoreConfiguration, logger: Logger) {
+    /// - Parameter followsOtherProcesses: whether other processes' writes wake ``signal`` (a watcher
+    ///   thread on SQLite, a `LISTEN` connection on PostgreSQL). A one-shot call passes `false`: nothing
+    ///   can be subscribed to once it has answered.
+    init(options: StoreConfiguration, logger: Logger, followsOtherProcesses: Bool = true) {
         self.options = options
         let clock = (try? options.makeClock()) ?? SystemClock()
         self.clock = clock
@@ -43,10 +46,12 @@ final class DomainServices: Sendable {
             backend = MemoryBackend(options: options, clock: clock, signal: signal)
             store = HostStatus.Store(backend: "memory", location: nil)
         case .sqlite:
-            backend = SQLiteBackend(options: options, clock: clock, logger: logger, progress: progress, signal: signal)
+            backend = SQLiteBackend(options: options, clock: clock, logger: logger, progress: progress, signal: signal,
+                                    followsOtherProcesses: followsOtherProcesses)
             store = HostStatus.Store(backend: "sqlite", location: options.db ?? StoreConfiguration.dataFolder().map { $0 + "/switchboard.sqlite" })
         case .postgres(let url):
-            let postgres = PostgresBackend(url: url, options: options, clock: clock, logger: logger, progress: progress, signal: signal)
+            let postgres = PostgresBackend(url: url, options: options, clock: clock, logger: logger, progress: progress, signal: signal,
+                                          followsOtherProcesses: followsOtherProcesses)
             backend = postgres
             store = HostStatus.Store(backend: "postgres", location: postgres.location)
         }

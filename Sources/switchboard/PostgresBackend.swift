@@ -25,9 +25,13 @@ final class PostgresBackend: StoreBackend {
     private let logger: Logger
     private let progress: SeedProgress
     private let signal: ChangeSignal
+    /// Whether the ``PostgresChangeListener`` runs.
+    private let followsOtherProcesses: Bool
     private let opened = Mutex<PostgresStore?>(nil)
 
-    init(url: String, options: StoreConfiguration, clock: any WallClock, logger: Logger, progress: SeedProgress, signal: ChangeSignal) {
+    init(url: String, options: StoreConfiguration, clock: any WallClock, logger: Logger, progress: SeedProgress, signal: ChangeSignal,
+         followsOtherProcesses: Bool) {
+        self.followsOtherProcesses = followsOtherProcesses
         settings = Result { () throws(PostgresSettingsError) in try PostgresSettings.resolve(url: url) }
         self.options = options
         self.clock = clock
@@ -109,10 +113,12 @@ final class PostgresBackend: StoreBackend {
                     throw error.serviceError
                 }
             }
-            let signals = Dictionary(uniqueKeysWithValues: domains.map { ($0.name, signal) })
-            let listener = PostgresChangeListener(settings: settings, signals: signals, logger: logger)
-            // Lives as long as the process, reconnecting as needed.
-            Task.detached { await listener.run() }
+            if followsOtherProcesses {
+                let signals = Dictionary(uniqueKeysWithValues: domains.map { ($0.name, signal) })
+                let listener = PostgresChangeListener(settings: settings, signals: signals, logger: logger)
+                // Lives as long as the process, reconnecting as needed.
+                Task.detached { await listener.run() }
+            }
             opened = store
             return store
         }

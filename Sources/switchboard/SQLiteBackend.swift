@@ -23,10 +23,14 @@ final class SQLiteBackend: StoreBackend {
     private let progress: SeedProgress
     /// Posted after every write, of this process and (through the watcher) of any other.
     private let signal: ChangeSignal
+    /// Whether a ``DatabaseWatcher`` posts ``signal`` for other processes' commits.
+    private let followsOtherProcesses: Bool
     private let opened = Mutex<AppDatabase?>(nil)
 
-    init(options: StoreConfiguration, clock: any WallClock, logger: Logger, progress: SeedProgress, signal: ChangeSignal) {
+    init(options: StoreConfiguration, clock: any WallClock, logger: Logger, progress: SeedProgress, signal: ChangeSignal,
+         followsOtherProcesses: Bool) {
         self.options = options
+        self.followsOtherProcesses = followsOtherProcesses
         self.clock = clock
         self.logger = logger
         self.progress = progress
@@ -40,7 +44,8 @@ final class SQLiteBackend: StoreBackend {
     func openCalendar() throws -> any CalendarService { SQLiteCalendarService(database: try database(), signal: signal) }
 
     /// The database, opened by the first domain that needs it; a failure is tried again next time.
-    /// Other processes' commits post ``signal`` through a ``DatabaseWatcher`` started here.
+    /// Other processes' commits post ``signal`` through a ``DatabaseWatcher`` started here, when the
+    /// process follows them.
     private func database() throws -> AppDatabase {
         try opened.withLock { opened in
             if let opened { return opened }
@@ -50,7 +55,7 @@ final class SQLiteBackend: StoreBackend {
                 prepare: { _ = try DemoSeed.seedMissing($0, options: options, clock: clock, logger: logger, progress: progress) },
                 waiting: Self.waiting(path)
             )
-            if database.path != ":memory:" {
+            if followsOtherProcesses, database.path != ":memory:" {
                 let watcher = DatabaseWatcher(path: database.path, signal: signal)
                 try OSThread.detach(name: "sb-db-watch") { watcher.run() }
             }

@@ -60,7 +60,7 @@ struct Seed: ParsableCommand {
         }
         do {
             let backend = PostgresBackend(url: url, options: configuration, clock: try configuration.makeClock(), logger: logger,
-                                          progress: SeedProgress(), signal: ChangeSignal())
+                                          progress: SeedProgress(), signal: ChangeSignal(), followsOtherProcesses: false)
             try configuration.checkStorage()
             writeLine(Self.report(try backend.seed(), path: backend.location), to: STDOUT_FILENO)
         } catch {
