@@ -140,4 +140,40 @@ struct PostgresChangeLogTests {
             try await connection.close()
         }
     }
+
+    @Test("changes recorded by one statement take consecutive positions in their order; passing a prune mark prunes")
+    func batchRecord() async throws {
+        try await TestPostgres.withFreshDatabase { settings in
+            let connection = try await Self.migrated(settings)
+            let batch = [
+                PostgresChange(domain: "mail/acct", itemID: "m1", kind: .created),
+                PostgresChange(domain: "chat", itemID: "r1", kind: .updated),
+                PostgresChange(domain: "mail/acct", itemID: "m2", kind: .destroyed),
+            ]
+            let last = try await connection.withTransaction(logger: Self.logger) { connection in
+                try await PostgresChangeLog.record(connection, [], logger: Self.logger)
+                return try await PostgresChangeLog.record(connection, batch, logger: Self.logger)
+            }
+            #expect(last == 3)
+            let read = try await PostgresChangeLog.records(connection, after: 0, limit: 10, logger: Self.logger)
+            #expect(read.records == [ChangeRecord(sequence: 1, itemID: "m1", kind: .created),
+                                     ChangeRecord(sequence: 2, itemID: "r1", kind: .updated),
+                                     ChangeRecord(sequence: 3, itemID: "m2", kind: .destroyed)])
+            #expect(read.latest == 3)
+
+            // A batch that passes a multiple of the prune interval prunes to the newest retained records.
+            let mark = Int64(ChangeTracking.pruneInterval + ChangeTracking.retainedRecords)
+            try await connection.query("UPDATE change_log_head SET sequence = \(mark - 2) WHERE id = 1", logger: Self.logger)
+            let passed = try await connection.withTransaction(logger: Self.logger) { connection in
+                try await PostgresChangeLog.record(connection, (0..<5).map { PostgresChange(domain: "chat", itemID: "p\($0)", kind: .created) },
+                                                   logger: Self.logger)
+            }
+            #expect(passed == mark + 3)
+            let head = try await PostgresChangeLog.head(connection, logger: Self.logger)
+            #expect(head.floor == mark + 3 - Int64(ChangeTracking.retainedRecords))
+            let kept = try await PostgresChangeLog.records(connection, after: 0, limit: 10, logger: Self.logger)
+            #expect(kept.records.map(\.itemID) == (0..<5).map { "p\($0)" }, "the first batch's records are pruned")
+            try await connection.close()
+        }
+    }
 }

@@ -60,13 +60,13 @@ enum PostgresEventRows {
         let query: PostgresQuery = switch condition {
         case .all:
             """
-            SELECT h.sequence, e.id, e.body FROM change_log_head h
+            SELECT \(unescaped: PostgresChangeLog.latestPosition), e.id, e.body FROM (SELECT 1) one
             LEFT JOIN LATERAL (SELECT id, body FROM calendar_event) e ON true
-            WHERE h.id = 1 ORDER BY e.id
+            ORDER BY e.id
             """
         case .touching(let days):
             """
-            SELECT h.sequence, e.id, e.body FROM change_log_head h
+            SELECT \(unescaped: PostgresChangeLog.latestPosition), e.id, e.body FROM (SELECT 1) one
             LEFT JOIN LATERAL (
                 SELECT id, body FROM calendar_event
                 WHERE (NOT long_span AND first_day BETWEEN \(EventRow.shortSpanFloor(from: days.lowerBound.dayNumber)) AND \(days.upperBound.dayNumber)
@@ -74,12 +74,12 @@ enum PostgresEventRows {
                    OR (long_span AND first_day <= \(days.upperBound.dayNumber)
                        AND (last_day IS NULL OR last_day >= \(days.lowerBound.dayNumber)))
             ) e ON true
-            WHERE h.id = 1 ORDER BY e.id
+            ORDER BY e.id
             """
         }
         var latest: Int64?
         var rows: [(id: String, body: String)] = []
-        for try await (sequence, id, body) in try await connection.query(query, logger: logger).decode((Int64, String?, String?).self) {
+        for try await (sequence, id, body) in try await connection.query(query, logger: logger).decode((Int64?, String?, String?).self) {
             latest = sequence
             if let id, let body { rows.append((id, body)) }
         }
@@ -99,9 +99,8 @@ enum PostgresEventRows {
         try await save(connection, writes.saved, logger: logger)
         let deleted = writes.deleted
         if !deleted.isEmpty { try await connection.query("DELETE FROM calendar_event WHERE id = ANY(\(deleted))", logger: logger) }
-        for (id, kind) in writes.records {
-            try await PostgresChangeLog.record(connection, domain: calendarDomain, itemID: id, kind: kind, logger: logger)
-        }
+        try await PostgresChangeLog.record(
+            connection, writes.records.map { PostgresChange(domain: calendarDomain, itemID: $0.0, kind: $0.1) }, logger: logger)
     }
 
     /// Inserts or replaces `events` (distinct ids), ``batchSize`` rows per statement.

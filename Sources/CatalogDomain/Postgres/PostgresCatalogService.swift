@@ -65,9 +65,8 @@ public final class PostgresCatalogService: CatalogService {
             let merge = CatalogMerge(batch, storedSector: { stored.sectors[$0] }, storedBrochure: { stored.brochures[$0] })
             for write in merge.writes { try await Self.store(write.entry, connection, logger: logger) }
             // The change records last: the log's head stays locked from the first until the commit.
-            for write in merge.writes {
-                try await PostgresChangeLog.record(connection, domain: catalogDomain, itemID: write.entry.itemID, kind: write.kind, logger: logger)
-            }
+            try await PostgresChangeLog.record(
+                connection, merge.writes.map { PostgresChange(domain: catalogDomain, itemID: $0.entry.itemID, kind: $0.kind) }, logger: logger)
             let state = try await PostgresChangeLog.state(connection, domain: catalogDomain, logger: logger)
             return (Committed(merge.counts, state: state), !merge.writes.isEmpty)
         }

@@ -64,14 +64,15 @@ extension PostgresChatService {
     static func sendCheck(_ connection: PostgresConnection, sender: String, roomId: String, clientMessageId: String,
                           logger: Logger) async throws -> (latest: Int64, isMember: Bool, stored: StoredChatMessage?) {
         let rows = try await connection.query("""
-            SELECT h.sequence, EXISTS (SELECT 1 FROM chat_member WHERE room_id = \(roomId) AND user_id = \(sender)), \(unescaped: messageColumns("s"))
-            FROM change_log_head h
+            SELECT \(unescaped: PostgresChangeLog.latestPosition),
+                   EXISTS (SELECT 1 FROM chat_member WHERE room_id = \(roomId) AND user_id = \(sender)), \(unescaped: messageColumns("s"))
+            FROM (SELECT 1) one
             LEFT JOIN chat_message s ON s.sender_id = \(sender) AND s.client_message_id = \(clientMessageId)
-            WHERE h.id = 1
             """, logger: logger)
         for try await row in rows {
             let row = row.makeRandomAccess()
-            return (try row[0].decode(Int64.self), try row[1].decode(Bool.self), try message(row, at: 2))
+            guard let latest = try row[0].decode(Int64?.self) else { break }
+            return (latest, try row[1].decode(Bool.self), try message(row, at: 2))
         }
         throw PostgresChangeLogError.missingHead
     }

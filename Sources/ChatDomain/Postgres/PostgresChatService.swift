@@ -159,19 +159,18 @@ public final class PostgresChatService: ChatService {
         let since = try ChatRules.sequence(of: sinceState, latest: .max)
         return try await store.read { connection in
             let rows = try await connection.query("""
-                SELECT h.sequence, \(unescaped: Self.messageColumns("c")) FROM change_log_head h
+                SELECT \(unescaped: PostgresChangeLog.latestPosition), \(unescaped: Self.messageColumns("c")) FROM (SELECT 1) one
                 LEFT JOIN LATERAL (
                     SELECT * FROM chat_message WHERE room_id = \(roomId) AND log_sequence > \(since)
                     ORDER BY log_sequence LIMIT \(Self.fetchCount(limit))
                 ) c ON true
-                WHERE h.id = 1
                 ORDER BY c.log_sequence
                 """, logger: logger)
             var latest: Int64?
             var messages: [StoredChatMessage] = []
             for try await row in rows {
                 let row = row.makeRandomAccess()
-                latest = try row[0].decode(Int64.self)
+                latest = try row[0].decode(Int64?.self)
                 if let message = try Self.message(row, at: 1) { messages.append(message) }
             }
             guard let latest else { throw PostgresChangeLogError.missingHead }

@@ -51,7 +51,7 @@ public final class PostgresFeedService: FeedService {
         // One statement, so the items, the total and the state come from one snapshot.
         try await store.read { connection in
             let rows = try await connection.query("""
-                SELECT (SELECT coalesce(max(id), 0) FROM feed_item), (SELECT sequence FROM change_log_head WHERE id = 1), f.*
+                SELECT (SELECT coalesce(max(id), 0) FROM feed_item), \(unescaped: PostgresChangeLog.latestPosition), f.*
                 FROM (SELECT 1) one
                 LEFT JOIN LATERAL (
                     SELECT \(unescaped: Self.selectList) FROM feed_item WHERE id > \(afterID) ORDER BY id LIMIT \(Int64(max(0, limit)))

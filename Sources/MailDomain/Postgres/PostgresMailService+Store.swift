@@ -64,9 +64,8 @@ extension PostgresMailService {
     /// the change log's head stays locked until the commit).
     static func finish(_ write: MailWrite, _ connection: PostgresConnection, logger: Logger) async throws {
         try await refresh(write.touched, account: write.account, sequence: write.sequence, connection, logger: logger)
-        for change in write.changes {
-            try await PostgresChangeLog.record(connection, domain: write.scope, itemID: change.uid, kind: change.kind, logger: logger)
-        }
+        try await PostgresChangeLog.record(
+            connection, write.changes.map { PostgresChange(domain: write.scope, itemID: $0.uid, kind: $0.kind) }, logger: logger)
     }
 
     /// Rebuilds the listing rows of `groups` (all of `account`) by ``ConversationRefresh``, stamped with

@@ -42,6 +42,11 @@ public enum PostgresChangeLog {
         ]),
     ])
 
+    /// The log's newest position as a scalar SQL expression (NULL when the head row is missing), for a
+    /// domain's query that reads it in the same snapshot as its rows:
+    /// `SELECT \(unescaped: PostgresChangeLog.latestPosition), … FROM (SELECT 1) one LEFT JOIN LATERAL (…) ON true`.
+    public static let latestPosition = "(SELECT sequence FROM change_log_head WHERE id = 1)"
+
     /// The `NOTIFY` channel of a domain (`mail` for the scope `mail/ACCOUNT`).
     public static func channel(for domain: String) -> String {
         "switchboard." + domain.prefix { $0 != "/" }
@@ -50,26 +55,43 @@ public enum PostgresChangeLog {
     /// Records that `itemID` of `domain` was created, updated or destroyed, in the transaction open on
     /// `connection`, and notifies the domain's channel at commit. `domain` may be a scope (`mail/ACCOUNT`).
     ///
-    /// Every ``ChangeTracking/pruneInterval`` records the log is pruned to the newest
-    /// ``ChangeTracking/retainedRecords``, in the same transaction.
-    ///
     /// - Returns: the record's position.
     @discardableResult
     public static func record(_ connection: PostgresConnection, domain: String, itemID: String, kind: ChangeRecord.Kind, logger: Logger) async throws -> Int64 {
-        let channel = channel(for: domain)
+        try await record(connection, [PostgresChange(domain: domain, itemID: itemID, kind: kind)], logger: logger) ?? 0
+    }
+
+    /// Records `changes`, in order, with one statement: consecutive positions taken from the head at
+    /// once, and one `NOTIFY` per channel they touch (delivered at commit).
+    ///
+    /// Whenever the positions pass a multiple of ``ChangeTracking/pruneInterval`` the log is pruned to the
+    /// newest ``ChangeTracking/retainedRecords``, in the same transaction.
+    ///
+    /// - Returns: the last record's position, or `nil` when `changes` is empty (nothing is written).
+    @discardableResult
+    public static func record(_ connection: PostgresConnection, _ changes: [PostgresChange], logger: Logger) async throws -> Int64? {
+        guard !changes.isEmpty else { return nil }
+        let count = Int64(changes.count)
+        let domains = changes.map(\.domain), items = changes.map(\.itemID), kinds = changes.map(\.kind.rawValue)
+        let channels = Array(Set(domains.map(channel(for:)))).sorted()
         let rows = try await connection.query("""
-            WITH next AS (UPDATE change_log_head SET sequence = sequence + 1 WHERE id = 1 RETURNING sequence),
+            WITH next AS (UPDATE change_log_head SET sequence = sequence + \(count) WHERE id = 1 RETURNING sequence),
                  added AS (INSERT INTO change_log(sequence, domain, item_id, kind)
-                           SELECT sequence, \(domain), \(itemID), \(kind.rawValue) FROM next RETURNING sequence)
-            SELECT sequence, pg_notify(\(channel), '')::text FROM added
+                           SELECT next.sequence - \(count) + c.position, c.domain, c.item_id, c.kind
+                           FROM next, unnest(\(domains)::text[], \(items)::text[], \(kinds)::text[])
+                                WITH ORDINALITY AS c(domain, item_id, kind, position)
+                           RETURNING sequence),
+                 notified AS (SELECT pg_notify(channel, '') FROM unnest(\(channels)::text[]) AS channel)
+            SELECT (SELECT max(sequence) FROM added), (SELECT count(*) FROM notified)
             """, logger: logger)
-        var position: Int64?
-        for try await (sequence, _) in rows.decode((Int64, String).self) { position = sequence }
-        guard let position else { throw PostgresChangeLogError.missingHead }
-        if position % Int64(ChangeTracking.pruneInterval) == 0 {
+        var last: Int64?
+        for try await (sequence, _) in rows.decode((Int64?, Int64).self) { last = sequence }
+        guard let last else { throw PostgresChangeLogError.missingHead }
+        let interval = Int64(ChangeTracking.pruneInterval)
+        if last / interval > (last - count) / interval {
             try await prune(connection, keeping: ChangeTracking.retainedRecords, logger: logger)
         }
-        return position
+        return last
     }
 
     /// Takes the log's head for the open transaction now, ahead of its records, and returns the position
@@ -150,6 +172,20 @@ public enum PostgresChangeLog {
             set.newState = ChangeTracking.state(domain: domain, sequence: read.latest)
         }
         return set
+    }
+}
+
+/// One change for ``PostgresChangeLog/record(_:_:logger:)``.
+public struct PostgresChange: Sendable, Equatable {
+    /// The domain, or a scope of one (`mail/ACCOUNT`).
+    public var domain: String
+    public var itemID: String
+    public var kind: ChangeRecord.Kind
+
+    public init(domain: String, itemID: String, kind: ChangeRecord.Kind) {
+        self.domain = domain
+        self.itemID = itemID
+        self.kind = kind
     }
 }
 
