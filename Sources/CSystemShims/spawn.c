@@ -156,8 +156,11 @@ static int enter_namespaces(const sb_confinement *confinement, unsigned uid, uns
     return confinement->proxy_port > 0 ? send_proxy_listener(confinement) : 0;
 }
 
-/// In the child: namespaces, no new privileges, the Landlock ruleset. Returns 0, or the step that failed.
+/// In the child: its pids cgroup, namespaces, no new privileges, the Landlock ruleset. Returns 0, or the step
+/// that failed.
 static int confine_self(const sb_confinement *confinement, unsigned uid, unsigned gid) {
+    // Into its cgroup first, while it still has the host's credentials: "0" moves the writing process.
+    if (confinement->join_cgroup && write(confinement->cgroup_procs_fd, "0", 1) != 1) return SB_SPAWN_STEP_CGROUP;
     if (confinement->user_namespace || confinement->network_namespace) {
         int step = enter_namespaces(confinement, uid, gid);
         if (step != 0) return step;

@@ -17,6 +17,7 @@ enum HostRegistry {
         var registry = MethodRegistry()
         var environment = environment
         environment.store = services.store
+        if !plugins.plugins.isEmpty { environment.processLimits = { SandboxSettings.processLimits } }
         registry.add(.hostMethods(environment: environment))
         registry.add(.mailMethods(services.mail, defaultAccount: services.defaultAccount, clock: services.clock, readRoots: readRoots,
                                   subscriptions: services.subscriptions))

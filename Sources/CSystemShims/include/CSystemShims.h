@@ -56,11 +56,14 @@ enum {
     SB_SPAWN_STEP_LIMITS = 8,
     SB_SPAWN_STEP_EXEC = 9,
     SB_SPAWN_STEP_PROXY = 10,
+    SB_SPAWN_STEP_CGROUP = 11,
 };
 
 #define SB_CONFINEMENT_MAX_LIMITS 8
 
-/// What sb_spawn_confined applies in the child between fork and exec: a user namespace of its own (uid and
+/// What sb_spawn_confined applies in the child between fork and exec: first, with `join_cgroup`, it moves itself
+/// into a cgroup by writing "0" to `cgroup_procs_fd` (that cgroup's `cgroup.procs`, opened by the host), so its
+/// process count is bounded before anything else runs; then a user namespace of its own (uid and
 /// gid mapped to themselves; with `network_namespace`, a network namespace too, only loopback, up), then
 /// PR_SET_NO_NEW_PRIVS, then the Landlock ruleset `ruleset_fd` (-1: none), then, once its descriptors are
 /// in place, the resource limits (setrlimit, soft and hard alike). With a network namespace and `proxy_port`,
@@ -86,6 +89,8 @@ typedef struct sb_confinement {
     int limit_count;
     int limit_resources[SB_CONFINEMENT_MAX_LIMITS];
     unsigned long long limit_values[SB_CONFINEMENT_MAX_LIMITS];
+    int join_cgroup;
+    int cgroup_procs_fd;
 } sb_confinement;
 
 /// sb_spawn_plugin, confined by `confinement` (NULL: not at all). When it returns -1, `failed_step` (if not

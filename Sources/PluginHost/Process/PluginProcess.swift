@@ -36,14 +36,17 @@ final class PluginProcess: Sendable {
     let sandbox: PluginSandboxField
     /// The run's private temporary folder, removed once it has exited.
     private let temporaryFolder: String?
+    /// The run's pids cgroup, removed once every process in it is gone.
+    private let cgroup: PidsCgroupLeaf?
     /// Its way out for `network.allow`, stopped once it has exited.
     let proxy = Mutex<NetworkProxy?>(nil)
 
     private init(pid: Int32, inputFD: Int32, outputFD: Int32, errorFD: Int32, sandbox: PluginSandboxField, temporaryFolder: String?,
-                 peerSignal: (@Sendable (Int32) -> Void)? = nil) {
+                 cgroup: PidsCgroupLeaf? = nil, peerSignal: (@Sendable (Int32) -> Void)? = nil) {
         self.pid = pid
         self.sandbox = sandbox
         self.temporaryFolder = temporaryFolder
+        self.cgroup = cgroup
         self.inputFD = inputFD
         self.outputFD = outputFD
         self.errorFD = errorFD
@@ -97,6 +100,7 @@ final class PluginProcess: Sendable {
             applied?.close()
             applied?.abandonChannels()
             applied.map { SandboxPlan.removeTemporary($0.temporaryFolder) }
+            applied?.cgroup?.release(killing: true)
             throw SpawnError(error.description)
         }
         applied?.close()
@@ -106,6 +110,7 @@ final class PluginProcess: Sendable {
         } catch {
             applied?.abandonChannels()
             applied.map { SandboxPlan.removeTemporary($0.temporaryFolder) }
+            applied?.cgroup?.release(killing: true)
             // Kept namespaces that could not be entered are not tried again: the next start makes new ones.
             if applied?.confinement.enter_namespaces == 1 { settings.namespaces.forget(manifest.name) }
             throw error
@@ -189,18 +194,20 @@ final class PluginProcess: Sendable {
             return .failure(SpawnError(failedStep: step, errno: reason, path: path, cwd: cwd, confined: sandbox != nil))
         }
         return .success(PluginProcess(pid: pid, inputFD: input[1], outputFD: output[0], errorFD: errors[0], sandbox: field,
-                                      temporaryFolder: sandbox?.temporaryFolder))
+                                      temporaryFolder: sandbox?.temporaryFolder, cgroup: sandbox?.cgroup))
     }
 
     // MARK: Exit
 
-    /// Waits for the process to end (on its own thread), then wakes every waiter.
+    /// Waits for the process to end (on its own thread), then wakes every waiter; then waits for what it left
+    /// in its pids cgroup to end and removes the cgroup.
     private func reap() {
         var status: Int32 = 0
         _ = SystemCall.retrying { waitpid(pid, &status, 0) }
         if let temporaryFolder { SandboxPlan.removeTemporary(temporaryFolder) }
         proxy.withLock { $0?.stop() }
         recordExit(ExitStatus(waitStatus: status))
+        cgroup?.release(killing: false)
     }
 
     /// Records how the process ended, once, and wakes every waiter.
@@ -310,6 +317,7 @@ struct SpawnError: Error, Sendable, CustomStringConvertible {
         case Int(SB_SPAWN_STEP_NO_NEW_PRIVS): "PR_SET_NO_NEW_PRIVS"
         case Int(SB_SPAWN_STEP_LANDLOCK): "landlock_restrict_self"
         case Int(SB_SPAWN_STEP_LIMITS): "setrlimit"
+        case Int(SB_SPAWN_STEP_CGROUP): "joining its pids cgroup"
         default: nil
         }
         if let what {

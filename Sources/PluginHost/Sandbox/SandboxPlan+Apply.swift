@@ -15,6 +15,8 @@ struct AppliedSandbox: Sendable {
     let allow: [NetworkAddress]
     /// The private temporary folder, removed when the run ends.
     let temporaryFolder: String
+    /// The run's pids cgroup, removed once the run's processes are gone.
+    let cgroup: PidsCgroupLeaf?
     let status: PluginSandboxStatus
 
     /// For a run that makes its namespaces: the host's end of the channel the child sends them on.
@@ -23,6 +25,7 @@ struct AppliedSandbox: Sendable {
     /// Closes the ruleset, the child's ends of the channels and the copies of kept namespaces (after the spawn).
     func close() {
         if confinement.ruleset_fd >= 0 { Glibc.close(confinement.ruleset_fd) }
+        cgroup?.closeProcs()
         if confinement.proxy_port > 0 { Glibc.close(confinement.proxy_channel) }
         if confinement.send_namespaces != 0 { Glibc.close(confinement.namespace_channel) }
         if confinement.enter_namespaces != 0 {
@@ -62,8 +65,10 @@ enum LandlockAccess {
 extension SandboxPlan {
     /// Makes the folders and the Landlock ruleset for ABI `abi`; `temporaryParent` holds the private
     /// temporary folder; the run enters `plugin`'s kept `namespaces` if there are any of its kind, else makes
-    /// them and sends them back. Throws `sandboxFailed` when the ruleset cannot be built.
-    func apply(abi: Int, temporaryParent: String = "/tmp", plugin: String, namespaces: PluginNamespaces) throws(SandboxFailure) -> AppliedSandbox {
+    /// them and sends them back; its process count is bounded by `cgroup` where it got one, else by RLIMIT_NPROC
+    /// where that holds. Throws `sandboxFailed` when the ruleset cannot be built.
+    func apply(abi: Int, temporaryParent: String = "/tmp", plugin: String, namespaces: PluginNamespaces,
+               cgroup: Result<PidsCgroupLeaf, PidsCgroupLeaf.LeafFailure>) throws(SandboxFailure) -> AppliedSandbox {
         var plan = self
         if !Self.makeFolders(dataFolder) {
             plan.write.removeAll { $0 == dataFolder }
@@ -150,13 +155,21 @@ extension SandboxPlan {
             (Int32(RLIMIT_CORE.rawValue), 0), (Int32(RLIMIT_NOFILE.rawValue), UInt64(limits.openFiles)),
             (Int32(RLIMIT_AS.rawValue), UInt64(limits.addressSpaceMB) << 20),
         ]
-        let processesApplied = userNamespace && !root
-        if processesApplied {
-            limitList.append((Int32(__RLIMIT_NPROC.rawValue), UInt64(limits.processes)))
-        } else {
-            notes.append(root ? "limits.processes is not applied: the kernel exempts root from RLIMIT_NPROC"
-                              : "limits.processes is not applied: no user namespace here, and RLIMIT_NPROC would count every process of the user")
+        // Processes: a pids cgroup of its own where the host could make one (it binds root too), else RLIMIT_NPROC
+        // in its own user namespace (not for root, whom the kernel exempts).
+        let leaf = try? cgroup.get()
+        if let leaf {
+            confinement.join_cgroup = 1
+            confinement.cgroup_procs_fd = leaf.procsFD
         }
+        let byRlimit = leaf == nil && userNamespace && !root
+        if byRlimit {
+            limitList.append((Int32(__RLIMIT_NPROC.rawValue), UInt64(limits.processes)))
+        } else if case .failure(let failure) = cgroup {
+            notes.append(root ? "limits.processes is not applied: the kernel exempts root from RLIMIT_NPROC, and there is no pids cgroup (\(failure.reason))"
+                              : "limits.processes is not applied: no user namespace here, and RLIMIT_NPROC would count every process of the user; no pids cgroup (\(failure.reason))")
+        }
+        let processesBy: String? = leaf != nil ? "cgroup" : byRlimit ? "rlimit" : nil
         confinement.limit_count = Int32(limitList.count)
         withUnsafeMutableBytes(of: &confinement.limit_resources) { raw in
             let slots = raw.bindMemory(to: Int32.self)
@@ -181,14 +194,15 @@ extension SandboxPlan {
         let status = PluginSandboxStatus(
             enforced: true, landlockAbi: abi, read: plan.read + plan.devices, write: plan.write, missing: plan.missing,
             network: network, networkEnforcement: enforcement,
-            limits: .init(addressSpaceMB: limits.addressSpaceMB, openFiles: limits.openFiles, processes: processesApplied ? limits.processes : nil),
+            limits: .init(addressSpaceMB: limits.addressSpaceMB, openFiles: limits.openFiles, processes: processesBy == nil ? nil : limits.processes,
+                          processesBy: processesBy, processesCgroup: leaf?.path),
             notes: notes
         )
         var environment = Self.privateEnvironment(temporary: temporary, data: dataFolder)
         if proxied { environment.merge(NetworkProxy.environment) { _, proxy in proxy } }
         let allow: [NetworkAddress] = if case .allow(let entries) = network { entries.compactMap(NetworkAddress.init) } else { [] }
         return AppliedSandbox(confinement: confinement, environment: environment, proxyChannel: proxied ? channel[0] : nil, allow: allow,
-                              temporaryFolder: temporary, status: status,
+                              temporaryFolder: temporary, cgroup: leaf, status: status,
                               namespaceChannel: confinement.send_namespaces != 0 ? namespaceChannel[0] : nil)
     }
 

@@ -34,14 +34,15 @@ public struct SandboxPolicy: Sendable, Equatable {
     }
 }
 
-/// A plugin's resource limits (setrlimit in the child); core dumps are always off.
+/// A plugin's resource limits (setrlimit in the child, and its pids cgroup); core dumps are always off.
 public struct SandboxLimits: Sendable, Equatable {
     /// RLIMIT_AS, in MiB: 8 GiB by default (runtimes reserve address space they never touch).
     public var addressSpaceMB = 8_192
     /// RLIMIT_NOFILE.
     public var openFiles = 1_024
-    /// RLIMIT_NPROC, counted in the plugin's own user namespace (where it cannot get one, or runs as root,
-    /// the kernel counts every process of the user or exempts root: then it is not applied, and says so).
+    /// Processes and threads: `pids.max` of a pids cgroup of each run's own (``PidsCgroups``), else RLIMIT_NPROC
+    /// counted in the plugin's own user namespace (where it cannot get one, or runs as root, the kernel counts every
+    /// process of the user or exempts root: then it is not applied, and says so).
     public var processes = 256
 
     public init() {}

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import SwitchboardCore
+import SwitchboardHost
 
 /// How the host confines its plugins: what this machine offers, and whether a plugin with a policy may
 /// run unconfined where Landlock is missing (`--allow-unconfined-plugins`).
@@ -16,6 +17,8 @@ public struct SandboxSettings: Sendable {
     let namespaces = PluginNamespaces()
     /// The plans of the plugins' last starts.
     let plans = SandboxPlans()
+    /// The pids cgroups of the runs now alive, removed at the host's exit if still there.
+    let cgroupRuns = PidsCgroupRuns()
 
     public init(landlockABI: Int? = ConfinementSupport.landlockABI, allowUnconfined: Bool = false,
                 temporaryParent: String = SandboxSettings.defaultTemporaryParent) {
@@ -40,8 +43,25 @@ public struct SandboxSettings: Sendable {
             status.notes = ["not enforced: \(ConfinementSupport.unavailableReason ?? "no Landlock"); running unconfined by --allow-unconfined-plugins"]
             return (nil, PluginSandboxField(status: status))
         }
-        let applied = try plan.apply(abi: abi, temporaryParent: temporaryParent, plugin: manifest.name, namespaces: namespaces)
-        return (applied, PluginSandboxField(status: applied.status))
+        let cgroup = PidsCgroupLeaf.make(in: .shared, plugin: manifest.name, processes: plan.limits.processes, runs: cgroupRuns)
+        do {
+            let applied = try plan.apply(abi: abi, temporaryParent: temporaryParent, plugin: manifest.name, namespaces: namespaces, cgroup: cgroup)
+            return (applied, PluginSandboxField(status: applied.status))
+        } catch {
+            if case .success(let leaf) = cgroup {
+                leaf.closeProcs()
+                leaf.release(killing: true)
+            }
+            throw error
+        }
+    }
+
+    /// How a confined plugin's `limits.processes` is held on this machine (``PidsCgroups``), for `host.status`.
+    public static var processLimits: HostStatus.Processes {
+        let cgroups = PidsCgroups.shared
+        if let folder = cgroups.folder { return HostStatus.Processes(by: "cgroup", cgroup: folder, cgroupVersion: cgroups.version) }
+        let byRlimit = ConfinementSupport.userNamespaces && getuid() != 0
+        return HostStatus.Processes(by: byRlimit ? "rlimit" : "none", reason: cgroups.unavailableReason)
     }
 
     /// The failure of a plugin with a policy on a machine without Landlock.

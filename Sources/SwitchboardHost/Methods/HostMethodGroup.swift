@@ -8,6 +8,8 @@ public struct HostEnvironment: Sendable {
     public var watchClientProcess: @Sendable (_ pid: Int32) throws -> Void
     /// The store `host.status` reports; `nil` when the host serves no domains.
     public var store: HostStatus.Store?
+    /// How plugins' process counts are bounded, for `host.status` (found on first use); `nil` without plugins.
+    public var processLimits: (@Sendable () -> HostStatus.Processes)?
 
     public init(watchClientProcess: @escaping @Sendable (Int32) throws -> Void = { _ in }, store: HostStatus.Store? = nil) {
         self.watchClientProcess = watchClientProcess
@@ -25,7 +27,9 @@ extension MethodRegistry {
         registry.registerImmediate(HostEcho.self) { params, _ in params }
         // Listings may wait for plugins to start, while the connection answers others.
         registry.registerListing(HostMethods.self) { _, _, entries in HostMethods.list(entries) }
-        registry.registerImmediate(HostStatus.self) { _, context in HostStatus.status(of: context.connection, store: environment.store) }
+        registry.registerImmediate(HostStatus.self) { _, context in
+            HostStatus.status(of: context.connection, store: environment.store, processes: environment.processLimits?())
+        }
         registry.register(HostSleep.self) { params, context in try await HostSleep.run(params, context: context) }
         registry.registerListing(RPCDiscover.self) { _, context, entries in
             RPCDiscover.document(for: context.connection.dispatcher, entries: entries, catalog: catalog ?? .embedded)

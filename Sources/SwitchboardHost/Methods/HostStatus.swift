@@ -38,12 +38,35 @@ public enum HostStatus: RPCMethod {
         /// Whether `network: false` gets a network namespace of its own (else Landlock's TCP rules only).
         public var networkNamespaces: Bool
         public var kernel: String
+        /// How plugins' `limits.processes` is held here; absent when the host has no plugins.
+        public var processes: Processes?
     }
 
-    static func status(of connection: Connection, store: Store?) -> Result {
+    /// How a confined plugin's process count is bounded on this machine.
+    public struct Processes: Codable, Sendable, Equatable {
+        /// `cgroup` (a pids cgroup per run: binds root too), `rlimit` (RLIMIT_NPROC in the plugin's user namespace),
+        /// `none` (root, or no user namespace, and no cgroup).
+        public var by: String
+        /// The host's cgroup folder, where each run's cgroup is made (with `by` `cgroup`).
+        public var cgroup: String?
+        /// 1 or 2 (with `by` `cgroup`).
+        public var cgroupVersion: Int?
+        /// Why no cgroup could be made (otherwise).
+        public var reason: String?
+
+        public init(by: String, cgroup: String? = nil, cgroupVersion: Int? = nil, reason: String? = nil) {
+            self.by = by
+            self.cgroup = cgroup
+            self.cgroupVersion = cgroupVersion
+            self.reason = reason
+        }
+    }
+
+    static func status(of connection: Connection, store: Store?, processes: Processes?) -> Result {
         Result(inFlight: connection.inFlightCount, framing: connection.framing?.rawValue, shuttingDown: connection.isShuttingDown,
                sandbox: Sandbox(available: ConfinementSupport.landlockABI != nil, landlockAbi: ConfinementSupport.landlockABI,
-                                networkNamespaces: ConfinementSupport.networkNamespaces, kernel: ConfinementSupport.kernelRelease),
+                                networkNamespaces: ConfinementSupport.networkNamespaces, kernel: ConfinementSupport.kernelRelease,
+                                processes: processes),
                store: store)
     }
 }

@@ -28,7 +28,47 @@ TOOLS = [
     tool("env", {}),
     tool("fetch", {"url": {"type": "string"}}),
     tool("flood", {"count": {"type": "integer"}, "target": {"type": "string"}}),
+    tool("bomb", {"count": {"type": "integer"}, "stay": {"type": "boolean"}}),
+    tool("release", {}),
 ]
+
+HELD = {"children": [], "pipe": None}
+
+
+def bomb(count, stay):
+    """Forks up to `count` children that stay until `release` (each blocks reading a pipe only we write to); with
+    `stay` they keep the pipe's write end too, so they outlive this process."""
+    if HELD["pipe"] is None:
+        HELD["pipe"] = os.pipe()
+    failure = None
+    for _ in range(count):
+        try:
+            pid = os.fork()
+        except OSError as error:
+            failure = errno.errorcode.get(error.errno, str(error.errno))
+            break
+        if pid == 0:
+            if not stay:
+                os.close(HELD["pipe"][1])
+            try:
+                os.read(HELD["pipe"][0], 1)
+            finally:
+                os._exit(0)
+        HELD["children"].append(pid)
+    return {"ok": failure is None, "forked": len(HELD["children"]), "error": failure}
+
+
+def release():
+    """Lets the held children end (their pipe closes) and reaps them."""
+    if HELD["pipe"] is not None:
+        os.close(HELD["pipe"][1])
+        os.close(HELD["pipe"][0])
+        HELD["pipe"] = None
+    released = len(HELD["children"])
+    for pid in HELD["children"]:
+        os.waitpid(pid, 0)
+    HELD["children"] = []
+    return {"ok": True, "released": released}
 
 
 def flood(count, target):
@@ -83,23 +123,14 @@ def run(name, args):
                 connection.sendall(b"hello from jail\n")
             return {"ok": True}
         if name == "fork":
-            children, failure = [], None
-            for _ in range(args["count"]):
-                try:
-                    pid = os.fork()
-                except OSError as error:
-                    failure = errno.errorcode.get(error.errno, str(error.errno))
-                    break
-                if pid == 0:
-                    try:
-                        os.pause()
-                    finally:
-                        os._exit(0)
-                children.append(pid)
-            for pid in children:
-                os.kill(pid, 9)
-                os.waitpid(pid, 0)
-            return {"ok": failure is None, "forked": len(children), "error": failure}
+            # Forks up to `count` children at once, then lets them end.
+            forked = bomb(args["count"], False)
+            release()
+            return forked
+        if name == "bomb":
+            return bomb(args["count"], args["stay"])
+        if name == "release":
+            return release()
         if name == "allocate":
             block = bytearray(args["mb"] * 1024 * 1024)
             return {"ok": True, "bytes": len(block)}
