@@ -115,6 +115,34 @@ struct CalendarServiceTests {
         #expect(try await reader.events(touching: days).events.map(\.id) == ["standup"])
     }
 
+    @Test("on SQLite, a fresh reader reads the days asked; ranges before, after, around and inside them, and an event another writer moves in from outside them, come out as in memory")
+    func rangesFromCoveredDays() async throws {
+        let today = CalendarDate("2026-11-23") ?? CalendarDate(dayNumber: 0)
+        let events = DemoCalendar.events(around: today, extra: 600)
+        let database = try AppDatabase(path: ":memory:", migrations: SQLiteCalendarService.migrations)
+        let writer = SQLiteCalendarService(database: database)
+        _ = try await writer.put(events, replacing: false)
+        let reader = SQLiteCalendarService(database: database)
+        let reference = InMemoryCalendarService(events: events)
+        func check(_ from: Int64, _ days: Int64) async throws {
+            let range = today.adding(days: from)...today.adding(days: from + days - 1)
+            #expect(try await reader.events(touching: range).events == (try await reference.events(touching: range).events), "\(range)")
+        }
+        for (from, days): (Int64, Int64) in [(0, 7), (-3, 2), (60, 31), (20, 5), (-400, 900), (10, 1)] {
+            try await check(from, days)
+        }
+        var far = Self.dentist
+        far.start = LocalDateTime("2031-03-01T15:00:00") ?? far.start
+        for calendar in [writer, reference] as [any CalendarService] { _ = try await calendar.put([far], replacing: false) }
+        try await check(0, 7)
+        var near = far
+        near.start = today.adding(days: 2).midnight.adding(seconds: 15 * 3_600)
+        for calendar in [writer, reference] as [any CalendarService] { _ = try await calendar.put([near], replacing: true) }
+        try await check(0, 7)
+        #expect(try await reader.events(touching: today...today.adding(days: 6)).events.contains { $0.id == "dentist" })
+        try await check(1_500, 31)
+    }
+
     @Test("an id holding NUL is no stored event: read as none, edited as notFound", arguments: CalendarBackend.allCases)
     func nulInID(backend: CalendarBackend) async throws {
         let calendar = try await backend.make([Self.dentist])

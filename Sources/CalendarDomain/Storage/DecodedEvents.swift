@@ -3,19 +3,23 @@ import Synchronization
 import SwitchboardCore
 import SwitchboardStorage
 
-/// The table's events as of one change-log state, for the ranges an agenda reads: every event's span
-/// (read from its row's columns, no JSON decoded), and the events decoded so far (``EventTable``).
-/// A range decodes only the events it touches that no earlier range did, so the first 31-day agenda
-/// of a fresh process decodes a few hundred events, not the table. When the state has moved (a write
-/// by this process or another), the events the change log names are read again; when the log cannot
-/// say (pruned), the whole table's spans are.
+/// The table's events as of one change-log state, for the ranges an agenda reads. A fresh process
+/// reads only the rows that touch the range asked for (by the span index, one statement, each event's
+/// JSON decoded there), so its first 31-day agenda reads a few hundred rows, not the table; a later
+/// range outside the days covered so far reads the rows touching the span of both. Events held are
+/// kept by their span (``EventTable``), so a range inside the covered days is found without SQL.
+/// When the state has moved (a write by this process or another), the events the change log names
+/// are read again; when the log cannot say (pruned), the table starts again.
 ///
 /// - Important: The table is used under its lock, inside the caller's read transaction: concurrent
-///   ranges wait for each other rather than decode the same events twice.
+///   ranges wait for each other rather than read the same rows twice.
 final class DecodedEvents: Sendable {
     private struct Snapshot {
         var state: String
         var table: EventTable
+        /// The days every event of which is in `table` (`nil`: none yet). Events outside them may be
+        /// there too (written since), each with its current span.
+        var covered: ClosedRange<CalendarDate>?
     }
 
     private let snapshot = Mutex<Snapshot?>(nil)
@@ -25,6 +29,7 @@ final class DecodedEvents: Sendable {
         try snapshot.withLock { kept in
             var current = try Self.current(kept.take(), db: db, state: state)
             defer { kept = current }
+            try Self.cover(&current, days, db: db)
             return try current.table.events(touching: days) { id in try EventRows.event(db, id: id) }
         }
     }
@@ -40,8 +45,23 @@ final class DecodedEvents: Sendable {
             }
             return kept
         }
-        var table = EventTable()
-        try EventRows.allSpans(db) { id, span in table.put(id: id, span: span) }
-        return Snapshot(state: state, table: table)
+        return Snapshot(state: state, table: EventTable(), covered: nil)
+    }
+
+    /// Reads the rows `snapshot` lacks for `days`: those touching the span of `days` and the days
+    /// covered so far. An event held already is current (the change log keeps it so) and is not read.
+    private static func cover(_ snapshot: inout Snapshot, _ days: ClosedRange<CalendarDate>, db: Database) throws {
+        let wanted: ClosedRange<CalendarDate>
+        if let covered = snapshot.covered {
+            if covered.contains(days.lowerBound), covered.contains(days.upperBound) { return }
+            wanted = min(covered.lowerBound, days.lowerBound)...max(covered.upperBound, days.upperBound)
+        } else {
+            wanted = days
+        }
+        try EventRows.touching(db, wanted) { id, span, body in
+            guard !snapshot.table.contains(id: id) else { return }
+            snapshot.table.put(id: id, span: span, event: try EventRow.decode(body))
+        }
+        snapshot.covered = wanted
     }
 }

@@ -24,11 +24,18 @@ enum EventRows {
         try String.fetchAll(db.cachedStatement(sql: "SELECT body FROM calendar_event ORDER BY id")).map(EventRow.decode)
     }
 
-    /// Calls `visit` with each event's id and stored span, in id order.
-    static func allSpans(_ db: Database, _ visit: (String, EventSpan) -> Void) throws {
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT id, first_day, last_day FROM calendar_event ORDER BY id"))
+    /// Calls `visit` with the id, stored span and JSON of each event that may show on a day of `days`
+    /// (``EventRow``'s range by SQL, on the span index), in id order.
+    static func touching(_ db: Database, _ days: ClosedRange<CalendarDate>, _ visit: (String, EventSpan, String) throws -> Void) throws {
+        let lower = days.lowerBound.dayNumber, upper = days.upperBound.dayNumber
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: """
+            SELECT id, first_day, last_day, body FROM calendar_event
+            WHERE (long_span = 0 AND first_day BETWEEN ? AND ? AND last_day >= ?)
+               OR (long_span = 1 AND first_day <= ? AND (last_day IS NULL OR last_day >= ?))
+            ORDER BY id
+            """), arguments: [EventRow.shortSpanFloor(from: lower), upper, lower, upper, lower])
         while let row = try rows.next() {
-            visit(row[0], EventSpan(firstDay: row[1], lastDay: row[2]))
+            try visit(row[0], EventSpan(firstDay: row[1], lastDay: row[2]), row[3])
         }
     }
 

@@ -57,6 +57,8 @@ struct EventTable {
         events.removeLast()
     }
 
+    func contains(id: String) -> Bool { position[id] != nil }
+
     subscript(id: String) -> CalendarEvent? {
         position[id].flatMap { events[$0] }
     }
