@@ -17,10 +17,31 @@ extension PostgresStore {
     /// - Throws: what ``serviceError(_:)`` makes of the failure.
     public func write<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
         do {
-            return try await client.withTransaction(logger: logger) { try await body($0) }
+            return try await client.withConnection { connection in
+                try await connection.query("BEGIN", logger: logger)
+                let result: Result
+                do {
+                    result = try await body(connection)
+                } catch {
+                    try await rollBack(connection, after: error)
+                    throw error
+                }
+                try await connection.query("COMMIT", logger: logger)
+                return result
+            }
         } catch {
             throw serviceError(error)
         }
+    }
+
+    /// Rolls back the transaction `error` ended, unless the error ended the session: a session the
+    /// server ended (a restart, `pg_terminate_backend`) or whose connection broke has no transaction
+    /// left, and postgres-nio never answers a statement sent on a connection after the server's FATAL
+    /// error in the middle of a query (the statement waits for a ready-for-query that never comes), so
+    /// a `ROLLBACK` there would hang the write, and with it every send queued behind it.
+    private func rollBack(_ connection: PostgresConnection, after error: any Error) async throws {
+        if case .storageUnavailable? = serviceError(error) as? ServiceError { return }
+        try await connection.query("ROLLBACK", logger: logger)
     }
 
     /// What a domain service throws for a failure of PostgreSQL (the error documented for every domain):
