@@ -23,7 +23,7 @@ extension PostgresStore {
                 do {
                     result = try await body(connection)
                 } catch {
-                    try await rollBack(connection, after: error)
+                    await rollBack(connection, after: error)
                     throw error
                 }
                 try await connection.query("COMMIT", logger: logger)
@@ -60,10 +60,15 @@ extension PostgresStore {
     /// server ended (a restart, `pg_terminate_backend`) or whose connection broke has no transaction
     /// left, and postgres-nio never answers a statement sent on a connection after the server's FATAL
     /// error in the middle of a query (the statement waits for a ready-for-query that never comes), so
-    /// a `ROLLBACK` there would hang the write, and with it every send queued behind it.
-    private func rollBack(_ connection: PostgresConnection, after error: any Error) async throws {
+    /// a `ROLLBACK` there would hang the write, and with it every send queued behind it. A `ROLLBACK`
+    /// that fails closes the connection (its session's state is unknown); the write throws `body`'s error.
+    private func rollBack(_ connection: PostgresConnection, after error: any Error) async {
         guard !endsSession(error) else { return }
-        try await connection.query("ROLLBACK", logger: logger)
+        do {
+            try await connection.query("ROLLBACK", logger: logger)
+        } catch {
+            try? await connection.close()
+        }
     }
 
     /// What a domain service throws for a failure of PostgreSQL (the error documented for every domain):
