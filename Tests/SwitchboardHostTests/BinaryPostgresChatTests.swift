@@ -102,72 +102,97 @@ struct BinaryPostgresChatTests {
         }
     }
 
-    /// - Important: Disabled, not finished: after the sessions are ended the subscriber waited 60 s for a
-    ///   message (not yet diagnosed; the catalog's resume after ended sessions passes, BinaryPostgresTests).
-    @Test("both hosts' sessions ended by the server in the middle of a burst of sends: every send answered sent is in the database, once",
-          .disabled("not finished: the subscriber's resume after ended sessions is not yet diagnosed"))
+    /// - Important: Disabled, not finished: before the fixes in `PostgresStore+Access.swift` and
+    ///   `minimumPoolConnections` the host hung every time (a `ROLLBACK` on a connection the server had
+    ///   ended, then requests stranded in the pool); with them the burst tests pass some runs (2 of 9,
+    ///   the restart's 1 of 4), but in most one host still leaves a send without an outcome for 60 s
+    ///   while its pool has reconnected (not yet diagnosed).
+    @Test("both hosts' sessions ended by the server in the middle of a burst of sends: every send answered sent is in the database, once; nothing stays pending; the subscriber resumes",
+          .disabled("not finished: a send is sometimes left without an outcome after the sessions end (not yet diagnosed)"))
     func sessionsEndedDuringBurst() async throws {
         try await TestPostgres.withFreshDatabaseURL { url, database in
-            let first = try Self.host(url)
-            let second = try Self.host(url, user: "u1")
-            let subscription = try Push.subscribe(second)
-            let count = 200
-            let firstIDs = (0..<count).map { "a-\($0)" }
-            let secondIDs = (0..<count).map { "b-\($0)" }
-            try first.send(firstIDs.enumerated().map { Push.send($0.element, id: $0.offset + 10) })
-            try second.send(secondIDs.enumerated().map { Push.send($0.element, id: $0.offset + 10) })
-
-            // Once 20 of the first host's sends are stored, the server ends every session of both hosts
-            // (pg_terminate_backend: what a restart does to them) while the rest are in flight.
-            var seen: [JSONValue] = []
-            while Push.sent(in: seen).count < 20 { seen.append(try first.nextMessage(within: 60_000)) }
-            #expect(try await TestPostgres.terminateSessions(database: database) > 0)
-
-            let firstOutput = try Self.outcomes(first, clientIDs: firstIDs, firstID: 10, seen: seen)
-            let secondOutput = try Self.outcomes(second, clientIDs: secondIDs, firstID: 10)
-            var reportedSent = Push.sent(in: firstOutput)
-            reportedSent.merge(Push.sent(in: secondOutput)) { one, _ in one }
-            // What failed failed with a documented storage error, by reason or by the answer's code.
-            for message in firstOutput + secondOutput {
-                if message["method"] == "chat.messageState", message["params"]?["state"] == "failed" {
-                    #expect(message["params"]?["reason"]?.stringValue?.isEmpty == false)
-                }
-                if let code = H.errorCode(message) { #expect(code == -32050, "\(message)") }
+            try await Self.burst(url) {
+                // pg_terminate_backend: what a restart does to the sessions, the server staying up.
+                let ended = try await TestPostgres.terminateSessions(database: database)
+                #expect(ended > 0)
             }
+        }
+    }
 
-            // Both pools connect again: one more send each is stored.
-            try first.send(Push.send("after-a", id: 1_000))
-            try second.send(Push.send("after-b", id: 1_000))
-            #expect(try Self.outcomes(first, clientIDs: ["after-a"], firstID: 1_000).contains {
-                $0["method"] == "chat.messageState" && $0["params"]?["state"] == "sent" })
-            let secondAfter = try Self.outcomes(second, clientIDs: ["after-b"], firstID: 1_000)
-            #expect(secondAfter.contains { $0["method"] == "chat.messageState" && $0["params"]?["state"] == "sent" })
+    @Test("the server restarted in the middle of a burst of sends: every send answered sent is in the database, once; nothing stays pending; both hosts serve again; the subscriber resumes",
+          .disabled("not finished: as sessionsEndedDuringBurst, a send is sometimes left without an outcome"))
+    func serverRestartedDuringBurst() async throws {
+        // A cluster of its own: the shared one serves the other suites while this runs.
+        try await DedicatedPostgresCluster.with { cluster in
+            try await Self.burst(cluster.url) { try cluster.restart() }
+        }
+    }
 
-            // The database, read by a third host: every message answered sent is there, once, under its id.
-            let reader = try Self.host(url)
-            let stored = try Push.history(reader, firstID: 2_000)
-            var storedByClient: [String: [String]] = [:]
-            for message in stored {
-                if let client = message["clientMessageId"]?.stringValue, let id = message["id"]?.stringValue { storedByClient[client, default: []].append(id) }
-            }
-            for (client, id) in reportedSent {
-                #expect(storedByClient[client] == [id], "\(client) was answered sent as \(id) but the database has \(storedByClient[client] ?? [])")
-            }
-            #expect(storedByClient.values.allSatisfy { $0.count == 1 })
+    /// Two hosts on `url` (empty) each send a burst of 200 messages to the room the second host's
+    /// subscription follows; once 20 of the first host's are stored, `interrupt` ends the server's
+    /// sessions while the rest are in flight. Then: each send has its outcome (sent, or failed with a
+    /// reason or a storage error), both hosts store again, every message answered sent is stored once
+    /// under the id it was given, and the subscriber is pushed every stored message once.
+    static func burst(_ url: String, interrupt: () async throws -> Void) async throws {
+        let first = try Self.host(url)
+        let second = try Self.host(url, user: "u1")
+        let subscription = try Push.subscribe(second)
+        let count = 200
+        let firstIDs = (0..<count).map { "a-\($0)" }
+        let secondIDs = (0..<count).map { "b-\($0)" }
+        try first.send(firstIDs.enumerated().map { Push.send($0.element, id: $0.offset + 10) })
+        try second.send(secondIDs.enumerated().map { Push.send($0.element, id: $0.offset + 10) })
 
-            // The subscriber on the second host resumed from its state: the first host's stored messages reach it once.
-            try first.send(Push.send("marker", id: 3_000))
-            let pushed = try Self.pushes(second, subscription: subscription.id, until: "marker", seen: secondOutput + secondAfter)
-            let pushedIDs = pushed.compactMap { $0["id"]?.stringValue }
-            #expect(Set(pushedIDs).count == pushedIDs.count, "a message was pushed twice")
-            let storedIDs = stored.compactMap { message in
-                message["clientMessageId"]?.stringValue.map { $0 != "marker" } == true ? message["id"]?.stringValue : nil
+        // Once 20 of the first host's sends are stored, every session of both hosts ends while the rest
+        // are in flight.
+        var seen: [JSONValue] = []
+        while Push.sent(in: seen).count < 20 { seen.append(try first.nextMessage(within: 60_000)) }
+        try await interrupt()
+
+        let firstOutput = try Self.outcomes(first, clientIDs: firstIDs, firstID: 10, seen: seen)
+        let secondOutput = try Self.outcomes(second, clientIDs: secondIDs, firstID: 10)
+        var reportedSent = Push.sent(in: firstOutput)
+        reportedSent.merge(Push.sent(in: secondOutput)) { one, _ in one }
+        // What failed failed with a documented storage error, by reason or by the answer's code.
+        for message in firstOutput + secondOutput {
+            if message["method"] == "chat.messageState", message["params"]?["state"] == "failed" {
+                #expect(message["params"]?["reason"]?.stringValue?.isEmpty == false)
             }
-            #expect(Set(storedIDs).isSubset(of: Set(pushedIDs)), "stored messages the subscriber never got")
-            for host in [first, second, reader] {
-                host.closeInput()
-                #expect(try host.waitForExit() == .exited(0))
-            }
+            if let code = H.errorCode(message) { #expect(code == -32050, "\(message)") }
+        }
+
+        // Both pools connect again: one more send each is stored.
+        try first.send(Push.send("after-a", id: 1_000))
+        try second.send(Push.send("after-b", id: 1_000))
+        #expect(try Self.outcomes(first, clientIDs: ["after-a"], firstID: 1_000).contains {
+            $0["method"] == "chat.messageState" && $0["params"]?["state"] == "sent" })
+        let secondAfter = try Self.outcomes(second, clientIDs: ["after-b"], firstID: 1_000)
+        #expect(secondAfter.contains { $0["method"] == "chat.messageState" && $0["params"]?["state"] == "sent" })
+
+        // The database, read by a third host: every message answered sent is there, once, under its id.
+        let reader = try Self.host(url)
+        let stored = try Push.history(reader, firstID: 2_000)
+        var storedByClient: [String: [String]] = [:]
+        for message in stored {
+            if let client = message["clientMessageId"]?.stringValue, let id = message["id"]?.stringValue { storedByClient[client, default: []].append(id) }
+        }
+        for (client, id) in reportedSent {
+            #expect(storedByClient[client] == [id], "\(client) was answered sent as \(id) but the database has \(storedByClient[client] ?? [])")
+        }
+        #expect(storedByClient.values.allSatisfy { $0.count == 1 })
+
+        // The subscriber on the second host resumed from its state: the first host's stored messages reach it once.
+        try first.send(Push.send("marker", id: 3_000))
+        let pushed = try Self.pushes(second, subscription: subscription.id, until: "marker", seen: secondOutput + secondAfter)
+        let pushedIDs = pushed.compactMap { $0["id"]?.stringValue }
+        #expect(Set(pushedIDs).count == pushedIDs.count, "a message was pushed twice")
+        let storedIDs = stored.compactMap { message in
+            message["clientMessageId"]?.stringValue.map { $0 != "marker" } == true ? message["id"]?.stringValue : nil
+        }
+        #expect(Set(storedIDs).isSubset(of: Set(pushedIDs)), "stored messages the subscriber never got")
+        for host in [first, second, reader] {
+            host.closeInput()
+            #expect(try host.waitForExit() == .exited(0))
         }
     }
 }

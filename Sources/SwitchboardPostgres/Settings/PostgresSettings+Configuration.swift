@@ -52,8 +52,17 @@ extension PostgresSettings {
         configuration.options.connectTimeout = .seconds(connectTimeoutSeconds)
         configuration.options.tlsServerName = tlsServerName
         configuration.options.additionalStartupParameters = [("application_name", applicationName)]
+        configuration.options.minimumConnections = Self.minimumPoolConnections
         return configuration
     }
+
+    /// The connections the pool keeps open even when idle. With none, a pool whose every connection
+    /// the server ends (a restart, `pg_terminate_backend`) while requests wait for one makes no new
+    /// connection until another request arrives: the waiting ones hang for good (postgres-nio's pool
+    /// opens a replacement only below this minimum, vapor/postgres-nio#657). With one, the last
+    /// connection's end opens a new one (retried with backoff while the server is down), and it serves
+    /// the waiting requests.
+    public static let minimumPoolConnections = 1
 
     /// A single connection's configuration (the start-up check, the listener). Building the TLS context
     /// reads the CA file, so this can fail.

@@ -6,7 +6,7 @@ extension PostgresStore {
     /// - Throws: what ``serviceError(_:)`` makes of the failure.
     public func read<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
         do {
-            return try await client.withConnection { try await body($0) }
+            return try await withSession { try await body($0) }
         } catch {
             throw serviceError(error)
         }
@@ -17,9 +17,57 @@ extension PostgresStore {
     /// - Throws: what ``serviceError(_:)`` makes of the failure.
     public func write<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
         do {
-            return try await client.withTransaction(logger: logger) { try await body($0) }
+            return try await withSession { connection in
+                try await connection.query("BEGIN", logger: logger)
+                let result: Result
+                do {
+                    result = try await body(connection)
+                } catch {
+                    await rollBack(connection, after: error)
+                    throw error
+                }
+                try await connection.query("COMMIT", logger: logger)
+                return result
+            }
         } catch {
             throw serviceError(error)
+        }
+    }
+
+    /// Runs `body` on a connection of the pool; a connection whose session an error of `body` ended is
+    /// closed before the pool gets it back. postgres-nio keeps such a connection until its socket
+    /// closes, and a statement it is given in that window (after the server's FATAL error in the
+    /// middle of a query) is never answered: without the close, the pool could lease it to the next
+    /// request, which would hang.
+    private func withSession<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+        try await client.withConnection { connection in
+            do {
+                return try await body(connection)
+            } catch {
+                if endsSession(error) { try? await connection.close() }
+                throw error
+            }
+        }
+    }
+
+    /// Whether `error` means the session is gone (the server ended it, the connection broke).
+    private func endsSession(_ error: any Error) -> Bool {
+        if case .storageUnavailable? = serviceError(error) as? ServiceError { return true }
+        return false
+    }
+
+    /// Rolls back the transaction `error` ended, unless the error ended the session: a session the
+    /// server ended (a restart, `pg_terminate_backend`) or whose connection broke has no transaction
+    /// left, and postgres-nio never answers a statement sent on a connection after the server's FATAL
+    /// error in the middle of a query (the statement waits for a ready-for-query that never comes), so
+    /// a `ROLLBACK` there would hang the write, and with it every send queued behind it. A `ROLLBACK`
+    /// that fails closes the connection (its session's state is unknown); the write throws `body`'s error.
+    private func rollBack(_ connection: PostgresConnection, after error: any Error) async {
+        guard !endsSession(error) else { return }
+        do {
+            try await connection.query("ROLLBACK", logger: logger)
+        } catch {
+            try? await connection.close()
         }
     }
 
