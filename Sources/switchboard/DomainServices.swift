@@ -31,27 +31,25 @@ final class DomainServices: Sendable {
     let store: HostStatus.Store
     private let options: StoreConfiguration
 
-    /// - Parameter followsOtherProcesses: whether other processes' writes wake ``signal`` (a watcher
-    ///   thread on SQLite, a `LISTEN` connection on PostgreSQL). A one-shot call passes `false`: nothing
-    ///   can be subscribed to once it has answered.
+    /// - Parameter followsOtherProcesses: ``BackendContext/followsOtherProcesses``; a one-shot call passes `false`.
     init(options: StoreConfiguration, logger: Logger, followsOtherProcesses: Bool = true) {
         self.options = options
         let clock = (try? options.makeClock()) ?? SystemClock()
         self.clock = clock
         subscriptions = SubscriptionHub(signal: signal, maxQueuedEvents: options.maxSubscriptionQueue)
         let progress = SeedProgress()
+        let context = BackendContext(options: options, clock: clock, logger: logger, progress: progress, signal: signal,
+                                     followsOtherProcesses: followsOtherProcesses)
         let backend: any StoreBackend
         switch options.location {
         case .memory:
-            backend = MemoryBackend(options: options, clock: clock, signal: signal)
+            backend = MemoryBackend(context)
             store = HostStatus.Store(backend: "memory", location: nil)
         case .sqlite:
-            backend = SQLiteBackend(options: options, clock: clock, logger: logger, progress: progress, signal: signal,
-                                    followsOtherProcesses: followsOtherProcesses)
+            backend = SQLiteBackend(context)
             store = HostStatus.Store(backend: "sqlite", location: options.db ?? StoreConfiguration.dataFolder().map { $0 + "/switchboard.sqlite" })
         case .postgres(let url):
-            let postgres = PostgresBackend(url: url, options: options, clock: clock, logger: logger, progress: progress, signal: signal,
-                                          followsOtherProcesses: followsOtherProcesses)
+            let postgres = PostgresBackend(url: url, context)
             backend = postgres
             store = HostStatus.Store(backend: "postgres", location: postgres.location)
         }

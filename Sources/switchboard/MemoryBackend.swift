@@ -7,28 +7,29 @@ import SwitchboardCore
 
 /// The in-memory backend (`--backend memory`): deterministic fixtures, nothing written.
 struct MemoryBackend: StoreBackend {
-    let options: StoreConfiguration
-    let clock: any WallClock
-    /// Posted after every write.
-    let signal: ChangeSignal
+    private let context: BackendContext
+
+    init(_ context: BackendContext) {
+        self.context = context
+    }
 
     func openFeed() throws -> any FeedService {
-        InMemoryFeedService(demoCount: options.feedItems, signal: signal)
+        InMemoryFeedService(demoCount: context.options.feedItems, signal: context.signal)
     }
 
     func openMail() throws -> any MailService {
-        InMemoryMailService(clock: clock, demoMessages: options.mailMessages, signal: signal)
+        InMemoryMailService(clock: context.clock, demoMessages: context.options.mailMessages, signal: context.signal)
     }
 
     func openChat() throws -> any ChatService {
-        InMemoryChatService(clock: clock, signal: signal)
+        InMemoryChatService(clock: context.clock, signal: context.signal)
     }
 
     func openCatalog() throws -> any CatalogService {
-        InMemoryCatalogService(signal: signal)
+        InMemoryCatalogService(signal: context.signal)
     }
 
     func openCalendar() throws -> any CalendarService {
-        InMemoryCalendarService(events: DemoSeed.demoCalendar(options, clock: clock), signal: signal)
+        InMemoryCalendarService(events: DemoSeed.demoCalendar(context.options, clock: context.clock), signal: context.signal)
     }
 }

@@ -20,35 +20,24 @@ import SwitchboardPostgres
 final class PostgresBackend: StoreBackend {
     /// The connection settings, or why they cannot be resolved (answered by every domain).
     let settings: Result<PostgresSettings, PostgresSettingsError>
-    private let options: StoreConfiguration
-    private let clock: any WallClock
-    private let logger: Logger
-    private let progress: SeedProgress
-    private let signal: ChangeSignal
-    /// Whether the ``PostgresChangeListener`` runs.
-    private let followsOtherProcesses: Bool
+    private let context: BackendContext
     private let opened = Mutex<PostgresStore?>(nil)
 
-    init(url: String, options: StoreConfiguration, clock: any WallClock, logger: Logger, progress: SeedProgress, signal: ChangeSignal,
-         followsOtherProcesses: Bool) {
-        self.followsOtherProcesses = followsOtherProcesses
+    init(url: String, _ context: BackendContext) {
         settings = Result { () throws(PostgresSettingsError) in try PostgresSettings.resolve(url: url) }
-        self.options = options
-        self.clock = clock
-        self.logger = logger
-        self.progress = progress
-        self.signal = signal
+        self.context = context
     }
 
-    func openFeed() throws -> any FeedService { PostgresFeedService(store: try store(), signal: signal) }
-    func openCatalog() throws -> any CatalogService { PostgresCatalogService(store: try store(), signal: signal) }
-    func openMail() throws -> any MailService { PostgresMailService(store: try store(), clock: clock, signal: signal) }
-    func openChat() throws -> any ChatService { PostgresChatService(store: try store(), clock: clock, signal: signal) }
-    func openCalendar() throws -> any CalendarService { PostgresCalendarService(store: try store(), signal: signal) }
+    func openFeed() throws -> any FeedService { PostgresFeedService(store: try store(), signal: context.signal) }
+    func openCatalog() throws -> any CatalogService { PostgresCatalogService(store: try store(), signal: context.signal) }
+    func openMail() throws -> any MailService { PostgresMailService(store: try store(), clock: context.clock, signal: context.signal) }
+    func openChat() throws -> any ChatService { PostgresChatService(store: try store(), clock: context.clock, signal: context.signal) }
+    func openCalendar() throws -> any CalendarService { PostgresCalendarService(store: try store(), signal: context.signal) }
 
     /// Each domain on PostgreSQL: its schema and demo data, in the order they migrate.
     var domains: [Domain] {
-        [
+        let options = context.options, clock = context.clock
+        return [
             Domain(name: "feed", unit: "items", migrations: PostgresFeedService.migrations, planned: options.feedItems,
                    count: { Int(try await PostgresFeedService.total($0, logger: $1)) },
                    seed: { [options] connection, logger, progress in
@@ -105,7 +94,7 @@ final class PostgresBackend: StoreBackend {
             if let opened { return opened }
             let settings = try resolvedSettings()
             let migrations = domains.map { demoMigrations($0) }
-            let logger = logger
+            let logger = context.logger
             let store = try BlockingWait.run { () async throws -> PostgresStore in
                 do throws(PostgresStoreError) {
                     return try await PostgresStore.open(settings, migrations: migrations, logger: logger)
@@ -113,8 +102,8 @@ final class PostgresBackend: StoreBackend {
                     throw error.serviceError
                 }
             }
-            if followsOtherProcesses {
-                let signals = Dictionary(uniqueKeysWithValues: domains.map { ($0.name, signal) })
+            if context.followsOtherProcesses {
+                let signals = Dictionary(uniqueKeysWithValues: domains.map { ($0.name, context.signal) })
                 let listener = PostgresChangeListener(settings: settings, signals: signals, logger: logger)
                 // Lives as long as the process, reconnecting as needed.
                 Task.detached { await listener.run() }
@@ -133,7 +122,7 @@ final class PostgresBackend: StoreBackend {
 
     /// The domain's migrations followed by its demo data, `demo-v1`, which runs once per database.
     private func demoMigrations(_ domain: Domain) -> PostgresMigrations {
-        let progress = progress, location = location
+        let progress = context.progress, location = location
         let seed = PostgresMigration(DemoSeed.version) { connection, logger in
             progress.start("seeding demo data into \(location): \(domain.planned) \(domain.name) \(domain.unit)", total: domain.planned)
             try await domain.seed(connection, logger) { progress.update($0) }

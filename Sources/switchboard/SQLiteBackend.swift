@@ -17,46 +17,36 @@ import Glibc
 /// read) opens for reading only; the writer opens on the first write. Otherwise it is migrated and
 /// seeded under the setup lock first.
 final class SQLiteBackend: StoreBackend {
-    private let options: StoreConfiguration
-    private let clock: any WallClock
-    private let logger: Logger
-    private let progress: SeedProgress
-    /// Posted after every write, of this process and (through the watcher) of any other.
-    private let signal: ChangeSignal
-    /// Whether a ``DatabaseWatcher`` posts ``signal`` for other processes' commits.
-    private let followsOtherProcesses: Bool
+    private let context: BackendContext
     private let opened = Mutex<AppDatabase?>(nil)
 
-    init(options: StoreConfiguration, clock: any WallClock, logger: Logger, progress: SeedProgress, signal: ChangeSignal,
-         followsOtherProcesses: Bool) {
-        self.options = options
-        self.followsOtherProcesses = followsOtherProcesses
-        self.clock = clock
-        self.logger = logger
-        self.progress = progress
-        self.signal = signal
+    init(_ context: BackendContext) {
+        self.context = context
     }
 
     func openFeed() throws -> any FeedService { SQLiteFeedService(database: try database()) }
-    func openMail() throws -> any MailService { SQLiteMailService(database: try database(), clock: clock) }
-    func openChat() throws -> any ChatService { SQLiteChatService(database: try database(), clock: clock, signal: signal) }
-    func openCatalog() throws -> any CatalogService { SQLiteCatalogService(database: try database(), signal: signal) }
-    func openCalendar() throws -> any CalendarService { SQLiteCalendarService(database: try database(), signal: signal) }
+    func openMail() throws -> any MailService { SQLiteMailService(database: try database(), clock: context.clock) }
+    func openChat() throws -> any ChatService { SQLiteChatService(database: try database(), clock: context.clock, signal: context.signal) }
+    func openCatalog() throws -> any CatalogService { SQLiteCatalogService(database: try database(), signal: context.signal) }
+    func openCalendar() throws -> any CalendarService { SQLiteCalendarService(database: try database(), signal: context.signal) }
 
     /// The database, opened by the first domain that needs it; a failure is tried again next time.
-    /// Other processes' commits post ``signal`` through a ``DatabaseWatcher`` started here, when the
+    /// Other processes' commits post the context's signal through a ``DatabaseWatcher`` started here, when the
     /// process follows them.
     private func database() throws -> AppDatabase {
         try opened.withLock { opened in
             if let opened { return opened }
-            let path = try options.storagePath()
+            let context = context
+            let path = try context.options.storagePath()
             let database = try AppDatabase(
-                path: path, migrations: DemoSeed.migrations, signal: signal, current: DemoSeed.isSeeded,
-                prepare: { _ = try DemoSeed.seedMissing($0, options: options, clock: clock, logger: logger, progress: progress) },
+                path: path, migrations: DemoSeed.migrations, signal: context.signal, current: DemoSeed.isSeeded,
+                prepare: {
+                    _ = try DemoSeed.seedMissing($0, options: context.options, clock: context.clock, logger: context.logger, progress: context.progress)
+                },
                 waiting: Self.waiting(path)
             )
-            if followsOtherProcesses, database.path != ":memory:" {
-                let watcher = DatabaseWatcher(path: database.path, signal: signal)
+            if context.followsOtherProcesses, database.path != ":memory:" {
+                let watcher = DatabaseWatcher(path: database.path, signal: context.signal)
                 try OSThread.detach(name: "sb-db-watch") { watcher.run() }
             }
             opened = database

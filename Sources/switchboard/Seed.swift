@@ -59,8 +59,8 @@ struct Seed: ParsableCommand {
             throw ExitCode.failure
         }
         do {
-            let backend = PostgresBackend(url: url, options: configuration, clock: try configuration.makeClock(), logger: logger,
-                                          progress: SeedProgress(), signal: ChangeSignal(), followsOtherProcesses: false)
+            let backend = PostgresBackend(url: url, BackendContext(options: configuration, clock: try configuration.makeClock(), logger: logger,
+                                                                   progress: SeedProgress(), signal: ChangeSignal(), followsOtherProcesses: false))
             try configuration.checkStorage()
             writeLine(Self.report(try backend.seed(), path: backend.location), to: STDOUT_FILENO)
         } catch {

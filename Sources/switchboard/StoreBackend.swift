@@ -2,7 +2,9 @@ import CalendarDomain
 import CatalogDomain
 import ChatDomain
 import FeedDomain
+import Logging
 import MailDomain
+import SwitchboardCore
 
 /// Where the domains keep their data, chosen once at start (`--backend`, `--db`): one type per
 /// backend that opens each domain's service, as GRDB's `DatabaseWriter` or Hummingbird's persist
@@ -21,4 +23,18 @@ protocol StoreBackend: Sendable {
     func openChat() throws -> any ChatService
     func openCatalog() throws -> any CatalogService
     func openCalendar() throws -> any CalendarService
+}
+
+/// What every backend is opened with, made once by ``DomainServices`` (or `switchboard seed`).
+struct BackendContext: Sendable {
+    let options: StoreConfiguration
+    let clock: any WallClock
+    let logger: Logger
+    /// Seeding progress, for requests that wait on an opening.
+    let progress: SeedProgress
+    /// Posted after every write of this process, and of other processes when ``followsOtherProcesses``.
+    let signal: ChangeSignal
+    /// Whether other processes' writes post ``signal`` (a watcher thread on SQLite, a `LISTEN`
+    /// connection on PostgreSQL). A one-shot call has none: nothing can be subscribed once it has answered.
+    let followsOtherProcesses: Bool
 }
