@@ -102,15 +102,24 @@ public struct SQLiteChatService: ChatService {
         return try outcome.get()
     }
 
-    /// One write transaction for the whole batch, each message in a savepoint of its own: a message
-    /// that fails (not a member, a constraint) is rolled back alone and fails alone. A failure of the
-    /// storage itself (the disk, a lock, a transaction SQLite rolled back) ends the transaction and
-    /// fails every message of the batch; none is stored.
+    /// One write transaction for the whole batch: a message that fails (not a member, a constraint)
+    /// is rolled back alone and fails alone. A failure of the storage itself (the disk, a lock, a
+    /// transaction SQLite rolled back) ends the transaction and fails every message of the batch;
+    /// none is stored.
+    ///
+    /// A message is refused, if at all, before it writes, so the batch is first stored without
+    /// savepoints (two statements less per message); when one fails after it began writing, that pass
+    /// rolls back and the batch is stored again with each message in a savepoint of its own.
     public func send(_ batch: [ChatSendRequest]) async -> [Result<Committed<ChatMessage>, any Error>] {
         guard !batch.isEmpty else { return [] }
         let now = clock.now()
         do {
-            let outcomes = try await write { [self] db in try batch.map { request in try send(request, sentAt: now, db) } }
+            let outcomes: [ChatSendOutcome]
+            do {
+                outcomes = try await write { [self] db in try batch.map { try storeWithoutSavepoint($0, sentAt: now, db) } }
+            } catch is FailedMidWrite {
+                outcomes = try await write { [self] db in try batch.map { try storeInSavepoint($0, sentAt: now, db) } }
+            }
             return ChatSendOutcome.answers(outcomes, signal: signal)
         } catch {
             return batch.map { _ in .failure(error) }
@@ -118,10 +127,10 @@ public struct SQLiteChatService: ChatService {
     }
 
     public func sendCheck(sender: String, roomId: String, clientMessageId: String) async throws -> ChatSendCheck {
-        try read { db in
-            ChatSendCheck(state: try ChangeLog.state(db, domain: chatDomain),
-                          stored: try Self.fetchSent(db, sender: sender, clientMessageId: clientMessageId)?.message,
-                          isMember: try Self.isMember(db, roomId: roomId, user: sender))
+        do {
+            return try database.readStatement { db in try Self.sendCheck(db, sender: sender, roomId: roomId, clientMessageId: clientMessageId) }
+        } catch let error as DatabaseError {
+            throw failure(error)
         }
     }
 

@@ -209,6 +209,18 @@ extension AppDatabase {
         }
     }
 
+    /// Runs `body`, which reads with **one** statement, as ``read(_:)`` does but outside a transaction:
+    /// one statement reads one snapshot on its own, and a read this short costs about as much as the
+    /// `BEGIN` and `COMMIT` around it. Several statements here could each see another commit.
+    public func readStatement<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            if let readers { return try readers.readStatement(body) }
+            return try writer.read(body)
+        } catch let error as DatabaseError {
+            throw Self.storageError(error, path: path)
+        }
+    }
+
     /// Runs `updates` in a write transaction: what every service write goes through. A read-only
     /// database answers ``ServiceError/storageReadOnly(path:cause:)``; storage failures are
     /// ``ServiceError``s naming the file.

@@ -51,6 +51,15 @@ final class ReadConnections: Sendable {
         return try connection.read(body)
     }
 
+    /// Runs `body` on a connection no other read is using, on this thread, outside a transaction: for
+    /// a read of one statement, which SQLite runs on one snapshot of its own, so the `BEGIN` and `COMMIT`
+    /// of ``read(_:)`` would only add two statements.
+    func readStatement<T>(_ body: (Database) throws -> T) throws -> T {
+        let connection = try take()
+        defer { giveBack(connection) }
+        return try connection.unsafeRead(body)
+    }
+
     /// Connections open now (in use or idle).
     var openCount: Int { state.withLock { $0.open } }
 

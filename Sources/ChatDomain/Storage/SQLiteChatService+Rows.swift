@@ -5,9 +5,12 @@ import SwitchboardStorage
 extension SQLiteChatService {
     static let messageColumns = "position, log_sequence, room_id, sender_id, text, client_message_id, sent_at"
 
-    static func message(_ row: Row) -> StoredChatMessage {
-        StoredChatMessage(position: row[0], logSequence: row[1], roomId: row[2], senderId: row[3], text: row[4],
-                          clientMessageId: row[5], sentAt: row[6])
+    static func message(_ row: Row) -> StoredChatMessage { message(row, from: 0) }
+
+    /// The message in ``messageColumns`` from column `first` of `row` on.
+    static func message(_ row: Row, from first: Int) -> StoredChatMessage {
+        StoredChatMessage(position: row[first], logSequence: row[first + 1], roomId: row[first + 2], senderId: row[first + 3],
+                          text: row[first + 4], clientMessageId: row[first + 5], sentAt: row[first + 6])
     }
 
     static func user(_ row: Row) -> ChatUser {
@@ -46,14 +49,16 @@ extension SQLiteChatService {
     }
 
     /// Stores a new message at the next position, recording it and its room in the change log.
-    static func store(_ db: Database, roomId: String, senderId: String, text: String, clientMessageId: String?, sentAt: Int64) throws -> StoredChatMessage {
+    /// Stores a message and its two change records; returns it with the log's newest position after them.
+    static func store(_ db: Database, roomId: String, senderId: String, text: String, clientMessageId: String?,
+                      sentAt: Int64) throws -> (StoredChatMessage, latest: Int64) {
         try db.cachedStatement(sql: "INSERT INTO chat_message(room_id, sender_id, text, client_message_id, sent_at) VALUES (?, ?, ?, ?, ?)")
             .execute(arguments: [roomId, senderId, text, clientMessageId, sentAt])
         let position = db.lastInsertedRowID
         let sequence = try ChangeLog.record(db, domain: chatDomain, itemID: StoredChatMessage.id(position: position), kind: .created)
         try db.cachedStatement(sql: "UPDATE chat_message SET log_sequence = ? WHERE position = ?").execute(arguments: [sequence, position])
-        try ChangeLog.record(db, domain: chatDomain, itemID: roomId, kind: .updated)
-        return StoredChatMessage(position: position, logSequence: sequence, roomId: roomId, senderId: senderId, text: text,
-                                 clientMessageId: clientMessageId, sentAt: sentAt)
+        let latest = try ChangeLog.record(db, domain: chatDomain, itemID: roomId, kind: .updated)
+        return (StoredChatMessage(position: position, logSequence: sequence, roomId: roomId, senderId: senderId, text: text,
+                                  clientMessageId: clientMessageId, sentAt: sentAt), latest)
     }
 }

@@ -3,29 +3,67 @@ import SwitchboardCore
 import SwitchboardStorage
 
 extension SQLiteChatService {
-    /// Stores one message of a batch in a savepoint of its own, inside the batch's transaction.
+    /// Thrown out of a batch's first pass when a message failed after it began writing: the
+    /// transaction rolls back and the batch is stored again, each message in a savepoint of its own.
+    struct FailedMidWrite: Error {}
+
+    /// Stores one message of a batch's first pass, inside the batch's transaction and without a
+    /// savepoint. The checks (a duplicate, membership) come before the message's first write, so a
+    /// message they refuse wrote nothing and fails alone here; one that fails once it began writing
+    /// throws ``FailedMidWrite``.
+    ///
+    /// - Throws: ``FailedMidWrite``, or what ends the transaction (a storage failure, or one after which
+    ///   SQLite left no transaction open).
+    func storeWithoutSavepoint(_ request: ChatSendRequest, sentAt: Int64, _ db: Database) throws -> ChatSendOutcome {
+        do {
+            if let duplicate = try Self.duplicateOrRefusal(request, db) { return duplicate }
+        } catch {
+            return try failedAlone(error, db)
+        }
+        do {
+            return try Self.store(request, sentAt: sentAt, db)
+        } catch {
+            _ = try failedAlone(error, db)
+            throw FailedMidWrite()
+        }
+    }
+
+    /// Stores one message of a batch in a savepoint of its own, inside the batch's transaction:
+    /// anything but the end of the transaction rolls back this message alone and is its outcome.
     ///
     /// - Throws: only what ends the transaction (a storage failure, or one after which SQLite left
-    ///   no transaction open); anything else rolls back this message alone and is its outcome.
-    func send(_ request: ChatSendRequest, sentAt: Int64, _ db: Database) throws -> ChatSendOutcome {
+    ///   no transaction open).
+    func storeInSavepoint(_ request: ChatSendRequest, sentAt: Int64, _ db: Database) throws -> ChatSendOutcome {
         var outcome: ChatSendOutcome?
         do {
             try db.inSavepoint {
-                outcome = try Self.storeUnlessSent(request, sentAt: sentAt, db)
+                outcome = try Self.duplicateOrRefusal(request, db) ?? Self.store(request, sentAt: sentAt, db)
                 return .commit
             }
-        } catch let error as ServiceError where db.isInsideTransaction {
-            return .failed(error)
-        } catch let error as DatabaseError where db.isInsideTransaction && AppDatabase.storageError(error, path: database.path) is DatabaseError {
-            return .failed(failure(error))
+        } catch {
+            return try failedAlone(error, db)
         }
         guard let outcome else { throw ServiceError.notFound(kind: "room", id: request.roomId) }
         return outcome
     }
 
-    /// The stored message when the sender's client id is stored already (marked duplicate), else
-    /// stores it; throws ``ServiceError/notFound(kind:id:)`` when the sender is not in the room.
-    static func storeUnlessSent(_ request: ChatSendRequest, sentAt: Int64, _ db: Database) throws -> ChatSendOutcome {
+    /// `error` as the outcome of one message when it leaves the batch's transaction going: a service
+    /// error, or a database error that is not about the storage; rethrows anything else.
+    private func failedAlone(_ error: any Error, _ db: Database) throws -> ChatSendOutcome {
+        switch error {
+        case let error as ServiceError where db.isInsideTransaction:
+            return .failed(error)
+        case let error as DatabaseError where db.isInsideTransaction && AppDatabase.storageError(error, path: database.path) is DatabaseError:
+            return .failed(failure(error))
+        default:
+            throw error
+        }
+    }
+
+    /// The stored message when the sender's client id is stored already (marked duplicate), `nil`
+    /// when the message is to be stored; throws ``ServiceError/notFound(kind:id:)`` when the sender
+    /// is not in the room. Writes nothing.
+    static func duplicateOrRefusal(_ request: ChatSendRequest, _ db: Database) throws -> ChatSendOutcome? {
         // Inside the write transaction: another process's send with this id has committed or not at all.
         if let existing = try fetchSent(db, sender: request.sender, clientMessageId: request.clientMessageId) {
             return .duplicate(of: existing, state: try ChangeLog.state(db, domain: chatDomain))
@@ -33,13 +71,36 @@ extension SQLiteChatService {
         guard try isMember(db, roomId: request.roomId, user: request.sender) else {
             throw ServiceError.notFound(kind: "room", id: request.roomId)
         }
-        let message = try store(db, roomId: request.roomId, senderId: request.sender, text: request.text,
-                                clientMessageId: request.clientMessageId, sentAt: sentAt)
-        return .stored(message, state: try ChangeLog.state(db, domain: chatDomain))
+        return nil
+    }
+
+    /// Stores `request`'s message, with the state after it.
+    static func store(_ request: ChatSendRequest, sentAt: Int64, _ db: Database) throws -> ChatSendOutcome {
+        let (message, latest) = try store(db, roomId: request.roomId, senderId: request.sender, text: request.text,
+                                          clientMessageId: request.clientMessageId, sentAt: sentAt)
+        return .stored(message, state: ChangeTracking.state(domain: chatDomain, sequence: latest))
     }
 
     /// Whether `user` is a member of `roomId`.
     static func isMember(_ db: Database, roomId: String, user: String) throws -> Bool {
         try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM chat_member WHERE room_id = ? AND user_id = ?"), arguments: [roomId, user]) != nil
+    }
+
+    /// What `chat.send` reads before it answers, in one statement (``AppDatabase/readStatement(_:)``):
+    /// the log's newest position, whether the sender is in the room, and the message stored under the
+    /// client id, if any.
+    static func sendCheck(_ db: Database, sender: String, roomId: String, clientMessageId: String) throws -> ChatSendCheck {
+        let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT (SELECT seq FROM sqlite_sequence WHERE name = 'change_log'),
+                   EXISTS (SELECT 1 FROM chat_member WHERE room_id = ? AND user_id = ?),
+                   m.position, m.log_sequence, m.room_id, m.sender_id, m.text, m.client_message_id, m.sent_at
+            FROM (SELECT 1) LEFT JOIN chat_message m ON m.sender_id = ? AND m.client_message_id = ?
+            """), arguments: [roomId, sender, sender, clientMessageId])
+        // `FROM (SELECT 1)`: one row, whether or not a message is stored under the client id.
+        guard let row else { throw ServiceError.notFound(kind: "room", id: roomId) }
+        let latest: Int64? = row[0]
+        let stored: Int64? = row[2]
+        return ChatSendCheck(state: ChangeTracking.state(domain: chatDomain, sequence: latest ?? 0),
+                             stored: stored == nil ? nil : message(row, from: 2).message, isMember: row[1])
     }
 }
