@@ -128,7 +128,8 @@ public struct SQLiteChatService: ChatService {
 
     public func sendCheck(sender: String, roomId: String, clientMessageId: String) async throws -> ChatSendCheck {
         do {
-            return try database.readStatement { db in try Self.sendCheck(db, sender: sender, roomId: roomId, clientMessageId: clientMessageId) }
+            let check = try database.readStatement { db in try Self.check(db, sender: sender, roomId: roomId, clientMessageId: clientMessageId) }
+            return ChatSendCheck(state: check.state, stored: check.stored?.message, isMember: check.isMember)
         } catch let error as DatabaseError {
             throw failure(error)
         }

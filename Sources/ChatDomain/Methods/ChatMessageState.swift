@@ -1,3 +1,5 @@
+import Jansson
+
 /// `chat.messageState {roomId, clientMessageId, id, state, sentAt}`: what became of a message
 /// `chat.send` answered as pending — `sent` with its id and time, or `failed` with a `reason`
 /// (and the `debugId` of a service failure). Sent to the sender only, after the send's answer.
@@ -39,5 +41,18 @@ public struct ChatMessageState: Encodable, Sendable, Equatable {
         try container.encodeIfPresent(sentAt, forKey: .sentAt)
         try container.encodeIfPresent(reason, forKey: .reason)
         try container.encodeIfPresent(debugId, forKey: .debugId)
+    }
+}
+
+/// Built directly (``JanssonEncodable``), one per message sent; writes what `encode(to:)` writes.
+extension ChatMessageState: JanssonEncodable {
+    public func writeMembers(into object: JanssonObjectBuilder) throws {
+        object.set("roomId", roomId)
+        object.set("clientMessageId", clientMessageId)
+        if let id { object.set("id", id) }
+        object.set("state", state.rawValue)
+        if let sentAt { object.set("sentAt", sentAt) }
+        if let reason { object.set("reason", reason) }
+        if let debugId { object.set("debugId", debugId) }
     }
 }

@@ -96,3 +96,11 @@ public enum ChatSend: RPCMethod {
         try? connection.notify(method: ChatMessageState.method, encoding: notice)
     }
 }
+
+/// Built directly (``JanssonEncodable``); writes what the synthesized `encode(to:)` writes.
+extension ChatSend.Result: JanssonEncodable {
+    public func writeMembers(into object: JanssonObjectBuilder) throws {
+        try object.set("message", message)
+        object.set("state", state)
+    }
+}

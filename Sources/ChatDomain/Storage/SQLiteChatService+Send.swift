@@ -65,12 +65,9 @@ extension SQLiteChatService {
     /// is not in the room. Writes nothing.
     static func duplicateOrRefusal(_ request: ChatSendRequest, _ db: Database) throws -> ChatSendOutcome? {
         // Inside the write transaction: another process's send with this id has committed or not at all.
-        if let existing = try fetchSent(db, sender: request.sender, clientMessageId: request.clientMessageId) {
-            return .duplicate(of: existing, state: try ChangeLog.state(db, domain: chatDomain))
-        }
-        guard try isMember(db, roomId: request.roomId, user: request.sender) else {
-            throw ServiceError.notFound(kind: "room", id: request.roomId)
-        }
+        let check = try check(db, sender: request.sender, roomId: request.roomId, clientMessageId: request.clientMessageId)
+        if let existing = check.stored { return .duplicate(of: existing, state: check.state) }
+        guard check.isMember else { throw ServiceError.notFound(kind: "room", id: request.roomId) }
         return nil
     }
 
@@ -81,26 +78,21 @@ extension SQLiteChatService {
         return .stored(message, state: ChangeTracking.state(domain: chatDomain, sequence: latest))
     }
 
-    /// Whether `user` is a member of `roomId`.
-    static func isMember(_ db: Database, roomId: String, user: String) throws -> Bool {
-        try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM chat_member WHERE room_id = ? AND user_id = ?"), arguments: [roomId, user]) != nil
-    }
-
-    /// What `chat.send` reads before it answers, in one statement (``AppDatabase/readStatement(_:)``):
-    /// the log's newest position, whether the sender is in the room, and the message stored under the
-    /// client id, if any.
-    static func sendCheck(_ db: Database, sender: String, roomId: String, clientMessageId: String) throws -> ChatSendCheck {
-        let row = try Row.fetchOne(db.cachedStatement(sql: """
+    /// What `chat.send` reads before it answers, and each send of a batch again in the write
+    /// transaction, in one statement: the log's newest position, whether the sender is in the room,
+    /// and the message stored under the client id, if any.
+    static func check(_ db: Database, sender: String, roomId: String,
+                      clientMessageId: String) throws -> (state: String, isMember: Bool, stored: StoredChatMessage?) {
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: """
             SELECT (SELECT seq FROM sqlite_sequence WHERE name = 'change_log'),
                    EXISTS (SELECT 1 FROM chat_member WHERE room_id = ? AND user_id = ?),
                    m.position, m.log_sequence, m.room_id, m.sender_id, m.text, m.client_message_id, m.sent_at
             FROM (SELECT 1) LEFT JOIN chat_message m ON m.sender_id = ? AND m.client_message_id = ?
             """), arguments: [roomId, sender, sender, clientMessageId])
         // `FROM (SELECT 1)`: one row, whether or not a message is stored under the client id.
-        guard let row else { throw ServiceError.notFound(kind: "room", id: roomId) }
+        guard let row = try rows.next() else { throw ServiceError.notFound(kind: "room", id: roomId) }
         let latest: Int64? = row[0]
-        let stored: Int64? = row[2]
-        return ChatSendCheck(state: ChangeTracking.state(domain: chatDomain, sequence: latest ?? 0),
-                             stored: stored == nil ? nil : message(row, from: 2).message, isMember: row[1])
+        return (ChangeTracking.state(domain: chatDomain, sequence: latest ?? 0), row[1],
+                row.hasNull(atIndex: 2) ? nil : message(row, from: 2))
     }
 }
