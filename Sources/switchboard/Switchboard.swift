@@ -22,8 +22,9 @@ struct Switchboard: ParsableCommand {
 
 /// The entry point. A bare `switchboard` — what editors and scripts start — serves with the default
 /// options without running the argument parser: its reflection is most of a Swift program's start-up
-/// time, and start-up is what a client waits for. So does a plain one-shot `call` (``Call/quick(_:)``).
-/// Anything else goes through the parser.
+/// time, and start-up is what a client waits for. So do `switchboard --db FILE` with the other store
+/// options (``Serve/quick(_:)``) and a plain one-shot `call` (``Call/quick(_:)``). Anything else goes
+/// through the parser.
 @main
 enum Main {
     static func main() {
@@ -31,7 +32,8 @@ enum Main {
         // than kill the host; plugins still start with default dispositions.
         signal(SIGXFSZ, SIG_IGN)
         guard CommandLine.arguments.count == 1 else {
-            if let code = Call.quick(Array(CommandLine.arguments.dropFirst())) { exit(code) }
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            if let code = Call.quick(arguments) ?? Serve.quick(arguments) { exit(code) }
             rejectUnknownSubcommand(CommandLine.arguments[1])
             Switchboard.main()
             return

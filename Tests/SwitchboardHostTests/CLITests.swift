@@ -14,6 +14,35 @@ struct CLITests {
         try H.run(arguments, environment: environment, raw: true)
     }
 
+    /// The answers of a host started with `arguments` to a chat, a calendar and an inbox request.
+    static func answers(_ arguments: [String]) throws -> [JSONValue] {
+        let host = try SpawnedHost(arguments: arguments)
+        try host.send([H.request(1, "chat.rooms"), H.request(2, "calendar.agenda", #"{"from":"2026-01-05","to":"2026-01-06"}"#),
+                       H.request(3, "inbox.list", #"{"limit":3}"#)])
+        // Answers come in the order they are ready, not the order asked.
+        var answers: [Int64: JSONValue] = [:]
+        while answers.count < 3 {
+            let message = try host.nextMessage(within: H.answerTimeout)
+            if let id = message["id"]?.int64Value { answers[id] = message }
+        }
+        host.closeInput()
+        #expect(try host.waitForExit() == .exited(0))
+        return (1...3).map { answers[$0] ?? .null }
+    }
+
+    @Test("`switchboard --db F --now T --time-zone Z --chat-user U` (read without the parser) serves what `serve --db=F …` (the parser) serves")
+    func quickServeReadsWhatTheParserReads() throws {
+        let db = try H.temporaryFolder("quick-serve") + "/quick.sqlite"
+        let options = [("db", db), ("now", "2026-01-05T09:00:00Z"), ("time-zone", "Asia/Tokyo"), ("chat-user", "u1"),
+                       ("feed-items", "10"), ("mail-messages", "10")]
+        let quick = try Self.answers(options.flatMap { ["--\($0.0)", $0.1] })
+        let parsed = try Self.answers(["serve"] + options.map { "--\($0.0)=\($0.1)" })
+        #expect(quick == parsed)
+        // The options took effect: the agenda's zone, and chat as u1 rather than the default u0.
+        #expect(quick[1]["result"]?["timeZone"] == "Asia/Tokyo")
+        #expect(try Self.answers(["--db", db, "--now", "2026-01-05T09:00:00Z"])[0] != quick[0])
+    }
+
     @Test("`switchboard call host.ping` prints \"pong\" and exits 0")
     func callPing() throws {
         let run = try Self.run(["call", "host.ping"])
