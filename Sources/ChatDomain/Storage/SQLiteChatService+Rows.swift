@@ -48,8 +48,8 @@ extension SQLiteChatService {
         return record.view(lastMessage: last, unreadCount: unread)
     }
 
-    /// Stores a new message at the next position, recording it and its room in the change log.
-    /// Stores a message and its two change records; returns it with the log's newest position after them.
+    /// Stores a new message at the next position, recording it and its room in the change log;
+    /// returns it with the log's newest position after the two records.
     static func store(_ db: Database, roomId: String, senderId: String, text: String, clientMessageId: String?,
                       sentAt: Int64) throws -> (StoredChatMessage, latest: Int64) {
         try db.cachedStatement(sql: "INSERT INTO chat_message(room_id, sender_id, text, client_message_id, sent_at) VALUES (?, ?, ?, ?, ?)")

@@ -23,6 +23,7 @@ extension SQLiteChatService {
         do {
             return try Self.store(request, sentAt: sentAt, db)
         } catch {
+            // A storage failure ends the batch as it would anyway; anything else the second pass undoes.
             _ = try failedAlone(error, db)
             throw FailedMidWrite()
         }
