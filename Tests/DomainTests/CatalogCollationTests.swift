@@ -6,18 +6,20 @@ import Testing
 
 /// `catalog.sectors` orders sectors as a reader of the locale expects (ICU's collation through
 /// Foundation), not by byte and not by lower-casing; expected orders are those of CLDR's tailorings.
-@Suite("Catalog collation")
+/// The order is the method layer's (``SectorOrder``), whatever the storage: the tailorings are checked
+/// on memory; names stored and read back, and the demo sectors, on every service.
+@Suite("Catalog collation", .postgresStores)
 struct CatalogCollationTests {
     /// The names of `catalog.sectors {locale}` over a catalog of sectors named `names`.
-    static func order(_ names: [String], locale: String) async throws -> [String] {
-        try await ids(names, locale: locale).map { names[$0] }
+    static func order(_ names: [String], locale: String, on backend: CatalogBackend = .memory) async throws -> [String] {
+        try await ids(names, locale: locale, on: backend).map { names[$0] }
     }
 
     /// The same order as positions in `names` (the sectors' ids): Swift's `==` cannot tell `Ö` from `O\u{308}`.
-    static func ids(_ names: [String], locale: String) async throws -> [Int] {
-        let catalog = InMemoryCatalogService(demo: false)
+    static func ids(_ names: [String], locale: String, on backend: CatalogBackend = .memory) async throws -> [Int] {
+        let catalog = try await backend.make(demo: false)
         _ = try await catalog.importBatch(names.enumerated().map { .sector(SectorEntry(id: Int64($0), name: $1, imageUrl: nil)) })
-        let client = MailRPCClient(try MethodRegistry.catalogMethods(catalog).freeze())
+        let client = try CatalogBackend.client(of: catalog)
         let result = try await client.result("catalog.sectors", ["locale": .string(locale)])
         return try #require(result["items"]?.arrayValue).compactMap { $0["id"]?.int64Value.map { Int($0) } }
     }
@@ -57,15 +59,15 @@ struct CatalogCollationTests {
         #expect(try await Self.order(["ñu", "nube", "oso"], locale: "es") == ["nube", "ñu", "oso"])
     }
 
-    @Test("a decomposed name sorts as its composed form; equal names keep id order")
-    func canonicalEquivalence() async throws {
-        #expect(try await Self.ids(["Ozon", "O\u{308}l", "Öl", "Oase"], locale: "de") == [3, 1, 2, 0])
-        #expect(try await Self.ids(["Öl", "O\u{308}l", "Oase"], locale: "de") == [2, 0, 1])
+    @Test("a decomposed name sorts as its composed form; equal names keep id order", arguments: CatalogBackend.available)
+    func canonicalEquivalence(backend: CatalogBackend) async throws {
+        #expect(try await Self.ids(["Ozon", "O\u{308}l", "Öl", "Oase"], locale: "de", on: backend) == [3, 1, 2, 0])
+        #expect(try await Self.ids(["Öl", "O\u{308}l", "Oase"], locale: "de", on: backend) == [2, 0, 1])
     }
 
-    @Test("the demo sectors in German and in Swedish order")
-    func demoSectors() async throws {
-        let client = try CatalogBackend.memory.client()
+    @Test("the demo sectors in German and in Swedish order", arguments: CatalogBackend.available)
+    func demoSectors(backend: CatalogBackend) async throws {
+        let client = try await backend.client()
         func names(_ locale: String) async throws -> [String] {
             try #require(try await client.result("catalog.sectors", ["locale": .string(locale)])["items"]?.arrayValue).compactMap { $0["name"]?.stringValue }
         }

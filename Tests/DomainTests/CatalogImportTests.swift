@@ -10,7 +10,7 @@ import Glibc
 
 /// `catalog.import`: the backend format, invalid items reported by JSON path, re-imports that
 /// update, and files confined like `mail.import`'s.
-@Suite("Catalog import")
+@Suite("Catalog import", .postgresStores)
 struct CatalogImportTests {
     /// A fresh allowed folder with a good catalog file, and a folder outside it with one too.
     final class Folders {
@@ -35,8 +35,8 @@ struct CatalogImportTests {
             fclose(file)
         }
 
-        func client(_ backend: CatalogBackend) throws -> MailRPCClient {
-            try backend.client(demo: false, readRoots: try ReadRoots(resolving: [allowed]))
+        func client(_ backend: CatalogBackend) async throws -> MailRPCClient {
+            try await backend.client(demo: false, readRoots: try ReadRoots(resolving: [allowed]))
         }
     }
 
@@ -45,9 +45,9 @@ struct CatalogImportTests {
         outcome["errors"]?.arrayValue?.compactMap { $0["path"]?.stringValue } ?? []
     }
 
-    @Test("negative, missing and non-integer ids are reported by JSON path and reason; the rest is kept", arguments: CatalogBackend.local)
+    @Test("negative, missing and non-integer ids are reported by JSON path and reason; the rest is kept", arguments: CatalogBackend.available)
     func invalidIDs(backend: CatalogBackend) async throws {
-        let client = try backend.client(demo: false)
+        let client = try await backend.client(demo: false)
         let document: JSONValue = ["sectors": [
             backendSector(1, name: "Lebensmittel", brochures: [backendBrochure(10), backendBrochure(-3), backendBrochure(11)]),
             backendSector(-1, name: "Negativ", brochures: [backendBrochure(20), backendBrochure(21)]),
@@ -76,9 +76,10 @@ struct CatalogImportTests {
         #expect(sectors["items"]?.arrayValue?.compactMap { $0["brochureCount"]?.int64Value } == [2, 0, 1])
     }
 
-    @Test("members of the wrong type, duplicates and too long text are invalid by their path; null urls are kept as null")
-    func otherProblems() async throws {
-        let client = try CatalogBackend.memory.client(demo: false)
+    @Test("members of the wrong type, duplicates and too long text are invalid by their path; null urls are kept as null",
+          arguments: CatalogBackend.available)
+    func otherProblems(backend: CatalogBackend) async throws {
+        let client = try await backend.client(demo: false)
         let document: JSONValue = ["sectors": [
             backendSector(1, name: "A", url: "https://x.example/a.png", brochures: [backendBrochure(10, cover: 5), backendBrochure(11)]),
             ["id": 2, "name": 3],
@@ -97,9 +98,9 @@ struct CatalogImportTests {
                                      ["id": 4, "name": "C", "imageUrl": nil, "brochureCount": 0]])
     }
 
-    @Test("a repeated sector is ignored with its brochures, and says so; a sector without a name is invalid", arguments: CatalogBackend.local)
+    @Test("a repeated sector is ignored with its brochures, and says so; a sector without a name is invalid", arguments: CatalogBackend.available)
     func repeatedAndNamelessSectors(backend: CatalogBackend) async throws {
-        let client = try backend.client(demo: false)
+        let client = try await backend.client(demo: false)
         let document: JSONValue = ["sectors": [
             backendSector(1, name: "A", brochures: [backendBrochure(10)]),
             backendSector(1, name: "A again", brochures: [backendBrochure(11), backendBrochure(12)]),
@@ -123,9 +124,9 @@ struct CatalogImportTests {
         #expect(brochures["items"]?.arrayValue?.compactMap { $0["id"]?.int64Value } == [10])
     }
 
-    @Test("importing twice updates nothing; a changed document updates what changed", arguments: CatalogBackend.local)
+    @Test("importing twice updates nothing; a changed document updates what changed", arguments: CatalogBackend.available)
     func reimport(backend: CatalogBackend) async throws {
-        let client = try backend.client()
+        let client = try await backend.client()
         let document: JSONValue = ["sectors": [backendSector(100, name: "Neu", brochures: [backendBrochure(9_000), backendBrochure(9_001)])]]
         let first = try await client.result("catalog.import", ["document": document])
         #expect(first["sectors"]?["created"] == 1 && first["brochures"]?["created"] == 2)
@@ -142,9 +143,9 @@ struct CatalogImportTests {
         #expect(changes["updated"] == ["brochure/9000"] && changes["created"] == [])
     }
 
-    @Test("a large import goes in batches, with $/progress after each when asked")
-    func batchesAndProgress() async throws {
-        let client = try CatalogBackend.sqlite.client(demo: false)
+    @Test("a large import goes in batches, with $/progress after each when asked", arguments: CatalogBackend.available)
+    func batchesAndProgress(backend: CatalogBackend) async throws {
+        let client = try await backend.client(demo: false)
         let brochures = (0..<1_200).map { backendBrochure(.integer(Int64($0))) }
         let document: JSONValue = ["sectors": [backendSector(1, brochures: brochures)]]
         let outcome = try await client.result("catalog.import", ["document": document], progressToken: "imp")
@@ -153,10 +154,10 @@ struct CatalogImportTests {
         #expect(done == [500, 1_000, 1_201])
     }
 
-    @Test("a file inside the allowed folder imports; outside, every path gets the one refusal mail.import gives", arguments: CatalogBackend.local)
+    @Test("a file inside the allowed folder imports; outside, every path gets the one refusal mail.import gives", arguments: CatalogBackend.available)
     func fileAccess(backend: CatalogBackend) async throws {
         let folders = try Folders()
-        let client = try folders.client(backend)
+        let client = try await folders.client(backend)
         let inside = try await client.result("catalog.import", ["path": .string(folders.allowed + "/catalog.json")])
         #expect(inside["sectors"]?["created"] == 1 && inside["brochures"]?["created"] == 1)
         symlink(folders.outside + "/catalog.json", folders.allowed + "/link.json")
@@ -168,10 +169,11 @@ struct CatalogImportTests {
         }
     }
 
-    @Test("inside the folder the reason is given, without quoting the file; a NUL in the file is reported by path")
-    func reasonsInside() async throws {
+    @Test("inside the folder the reason is given, without quoting the file; a NUL in the file is reported by path",
+          arguments: CatalogBackend.available)
+    func reasonsInside(backend: CatalogBackend) async throws {
         let folders = try Folders()
-        let client = try folders.client(.memory)
+        let client = try await folders.client(backend)
         folders.write("{\"sectors\": [\n  {\"id\": secret-token}]}", to: folders.allowed + "/broken.json")
         folders.write("{\"inbox\": []}", to: folders.allowed + "/inbox.json")
         folders.write(#"{"sectors":[{"id":1,"name":"a\u0000b"}]}"#, to: folders.allowed + "/nul.json")
@@ -189,9 +191,9 @@ struct CatalogImportTests {
         #expect(Self.paths(nul) == ["$.sectors[0].name"])
     }
 
-    @Test("exactly one of path and document; document is an object with sectors")
-    func oneSource() async throws {
-        let client = try CatalogBackend.memory.client(demo: false)
+    @Test("exactly one of path and document; document is an object with sectors", arguments: CatalogBackend.available)
+    func oneSource(backend: CatalogBackend) async throws {
+        let client = try await backend.client(demo: false)
         let both = try await client.error("catalog.import", ["path": "x.json", "document": ["sectors": []]])
         #expect(both["data"]?["expected"] == "exactly one of path and document" && both["data"]?["got"] == "both")
         #expect(try await client.error("catalog.import", [:])["data"]?["got"] == "neither")

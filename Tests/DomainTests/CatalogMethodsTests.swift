@@ -4,13 +4,13 @@ import JSONRPC
 import SwitchboardCore
 import Testing
 
-/// The catalog's methods through the JSON-RPC layer, in process, on both services; every answer is
+/// The catalog's methods through the JSON-RPC layer, in process, on every service; every answer is
 /// checked against its schema.
-@Suite("Catalog methods")
+@Suite("Catalog methods", .postgresStores)
 struct CatalogMethodsTests {
-    @Test("catalog.sectors answers every sector with its brochure count and the locale used", arguments: CatalogBackend.local)
+    @Test("catalog.sectors answers every sector with its brochure count and the locale used", arguments: CatalogBackend.available)
     func sectors(backend: CatalogBackend) async throws {
-        let client = try backend.client()
+        let client = try await backend.client()
         let result = try await client.result("catalog.sectors", ["locale": "de_DE"])
         #expect(result.objectValue?.keys == ["items", "locale", "state"])
         #expect(result["locale"] == "de-DE")
@@ -31,9 +31,9 @@ struct CatalogMethodsTests {
         #expect(error["data"]?["field"] == "locale")
     }
 
-    @Test("catalog.brochures pages a sector with nextCursor, then null; cursors belong to their list", arguments: CatalogBackend.local)
+    @Test("catalog.brochures pages a sector with nextCursor, then null; cursors belong to their list", arguments: CatalogBackend.available)
     func brochurePages(backend: CatalogBackend) async throws {
-        let client = try backend.client()
+        let client = try await backend.client()
         let sector = try #require(try await client.result("catalog.sectors", ["locale": "en"])["items"]?.arrayValue?.first)
         let sectorId = try #require(sector["id"])
         var cursor: JSONValue = .null
@@ -53,9 +53,10 @@ struct CatalogMethodsTests {
         #expect(foreign["code"] == -32602 && foreign["data"]?["field"] == "cursor")
     }
 
-    @Test("catalog.brochures refuses a negative sectorId (-32602) and an unknown one (-32004), naming sectorId")
-    func badSector() async throws {
-        let client = try CatalogBackend.memory.client()
+    @Test("catalog.brochures refuses a negative sectorId (-32602) and an unknown one (-32004), naming sectorId",
+          arguments: CatalogBackend.available)
+    func badSector(backend: CatalogBackend) async throws {
+        let client = try await backend.client()
         let negative = try await client.error("catalog.brochures", ["sectorId": -1])
         #expect(negative["code"] == -32602 && negative["data"]?["field"] == "sectorId")
         let unknown = try await client.error("catalog.brochures", ["sectorId": 404])
@@ -69,9 +70,9 @@ struct CatalogMethodsTests {
         #expect(try await client.error("catalog.brochures", ["sector": 1])["code"] == -32602)
     }
 
-    @Test("catalog.get answers a brochure; -32004 for an unknown id, -32602 for a negative one", arguments: CatalogBackend.local)
+    @Test("catalog.get answers a brochure; -32004 for an unknown id, -32602 for a negative one", arguments: CatalogBackend.available)
     func get(backend: CatalogBackend) async throws {
-        let client = try backend.client()
+        let client = try await backend.client()
         let brochure = try await client.result("catalog.get", ["id": 1_001])
         #expect(brochure.objectValue?.keys == ["id", "sectorId", "title", "retailerName", "coverUrl"])
         #expect(brochure["id"] == 1_001)
@@ -81,9 +82,9 @@ struct CatalogMethodsTests {
         #expect(negative["code"] == -32602 && negative["data"]?["field"] == "id")
     }
 
-    @Test("catalog.search finds a decomposed, upper-case query and pages by cursor", arguments: CatalogBackend.local)
+    @Test("catalog.search finds a decomposed, upper-case query and pages by cursor", arguments: CatalogBackend.available)
     func search(backend: CatalogBackend) async throws {
-        let client = try backend.client()
+        let client = try await backend.client()
         let all = try await client.result("catalog.search", ["query": "CRE\u{300}ME", "limit": 500])
         let titles = try #require(all["items"]?.arrayValue).compactMap { $0["title"]?.stringValue }
         #expect(!titles.isEmpty && titles.allSatisfy { $0.hasPrefix("Crème") })
@@ -96,9 +97,9 @@ struct CatalogMethodsTests {
         #expect(long["data"]?["field"] == "query")
     }
 
-    @Test("catalog.changes reports an import's items; a bad state is -32010", arguments: CatalogBackend.local)
+    @Test("catalog.changes reports an import's items; a bad state is -32010", arguments: CatalogBackend.available)
     func changes(backend: CatalogBackend) async throws {
-        let client = try backend.client()
+        let client = try await backend.client()
         let state = try #require(try await client.result("catalog.sectors", ["locale": "en"])["state"])
         let document: JSONValue = ["sectors": [backendSector(1, name: "Neu", brochures: [backendBrochure(5)])]]
         let outcome = try await client.result("catalog.import", ["document": document])

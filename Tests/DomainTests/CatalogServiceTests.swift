@@ -11,7 +11,7 @@ import Testing
 struct CatalogServiceTests {
     @Test("every service holds the same demo catalog: a dozen sectors, 300 brochures, counts that add up", arguments: CatalogBackend.available)
     func sameDemoCatalog(backend: CatalogBackend) async throws {
-        let memory = try CatalogBackend.memory.make()
+        let memory = try await CatalogBackend.memory.make()
         let sectors = try await memory.sectors().sorted { $0.id < $1.id }
         #expect(sectors.count == 12)
         #expect(sectors.map(\.brochureCount).reduce(0, +) == DemoCatalog.brochureCount)
@@ -169,7 +169,7 @@ struct CatalogServiceTests {
             }
             return answers
         }
-        let expected = try await answers(try CatalogBackend.memory.make())
+        let expected = try await answers(try await CatalogBackend.memory.make())
         #expect(expected.count > 6)
         #expect(try await backend.with { try await answers($0) } == expected)
     }

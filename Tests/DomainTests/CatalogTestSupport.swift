@@ -16,44 +16,50 @@ enum CatalogBackend: String, Sendable, CustomTestStringConvertible {
 
     var testDescription: String { rawValue }
 
-    /// The backends that open in-process at once (``make(demo:signal:)``), for the method and import tests.
-    static let local: [CatalogBackend] = [.memory, .sqlite]
     /// Every backend this run can test: PostgreSQL when the test server is there (CI always has it).
-    static var available: [CatalogBackend] { local + (TestPostgres.isAvailable ? [.postgres] : []) }
+    static var available: [CatalogBackend] { [.memory, .sqlite] + (TestPostgres.isAvailable ? [.postgres] : []) }
 
-    /// A service holding the demo catalog (or nothing), posting to `signal`; in memory or SQLite.
-    func make(demo: Bool = true, signal: ChangeSignal = ChangeSignal()) throws -> any CatalogService {
+    /// A service holding the demo catalog (or nothing), posting to `signal`. On PostgreSQL in a fresh
+    /// database of the test case's `.postgresStores` scope, dropped when the case ends; the case is
+    /// cancelled (skipped) where no test server runs.
+    func make(demo: Bool = true, signal: ChangeSignal = ChangeSignal()) async throws -> any CatalogService {
         switch self {
         case .memory:
             return InMemoryCatalogService(demo: demo, signal: signal)
         case .sqlite:
             let database = try AppDatabase(path: ":memory:", migrations: SQLiteCatalogService.migrations)
-            if demo { try database.writer.write { db in try SQLiteCatalogService.seed(db) } }
+            if demo { try await database.writer.write { db in try SQLiteCatalogService.seed(db) } }
             return SQLiteCatalogService(database: database, signal: signal)
         case .postgres:
-            throw CatalogBackendError.needsScope
+            guard TestPostgres.isAvailable else { try Test.cancel(Comment(rawValue: TestPostgres.skipReason)) }
+            return try await Self.postgres(try await PostgresStores.fresh(migrations: [PostgresCatalogService.migrations]), demo: demo, signal: signal)
         }
     }
 
     /// Runs `body` with a service holding the demo catalog (or nothing), posting to `signal`; on
-    /// PostgreSQL in a fresh database of its own, dropped after.
+    /// PostgreSQL in a fresh database of its own, dropped after (no `.postgresStores` scope needed).
     func with<T>(demo: Bool = true, signal: ChangeSignal = ChangeSignal(), _ body: (any CatalogService) async throws -> T) async throws -> T {
-        guard self == .postgres else { return try await body(try make(demo: demo, signal: signal)) }
+        guard self == .postgres else { return try await body(try await make(demo: demo, signal: signal)) }
         return try await TestPostgres.withFreshStore(migrations: [PostgresCatalogService.migrations]) { store in
-            if demo { try await store.write { try await PostgresCatalogService.seed($0, logger: store.logger) } }
-            return try await body(PostgresCatalogService(store: store, signal: signal))
+            try await body(try await Self.postgres(store, demo: demo, signal: signal))
         }
     }
 
-    /// An in-process JSON-RPC client of the catalog methods on this backend.
-    func client(demo: Bool = true, readRoots: ReadRoots = .empty) throws -> MailRPCClient {
-        MailRPCClient(try MethodRegistry.catalogMethods(try make(demo: demo), readRoots: readRoots).freeze())
+    /// The PostgreSQL service on `store`, with the demo catalog written first when `demo`.
+    private static func postgres(_ store: PostgresStore, demo: Bool, signal: ChangeSignal) async throws -> PostgresCatalogService {
+        if demo { try await store.write { try await PostgresCatalogService.seed($0, logger: store.logger) } }
+        return PostgresCatalogService(store: store, signal: signal)
     }
-}
 
-/// A PostgreSQL catalog lives in a database of its own for one test: ``CatalogBackend/with(demo:signal:_:)``.
-enum CatalogBackendError: Error {
-    case needsScope
+    /// An in-process JSON-RPC client of the catalog methods on this backend (``make(demo:signal:)``).
+    func client(demo: Bool = true, readRoots: ReadRoots = .empty) async throws -> MailRPCClient {
+        try Self.client(of: try await make(demo: demo), readRoots: readRoots)
+    }
+
+    /// An in-process JSON-RPC client of the catalog methods of `catalog`.
+    static func client(of catalog: any CatalogService, readRoots: ReadRoots = .empty) throws -> MailRPCClient {
+        MailRPCClient(try MethodRegistry.catalogMethods(catalog, readRoots: readRoots).freeze())
+    }
 }
 
 /// A sector of the backend format, as JSON.

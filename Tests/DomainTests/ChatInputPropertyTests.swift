@@ -50,9 +50,15 @@ struct ChatInputPropertyTests {
         }
     }
 
-    @Test("chat.send with any room, text and client id answers pending, a duplicate, or the error naming the member")
-    func sendMembers() async throws {
-        let dispatcher = try MethodRegistry.chatMethods(InMemoryChatService(clock: ChatServiceTests.clock, peerReplies: false)).freeze()
+    @Test("chat.send with any room, text and client id answers pending, a duplicate, or the error naming the member",
+          arguments: ChatServiceTests.Backend.available)
+    func sendMembers(backend: ChatServiceTests.Backend) async throws {
+        try await ChatServiceTests.withChat(backend) { chat in try await Self.checkSends(on: chat) }
+    }
+
+    /// The property of ``sendMembers(backend:)`` on `chat`.
+    static func checkSends(on chat: any ChatService) async throws {
+        let dispatcher = try MethodRegistry.chatMethods(chat).freeze()
         await propertyCheck(count: 300, input: PropertyInputs.text(Self.pieces, count: 0...3), PropertyInputs.text(Self.pieces, count: 0...5),
                             PropertyInputs.text(Self.pieces, count: 0...3)) { room, text, clientID in
             let params: JSONValue = ["roomId": .string(room), "text": .string(text), "clientMessageId": .string(clientID)]

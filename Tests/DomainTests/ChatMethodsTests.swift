@@ -10,37 +10,61 @@ import Synchronization
 import Testing
 
 /// The chat methods through the JSON-RPC layer, in process; every answer is checked against its
-/// schema, and every `chat.messageState` against the `ChatMessageState` component.
+/// schema, and every `chat.messageState` against the `ChatMessageState` component. Those that need no
+/// simulated peer (it answers in memory only) run on every backend.
 @Suite("Chat methods", .timeLimit(.minutes(10)))
 struct ChatMethodsTests {
+    /// The methods of one chat service, and the notifications they sent.
+    struct Methods {
+        let dispatcher: Dispatcher
+        let notices = NoticeBox()
+
+        init(_ chat: any ChatService) throws {
+            dispatcher = try MethodRegistry.chatMethods(chat).freeze()
+        }
+
+        func call(_ method: String, _ params: JSONValue?, sourceLocation: SourceLocation = #_sourceLocation) async -> InProcessCall.Outcome {
+            let notices = self.notices
+            let outcome = await InProcessCall.call(method, params: params, dispatcher: dispatcher, logger: Logger(label: "test")) { notices.add($0) }
+            DomainSchemas.expectValid(outcome.response, answering: method, sourceLocation: sourceLocation)
+            return outcome
+        }
+    }
+
+    /// Runs `body` with the methods of `backend`'s demo chat (on PostgreSQL a database of its own, dropped after).
+    static func with(_ backend: ChatServiceTests.Backend, _ body: (Methods) async throws -> Void) async throws {
+        try await ChatServiceTests.withChat(backend) { chat in try await body(try Methods(chat)) }
+    }
+
+    /// The in-memory chat, with its simulated peer.
     let chat: InMemoryChatService
-    let dispatcher: Dispatcher
-    let notices = NoticeBox()
+    let memory: Methods
 
     init() throws {
         chat = InMemoryChatService(clock: ChatServiceTests.clock)
-        dispatcher = try MethodRegistry.chatMethods(chat).freeze()
+        memory = try Methods(chat)
     }
 
     func call(_ method: String, _ params: JSONValue?, sourceLocation: SourceLocation = #_sourceLocation) async -> InProcessCall.Outcome {
-        let notices = self.notices
-        let outcome = await InProcessCall.call(method, params: params, dispatcher: dispatcher, logger: Logger(label: "test")) { notices.add($0) }
-        DomainSchemas.expectValid(outcome.response, answering: method, sourceLocation: sourceLocation)
-        return outcome
+        await memory.call(method, params, sourceLocation: sourceLocation)
     }
 
-    @Test("chat.users pages through every user but the signed-in one")
-    func usersPages() async throws {
-        var cursor: JSONValue = .null
-        var ids: [String] = []
-        repeat {
-            var params: JSONObject = ["limit": 5]
-            if cursor != .null { params["cursor"] = cursor }
-            let result = try #require(await call("chat.users", .object(params)).result)
-            ids += try #require(result["items"]?.arrayValue).compactMap { $0["id"]?.stringValue }
-            cursor = try #require(result["nextCursor"])
-        } while cursor != .null
-        #expect(ids.count == DemoChat.users.count - 1 && !ids.contains("u0"))
+    var notices: NoticeBox { memory.notices }
+
+    @Test("chat.users pages through every user but the signed-in one", arguments: ChatServiceTests.Backend.available)
+    func usersPages(backend: ChatServiceTests.Backend) async throws {
+        try await Self.with(backend) { methods in
+            var cursor: JSONValue = .null
+            var ids: [String] = []
+            repeat {
+                var params: JSONObject = ["limit": 5]
+                if cursor != .null { params["cursor"] = cursor }
+                let result = try #require(await methods.call("chat.users", .object(params)).result)
+                ids += try #require(result["items"]?.arrayValue).compactMap { $0["id"]?.stringValue }
+                cursor = try #require(result["nextCursor"])
+            } while cursor != .null
+            #expect(ids.count == DemoChat.users.count - 1 && !ids.contains("u0"))
+        }
     }
 
     @Test("chat.send answers pending, then chat.messageState says sent with the stored id; the simulated peer answers")
@@ -63,23 +87,25 @@ struct ChatMethodsTests {
         #expect(try await chat.history(user: "u0", roomId: "dm-u0-u1", page: PageRequest(limit: 3)).items.filter { $0.clientMessageId == "c-7" }.count == 1)
     }
 
-    @Test("chat.open, chat.rooms, chat.markRead and chat.changes answer in their documented shapes")
-    func roomLifecycle() async throws {
-        let state = try #require(await call("chat.rooms", nil).result?["state"])
-        let opened = try #require(await call("chat.open", ["userId": "u9"]).result)
-        #expect(opened["created"] == true && opened["room"]?["id"] == "dm-u0-u9")
-        #expect(await call("chat.open", ["userId": "u9"]).result?["created"] == false)
-        let rooms = try #require(await call("chat.rooms", nil).result?["items"]?.arrayValue)
-        #expect(rooms.last?["id"] == "dm-u0-u9")
-        let team = try #require(rooms.first { $0["id"] == "grp-team" })
-        let marked = try #require(await call("chat.markRead", ["roomId": "grp-team", "upTo": team["lastMessage"]!["id"]!]).result)
-        #expect(marked["room"]?["unreadCount"] == 0)
-        let changes = try #require(await call("chat.changes", ["sinceState": state]).result)
-        #expect(changes["created"] == ["dm-u0-u9"] && changes["updated"] == ["grp-team"])
+    @Test("chat.open, chat.rooms, chat.markRead and chat.changes answer in their documented shapes", arguments: ChatServiceTests.Backend.available)
+    func roomLifecycle(backend: ChatServiceTests.Backend) async throws {
+        try await Self.with(backend) { methods in
+            let state = try #require(await methods.call("chat.rooms", nil).result?["state"])
+            let opened = try #require(await methods.call("chat.open", ["userId": "u9"]).result)
+            #expect(opened["created"] == true && opened["room"]?["id"] == "dm-u0-u9")
+            #expect(await methods.call("chat.open", ["userId": "u9"]).result?["created"] == false)
+            let rooms = try #require(await methods.call("chat.rooms", nil).result?["items"]?.arrayValue)
+            #expect(rooms.last?["id"] == "dm-u0-u9")
+            let team = try #require(rooms.first { $0["id"] == "grp-team" })
+            let marked = try #require(await methods.call("chat.markRead", ["roomId": "grp-team", "upTo": team["lastMessage"]!["id"]!]).result)
+            #expect(marked["room"]?["unreadCount"] == 0)
+            let changes = try #require(await methods.call("chat.changes", ["sinceState": state]).result)
+            #expect(changes["created"] == ["dm-u0-u9"] && changes["updated"] == ["grp-team"])
+        }
     }
 
     @Test("bad params are -32602 naming the member; unknown rooms and users -32004 naming theirs",
-          arguments: [
+          arguments: ChatServiceTests.Backend.available, [
             ("chat.send", ["roomId": "dm-u0-u1", "text": "", "clientMessageId": "a"], -32602, "text"),
             ("chat.send", ["roomId": "dm-u0-u1", "text": .string(String(repeating: "é", count: 4_001)), "clientMessageId": "a"], -32602, "text"),
             ("chat.send", ["roomId": "dm-u0-u1", "text": "a\u{0}b", "clientMessageId": "a"], -32602, "text"),
@@ -95,17 +121,22 @@ struct ChatMethodsTests {
             ("chat.markRead", ["roomId": "grp-team", "upTo": "msg-9999999999999999999999"], -32004, "upTo"),
             ("chat.users", ["cursor": .string(String(repeating: "A", count: 40_000))], -32602, "cursor"),
           ] as [(String, JSONValue, Int64, String)])
-    func badParams(method: String, params: JSONValue, code: Int64, field: String) async throws {
-        let error = try #require(await call(method, params).error)
-        #expect(error["code"]?.int64Value == code, "\(error)")
-        #expect(error["data"]?["field"]?.stringValue == field, "\(error)")
+    func badParams(backend: ChatServiceTests.Backend, request: (String, JSONValue, Int64, String)) async throws {
+        let (method, params, code, field) = request
+        try await Self.with(backend) { methods in
+            let error = try #require(await methods.call(method, params).error)
+            #expect(error["code"]?.int64Value == code, "\(error)")
+            #expect(error["data"]?["field"]?.stringValue == field, "\(error)")
+        }
     }
 
-    @Test("a history cursor of one room is refused by another")
-    func cursorOfAnotherRoom() async throws {
-        let cursor = try #require(await call("chat.history", ["roomId": "grp-team", "limit": 1]).result?["nextCursor"])
-        let error = try #require(await call("chat.history", ["roomId": "dm-u0-u1", "cursor": cursor]).error)
-        #expect(error["code"] == -32602 && error["data"]?["field"] == "cursor")
+    @Test("a history cursor of one room is refused by another", arguments: ChatServiceTests.Backend.available)
+    func cursorOfAnotherRoom(backend: ChatServiceTests.Backend) async throws {
+        try await Self.with(backend) { methods in
+            let cursor = try #require(await methods.call("chat.history", ["roomId": "grp-team", "limit": 1]).result?["nextCursor"])
+            let error = try #require(await methods.call("chat.history", ["roomId": "dm-u0-u1", "cursor": cursor]).error)
+            #expect(error["code"] == -32602 && error["data"]?["field"] == "cursor")
+        }
     }
 }
 

@@ -5,8 +5,10 @@ import SwitchboardCore
 import SwitchboardHost
 import Testing
 
-/// The mail methods through the JSON-RPC layer, in process: params, errors, sessions, results.
-@Suite("Mail methods")
+/// The mail methods through the JSON-RPC layer, in process: params, errors, sessions, results. Those
+/// that read or write the mailbox run on every backend (``dispatcher(_:)``), the method layer's own
+/// checks in memory.
+@Suite("Mail methods", .postgresStores)
 struct MailMethodsTests {
     let mail: any MailService
     let dispatcher: Dispatcher
@@ -14,6 +16,11 @@ struct MailMethodsTests {
     init() throws {
         mail = InMemoryMailService(clock: mailTestClock)
         dispatcher = try mailDispatcher(mail)
+    }
+
+    /// The methods of `backend`'s demo mailbox (the in-memory service's count of demo messages).
+    static func dispatcher(_ backend: MailBackend) async throws -> Dispatcher {
+        try mailDispatcher(try await backend.make(messages: DemoMail.defaultCount))
     }
 
     @Test("mail.login refuses a malformed email naming email, and an empty password naming password",
@@ -27,8 +34,9 @@ struct MailMethodsTests {
         #expect(error["data"]?["got"] == .string(JSONValue.string(email).jsonText()))
     }
 
-    @Test("mail.login takes any non-empty password, creates the account once, and lower-cases the address")
-    func login() async throws {
+    @Test("mail.login takes any non-empty password, creates the account once, and lower-cases the address", arguments: MailBackend.allCases)
+    func login(backend: MailBackend) async throws {
+        let dispatcher = try await Self.dispatcher(backend)
         let client = MailRPCClient(dispatcher)
         let empty = try await client.error("mail.login", ["email": "tom@gmail.com", "password": ""])
         #expect(empty["data"]?["field"] == "password")
@@ -38,8 +46,9 @@ struct MailMethodsTests {
         #expect(try await client.result("mail.login", ["email": "tom@gmail.com", "password": "y"])["created"] == false)
     }
 
-    @Test("a bare inbox.list works from a shell: the default account, first page of the Inbox")
-    func defaultAccount() async throws {
+    @Test("a bare inbox.list works from a shell: the default account, first page of the Inbox", arguments: MailBackend.allCases)
+    func defaultAccount(backend: MailBackend) async throws {
+        let dispatcher = try await Self.dispatcher(backend)
         let client = MailRPCClient(dispatcher)
         let result = try await client.result("inbox.list")
         #expect(result.objectValue?.keys == ["items", "nextCursor", "hasMore", "state"])
@@ -52,9 +61,9 @@ struct MailMethodsTests {
         #expect(item["latest"]?.objectValue?.keys == ["uid", "from", "snippet", "date"])
     }
 
-    @Test("without a login or a default account, mail methods fail with -32001 pointing at mail.login")
-    func notSignedIn() async throws {
-        let client = MailRPCClient(try mailDispatcher(mail, defaultAccount: nil))
+    @Test("without a login or a default account, mail methods fail with -32001 pointing at mail.login", arguments: MailBackend.allCases)
+    func notSignedIn(backend: MailBackend) async throws {
+        let client = MailRPCClient(try mailDispatcher(try await backend.make(), defaultAccount: nil))
         let error = try await client.error("inbox.list")
         #expect(error["code"] == -32001)
         #expect(error["data"]?["method"] == "mail.login")
@@ -62,8 +71,9 @@ struct MailMethodsTests {
         #expect(try await client.result("inbox.list")["items"] == [])
     }
 
-    @Test("a login binds its own connection only")
-    func sessionPerConnection() async throws {
+    @Test("a login binds its own connection only", arguments: MailBackend.allCases)
+    func sessionPerConnection(backend: MailBackend) async throws {
+        let dispatcher = try await Self.dispatcher(backend)
         let alice = MailRPCClient(dispatcher)
         let other = MailRPCClient(dispatcher)
         _ = try await alice.result("mail.login", ["email": "alice@example.org", "password": "x"])
@@ -77,8 +87,9 @@ struct MailMethodsTests {
         #expect(try await other.error("mail.get", ["uid": "s1"])["code"] == -32004)
     }
 
-    @Test("mail.folders is the drawer: five folders in order with total and unread counts")
-    func folders() async throws {
+    @Test("mail.folders is the drawer: five folders in order with total and unread counts", arguments: MailBackend.allCases)
+    func folders(backend: MailBackend) async throws {
+        let dispatcher = try await Self.dispatcher(backend)
         let result = try await MailRPCClient(dispatcher).result("mail.folders")
         let folders = try #require(result["folders"]?.arrayValue)
         #expect(folders.strings("name") == ["Inbox", "Sent", "Drafts", "Archive", "Trash"])
@@ -87,8 +98,9 @@ struct MailMethodsTests {
         #expect(result["state"] == "mail-0")
     }
 
-    @Test("inbox.list refuses a cursor of another folder or filter, and a malformed one, naming cursor")
-    func cursors() async throws {
+    @Test("inbox.list refuses a cursor of another folder or filter, and a malformed one, naming cursor", arguments: MailBackend.allCases)
+    func cursors(backend: MailBackend) async throws {
+        let dispatcher = try await Self.dispatcher(backend)
         let client = MailRPCClient(dispatcher)
         let cursor = try #require(try await client.result("inbox.list", ["limit": 3])["nextCursor"])
         for params: JSONValue in [["folder": "Archive", "cursor": cursor], ["unreadOnly": true, "cursor": cursor],
@@ -104,8 +116,9 @@ struct MailMethodsTests {
         #expect(try await client.result("inbox.list", ["cursor": cursor, "limit": 3])["items"]?.arrayValue?.count == 3)
     }
 
-    @Test("inbox.list validates folder and limit, and takes folder names in any case")
-    func listParams() async throws {
+    @Test("inbox.list validates folder and limit, and takes folder names in any case", arguments: MailBackend.allCases)
+    func listParams(backend: MailBackend) async throws {
+        let dispatcher = try await Self.dispatcher(backend)
         let client = MailRPCClient(dispatcher)
         let folder = try await client.error("inbox.list", ["folder": "Spam"])
         #expect(folder["data"] == ["field": "folder", "expected": "one of \"Inbox\", \"Sent\", \"Drafts\", \"Archive\", \"Trash\"", "got": "\"Spam\""])
@@ -117,8 +130,9 @@ struct MailMethodsTests {
         #expect(unread["items"]?.arrayValue?.allSatisfy { $0["unreadCount"]!.int64Value! > 0 } == true)
     }
 
-    @Test("mail.thread and mail.get answer the conversation and the message, -32004 naming the field when unknown")
-    func threadAndGet() async throws {
+    @Test("mail.thread and mail.get answer the conversation and the message, -32004 naming the field when unknown", arguments: MailBackend.allCases)
+    func threadAndGet(backend: MailBackend) async throws {
+        let dispatcher = try await Self.dispatcher(backend)
         let client = MailRPCClient(dispatcher)
         let item = try #require(try await client.result("inbox.list", ["limit": 1])["items"]?.arrayValue?.first)
         let thread = try await client.result("mail.thread", ["threadId": item["threadId"]!])
@@ -135,8 +149,9 @@ struct MailMethodsTests {
         #expect(noMessage["code"] == -32004 && noMessage["data"]?["field"] == "uid")
     }
 
-    @Test("mail.send validates every address by its place and threads a reply")
-    func send() async throws {
+    @Test("mail.send validates every address by its place and threads a reply", arguments: MailBackend.allCases)
+    func send(backend: MailBackend) async throws {
+        let dispatcher = try await Self.dispatcher(backend)
         let client = MailRPCClient(dispatcher)
         let bad = try await client.error("mail.send", ["to": ["ok@example.org", "not an address"], "subject": "s", "text": "t"])
         #expect(bad["data"] == ["field": "to[1]", "expected": "an email address like name@example.com", "got": "\"not an address\""])
@@ -163,8 +178,9 @@ struct MailMethodsTests {
         #expect(changes == ["created": ["s1"], "updated": [], "destroyed": [], "newState": sent["state"]!, "hasMoreChanges": false])
     }
 
-    @Test("mail.markRead and mail.move report what changed, and mail.changes lists it as updated")
-    func markReadAndMove() async throws {
+    @Test("mail.markRead and mail.move report what changed, and mail.changes lists it as updated", arguments: MailBackend.allCases)
+    func markReadAndMove(backend: MailBackend) async throws {
+        let dispatcher = try await Self.dispatcher(backend)
         let client = MailRPCClient(dispatcher)
         let list = try await client.result("inbox.list", ["unreadOnly": true, "limit": 2])
         var uids: [JSONValue] = []
@@ -190,8 +206,9 @@ struct MailMethodsTests {
         #expect(try await client.error("mail.markRead", ["uids": [], "read": true])["data"]?["field"] == "uids")
     }
 
-    @Test("mail.changes with an unknown or too-new state is -32010 telling the client to reload")
-    func badState() async throws {
+    @Test("mail.changes with an unknown or too-new state is -32010 telling the client to reload", arguments: MailBackend.allCases)
+    func badState(backend: MailBackend) async throws {
+        let dispatcher = try await Self.dispatcher(backend)
         let client = MailRPCClient(dispatcher)
         for state: JSONValue in ["bogus", "mail-99", "feed-0"] {
             let error = try await client.error("mail.changes", ["sinceState": state])
@@ -201,8 +218,9 @@ struct MailMethodsTests {
         #expect(try await client.error("mail.changes", ["sinceState": "mail-0", "maxChanges": 0])["data"]?["field"] == "maxChanges")
     }
 
-    @Test("mail.search answers best match first with a cursor, and hostile text is just text")
-    func search() async throws {
+    @Test("mail.search answers best match first with a cursor, and hostile text is just text", arguments: MailBackend.allCases)
+    func search(backend: MailBackend) async throws {
+        let dispatcher = try await Self.dispatcher(backend)
         let client = MailRPCClient(dispatcher)
         let page = try await client.result("mail.search", ["query": "lunch", "limit": 3])
         #expect(page.objectValue?.keys == ["items", "nextCursor", "hasMore", "state"])

@@ -56,6 +56,9 @@ extension PostgresCatalogService {
         }
     }
 
+    /// The lock every catalog write takes first (``PostgresWriteLock``).
+    static let writeLock = PostgresWriteLock(key: 0x5357_4341_544C_0001)
+
     static let brochureColumns = "id, sector_id, title, retailer_name, cover_url"
 
     /// Every sector (or the one of `id`) with its brochure count.

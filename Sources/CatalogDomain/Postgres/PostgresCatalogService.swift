@@ -6,7 +6,8 @@ import SwitchboardPostgres
 /// the SQL, shared with the other services: what an import creates or updates (``CatalogMerge``), what
 /// a search matches (``CatalogQuery``: a term is a run of a brochure's `search_text`, tested with
 /// `strpos` as SQLite tests it with `instr`), the order of sectors for a locale (``SectorOrder``, in the
-/// method layer: ICU's collation, not the server's, so both backends order alike).
+/// method layer: ICU's collation, not the server's, so both backends order alike). Imports take the
+/// catalog's write lock first, so those of several hosts serialise as on SQLite.
 public final class PostgresCatalogService: CatalogService {
     let store: PostgresStore
     private let signal: ChangeSignal
@@ -60,6 +61,8 @@ public final class PostgresCatalogService: CatalogService {
     public func importBatch(_ batch: [CatalogEntry]) async throws -> Committed<CatalogImportCounts> {
         let logger = store.logger
         let (committed, wrote) = try await store.write { connection in
+            // Imports of every host take turns, so each reads what the one before it committed.
+            try await Self.writeLock.take(connection, logger: logger)
             // What is stored under the batch's ids, read in one go; the merge then decides without a round trip each.
             let stored = try await Self.stored(batch, connection, logger: logger)
             let merge = CatalogMerge(batch, storedSector: { stored.sectors[$0] }, storedBrochure: { stored.brochures[$0] })
