@@ -54,6 +54,7 @@ extension PostgresChatService {
             guard let stored = check.stored, stored.roomId == request.roomId else { return .failed(error) }
             return stored.sentAt == sentAt ? .stored(stored, state: state) : .duplicate(of: stored, state: state)
         }
+        logger.notice("chat.send: the session ended during a batch's COMMIT; looked up by client id: \(outcomes.filter(\.stored).count) of \(batch.count) stored")
         return ChatSendOutcome.answers(outcomes, signal: signal)
     }
 

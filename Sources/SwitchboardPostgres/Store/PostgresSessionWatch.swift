@@ -18,12 +18,13 @@ final class PostgresSessionWatch: Sendable {
         var onClose: (@Sendable () -> Void)?
     }
 
-    private let entries = Mutex<[ObjectIdentifier: Entry]>([:])
+    /// By the pool's connection id (unique within a pool; one pool per store).
+    private let entries = Mutex<[PostgresConnection.ID: Entry]>([:])
 
     /// Calls `onClose` when `connection` closes while it is leased (at once when it has closed already),
     /// until ``end(_:)``.
     func begin(_ connection: PostgresConnection, onClose: @escaping @Sendable () -> Void) {
-        let key = ObjectIdentifier(connection)
+        let key = connection.id
         let isNew = entries.withLock { entries in
             defer { entries[key, default: Entry()].onClose = onClose }
             return entries[key] == nil
@@ -37,7 +38,7 @@ final class PostgresSessionWatch: Sendable {
 
     /// The lease is over: a later close fails nothing.
     func end(_ connection: PostgresConnection) {
-        let key = ObjectIdentifier(connection)
+        let key = connection.id
         entries.withLock { entries in
             if entries[key] != nil { entries[key]?.onClose = nil }
         }

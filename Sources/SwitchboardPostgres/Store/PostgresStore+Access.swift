@@ -122,6 +122,8 @@ extension PostgresStore {
         do {
             try await connection.query("ROLLBACK", logger: logger)
         } catch {
+            // The write throws `error`, not the close's storage error: the watch lets go first.
+            sessions.end(connection)
             try? await connection.close()
         }
     }
