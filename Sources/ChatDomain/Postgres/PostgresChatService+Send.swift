@@ -31,8 +31,9 @@ extension PostgresChatService {
     /// message is looked up by its sender's client id, on a new connection (the pool's next one, once
     /// the server is back). A message found stored at the batch's time is answered `sent`, one stored
     /// earlier as a duplicate, as a send would; one not found failed with `error` (the transaction
-    /// rolled back). When the look-up fails too, every message fails with `error`: whether it was
-    /// stored is then unknown, and sending it again with the same client id tells (a duplicate).
+    /// rolled back). When the look-up fails too, every message fails with the look-up's storage error:
+    /// whether it was stored is then unknown, and sending it again with the same client id tells (a
+    /// duplicate).
     func settle(_ batch: [ChatSendRequest], sentAt: Int64, afterCommitCut error: ServiceError) async -> [Result<Committed<ChatMessage>, any Error>] {
         let logger = logger
         let checks: [(latest: Int64, isMember: Bool, stored: StoredChatMessage?)]

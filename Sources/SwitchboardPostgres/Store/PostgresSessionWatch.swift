@@ -49,3 +49,28 @@ final class PostgresSessionWatch: Sendable {
 struct PostgresSessionEnded: Error, CustomStringConvertible {
     var description: String { "the connection was closed (the server ended the session)" }
 }
+
+/// The outcome of watched work: the first of its result and the connection's close resumes the
+/// waiter; the later one is dropped.
+final class WatchedOutcome<Value: Sendable>: Sendable {
+    private let continuation: Mutex<CheckedContinuation<Value, any Error>?>
+
+    init(_ continuation: CheckedContinuation<Value, any Error>) {
+        self.continuation = Mutex(continuation)
+    }
+
+    func resume(returning value: Value) {
+        take()?.resume(returning: value)
+    }
+
+    func resume(throwing error: any Error) {
+        take()?.resume(throwing: error)
+    }
+
+    private func take() -> CheckedContinuation<Value, any Error>? {
+        continuation.withLock { continuation in
+            defer { continuation = nil }
+            return continuation
+        }
+    }
+}

@@ -81,7 +81,7 @@ extension PostgresStore {
         let work = Mutex<(task: Task<Void, Never>?, cancelled: Bool)>((nil, false))
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
-                let outcome = ResumeOnce(continuation)
+                let outcome = WatchedOutcome(continuation)
                 sessions.begin(connection) { outcome.resume(throwing: PostgresSessionEnded()) }
                 let task = Task {
                     do {
@@ -168,37 +168,6 @@ extension PostgresStore {
         case let error as PSQLError: error.serverInfo?[.sqlState]
         case let error as PostgresTransactionError: error.closureError.flatMap { sqlState(of: $0) }
         default: nil
-        }
-    }
-}
-
-/// A write whose session ended after its `COMMIT` was sent: committed or not, the server's answer was
-/// lost (``PostgresStore/writeReportingCommit(_:)``). `error` is the `storageUnavailable` to answer
-/// when a later read cannot tell.
-public struct PostgresCommitUnknown: Error, Sendable {
-    public var error: ServiceError
-}
-
-/// Resumes a continuation once; later outcomes are dropped.
-private final class ResumeOnce<Value: Sendable>: Sendable {
-    private let continuation: Mutex<CheckedContinuation<Value, any Error>?>
-
-    init(_ continuation: CheckedContinuation<Value, any Error>) {
-        self.continuation = Mutex(continuation)
-    }
-
-    func resume(returning value: Value) {
-        take()?.resume(returning: value)
-    }
-
-    func resume(throwing error: any Error) {
-        take()?.resume(throwing: error)
-    }
-
-    private func take() -> CheckedContinuation<Value, any Error>? {
-        continuation.withLock { continuation in
-            defer { continuation = nil }
-            return continuation
         }
     }
 }
