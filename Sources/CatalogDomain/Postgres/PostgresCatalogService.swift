@@ -19,15 +19,15 @@ public final class PostgresCatalogService: CatalogService {
     }
 
     public func sectors() async throws -> [Sector] {
-        try await store.read { connection in try await Self.sectors(connection, id: nil, logger: store.logger) }
+        try await store.read { [self] connection in try await Self.sectors(connection, id: nil, logger: store.logger) }
     }
 
     public func sector(id: Int64) async throws -> Sector? {
-        try await store.read { connection in try await Self.sectors(connection, id: id, logger: store.logger).first }
+        try await store.read { [self] connection in try await Self.sectors(connection, id: id, logger: store.logger).first }
     }
 
     public func brochures(sectorId: Int64?, after afterID: Int64, limit: Int) async throws -> [Brochure] {
-        try await store.read { connection in
+        try await store.read { [self] connection in
             try await Self.brochures(connection, query: """
                 SELECT \(unescaped: Self.brochureColumns) FROM catalog_brochure
                 WHERE (\(sectorId)::bigint IS NULL OR sector_id = \(sectorId)) AND id > \(afterID) ORDER BY id LIMIT \(Int64(max(0, limit)))
@@ -36,7 +36,7 @@ public final class PostgresCatalogService: CatalogService {
     }
 
     public func brochure(id: Int64) async throws -> Brochure? {
-        try await store.read { connection in
+        try await store.read { [self] connection in
             try await Self.brochures(connection, query: "SELECT \(unescaped: Self.brochureColumns) FROM catalog_brochure WHERE id = \(id)",
                                      logger: store.logger).first
         }
@@ -55,7 +55,7 @@ public final class PostgresCatalogService: CatalogService {
         binds.append(Int64(max(0, limit)))
         sql += " ORDER BY id LIMIT $\(binds.count)"
         let statement = PostgresQuery(unsafeSQL: sql, binds: binds)
-        return try await store.read { connection in try await Self.brochures(connection, query: statement, logger: store.logger) }
+        return try await store.read { [self] connection in try await Self.brochures(connection, query: statement, logger: store.logger) }
     }
 
     public func importBatch(_ batch: [CatalogEntry]) async throws -> Committed<CatalogImportCounts> {
@@ -78,11 +78,11 @@ public final class PostgresCatalogService: CatalogService {
     }
 
     public func state() async throws -> String {
-        try await store.read { connection in try await PostgresChangeLog.state(connection, domain: catalogDomain, logger: store.logger) }
+        try await store.read { [self] connection in try await PostgresChangeLog.state(connection, domain: catalogDomain, logger: store.logger) }
     }
 
     public func changes(since sinceState: String, limit: Int) async throws -> ChangeSet {
-        try await store.read { connection in
+        try await store.read { [self] connection in
             try await PostgresChangeLog.changes(connection, domain: catalogDomain, since: sinceState, limit: limit, logger: store.logger)
         }
     }

@@ -6,21 +6,57 @@ extension PostgresChatService {
     /// One transaction for the whole batch (a group commit), each message in a savepoint of its own:
     /// a message that fails (not a member, a constraint, a server error) is rolled back alone and
     /// fails alone. A failure of the transaction itself (the connection lost, the server shutting
-    /// down, the commit refused) fails every message of the batch; none is stored.
+    /// down, the commit refused) fails every message of the batch; none is stored. When the session
+    /// ended after the `COMMIT` was sent, the batch may have been stored: ``settle(_:sentAt:afterCommitCut:)``
+    /// looks each message up.
     public func send(_ batch: [ChatSendRequest]) async -> [Result<Committed<ChatMessage>, any Error>] {
         guard !batch.isEmpty else { return [] }
         let now = clock.now()
         do {
-            let outcomes = try await store.write { connection in
+            let outcomes = try await store.writeReportingCommit { connection in
                 var outcomes: [ChatSendOutcome] = []
                 outcomes.reserveCapacity(batch.count)
-                for request in batch { outcomes.append(try await send(request, sentAt: now, connection)) }
+                for request in batch { outcomes.append(try await self.send(request, sentAt: now, connection)) }
                 return outcomes
             }
             return ChatSendOutcome.answers(outcomes, signal: signal)
+        } catch let unknown as PostgresCommitUnknown {
+            return await settle(batch, sentAt: now, afterCommitCut: unknown.error)
         } catch {
             return batch.map { _ in .failure(error) }
         }
+    }
+
+    /// The answers of a batch whose `COMMIT` was sent but not answered (the session ended): each
+    /// message is looked up by its sender's client id, on a new connection (the pool's next one, once
+    /// the server is back). A message found stored at the batch's time is answered `sent`, one stored
+    /// earlier as a duplicate, as a send would; one not found failed with `error` (the transaction
+    /// rolled back). When the look-up fails too, every message fails with the look-up's storage error:
+    /// whether it was stored is then unknown, and sending it again with the same client id tells (a
+    /// duplicate).
+    func settle(_ batch: [ChatSendRequest], sentAt: Int64, afterCommitCut error: ServiceError) async -> [Result<Committed<ChatMessage>, any Error>] {
+        let logger = logger
+        let checks: [(latest: Int64, isMember: Bool, stored: StoredChatMessage?)]
+        do {
+            checks = try await store.read { connection in
+                var checks: [(latest: Int64, isMember: Bool, stored: StoredChatMessage?)] = []
+                for request in batch {
+                    checks.append(try await Self.sendCheck(connection, sender: request.sender, roomId: request.roomId,
+                                                           clientMessageId: request.clientMessageId, logger: logger))
+                }
+                return checks
+            }
+        } catch {
+            logger.warning("chat.send: the session ended during a batch's COMMIT and its messages could not be looked up: \(error)")
+            return batch.map { _ in .failure(error) }
+        }
+        let outcomes = zip(batch, checks).map { request, check -> ChatSendOutcome in
+            let state = ChangeTracking.state(domain: chatDomain, sequence: check.latest)
+            guard let stored = check.stored, stored.roomId == request.roomId else { return .failed(error) }
+            return stored.sentAt == sentAt ? .stored(stored, state: state) : .duplicate(of: stored, state: state)
+        }
+        logger.notice("chat.send: the session ended during a batch's COMMIT; looked up by client id: \(outcomes.filter(\.stored).count) of \(batch.count) stored")
+        return ChatSendOutcome.answers(outcomes, signal: signal)
     }
 
     /// Stores one message of a batch in a savepoint of its own, inside the batch's transaction.

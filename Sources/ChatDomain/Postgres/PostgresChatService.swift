@@ -31,7 +31,7 @@ public final class PostgresChatService: ChatService {
 
     public func users(except user: String, page: PageRequest) async throws -> Page<ChatUser> {
         let after = try ChatRules.usersAfter(page.cursor)
-        return try await store.read { connection in
+        return try await store.read { [self] connection in
             let users = try await Self.users(connection.query("""
                 SELECT \(unescaped: Self.userColumns) FROM chat_user
                 WHERE id <> \(user) AND (login, id) > (\(after?.login ?? ""), \(after?.id ?? ""))
@@ -42,24 +42,24 @@ public final class PostgresChatService: ChatService {
     }
 
     public func user(id: String) async throws -> ChatUser? {
-        try await store.read { connection in
+        try await store.read { [self] connection in
             try await Self.users(connection.query("SELECT \(unescaped: Self.userColumns) FROM chat_user WHERE id = \(id)", logger: logger)).first
         }
     }
 
     public func rooms(user: String) async throws -> [ChatRoom] {
-        try await store.read { connection in
+        try await store.read { [self] connection in
             try await Self.views(connection, user: user, logger: logger).sorted(by: ChatRules.latestFirst)
         }
     }
 
     public func room(user: String, id: String) async throws -> ChatRoom? {
-        try await store.read { connection in try await Self.view(connection, roomId: id, user: user, logger: logger) }
+        try await store.read { [self] connection in try await Self.view(connection, roomId: id, user: user, logger: logger) }
     }
 
     public func openDirect(user: String, with other: String) async throws -> Committed<OpenedRoom> {
         let record = ChatRoomRecord.direct(user, other)
-        let opened = try await store.write { connection in
+        let opened = try await store.write { [self] connection in
             guard try await Self.users(connection.query("SELECT \(unescaped: Self.userColumns) FROM chat_user WHERE id = \(other)", logger: logger))
                 .isEmpty == false else {
                 throw ServiceError.notFound(kind: "user", id: other)
@@ -80,7 +80,7 @@ public final class PostgresChatService: ChatService {
 
     public func history(user: String, roomId: String, page: PageRequest) async throws -> Page<ChatMessage> {
         let before = try ChatRules.historyBefore(page.cursor, roomId: roomId)
-        return try await store.read { connection in
+        return try await store.read { [self] connection in
             // No row: not a member. One row of NULLs: a member of an empty room.
             let rows = try await connection.query("""
                 SELECT \(unescaped: Self.messageColumns("c")) FROM chat_member m
@@ -103,7 +103,7 @@ public final class PostgresChatService: ChatService {
     }
 
     public func markRead(user: String, roomId: String, upTo messageId: String) async throws -> Committed<ChatRoom> {
-        let (committed, changed) = try await store.write { connection in
+        let (committed, changed) = try await store.write { [self] connection in
             guard try await Self.view(connection, roomId: roomId, user: user, logger: logger) != nil else {
                 throw ServiceError.notFound(kind: "room", id: roomId)
             }
@@ -131,7 +131,7 @@ public final class PostgresChatService: ChatService {
     }
 
     public func sentMessage(sender: String, clientMessageId: String) async throws -> ChatMessage? {
-        try await store.read { connection in
+        try await store.read { [self] connection in
             try await Self.sent(connection, sender: sender, clientMessageId: clientMessageId, logger: logger)?.message
         }
     }
@@ -144,7 +144,7 @@ public final class PostgresChatService: ChatService {
 
     /// One statement: its cost does not grow with the messages stored.
     public func sendCheck(sender: String, roomId: String, clientMessageId: String) async throws -> ChatSendCheck {
-        try await store.read { connection in
+        try await store.read { [self] connection in
             let check = try await Self.sendCheck(connection, sender: sender, roomId: roomId, clientMessageId: clientMessageId, logger: logger)
             return ChatSendCheck(state: ChangeTracking.state(domain: chatDomain, sequence: check.latest), stored: check.stored?.message,
                                  isMember: check.isMember)
@@ -157,7 +157,7 @@ public final class PostgresChatService: ChatService {
     public func messages(roomId: String, after sinceState: String, limit: Int) async throws -> ChatMessageBatch {
         // The state's form first; once the head is read, whether it lies within the log.
         let since = try ChatRules.sequence(of: sinceState, latest: .max)
-        return try await store.read { connection in
+        return try await store.read { [self] connection in
             let rows = try await connection.query("""
                 SELECT \(unescaped: PostgresChangeLog.latestPosition), \(unescaped: Self.messageColumns("c")) FROM (SELECT 1) one
                 LEFT JOIN LATERAL (
@@ -180,11 +180,11 @@ public final class PostgresChatService: ChatService {
     }
 
     public func state() async throws -> String {
-        try await store.read { connection in try await PostgresChangeLog.state(connection, domain: chatDomain, logger: logger) }
+        try await store.read { [self] connection in try await PostgresChangeLog.state(connection, domain: chatDomain, logger: logger) }
     }
 
     public func changes(since sinceState: String, limit: Int) async throws -> ChangeSet {
-        try await store.read { connection in
+        try await store.read { [self] connection in
             try await PostgresChangeLog.changes(connection, domain: chatDomain, since: sinceState, limit: limit, logger: logger)
         }
     }

@@ -44,12 +44,12 @@ public final class PostgresFeedService: FeedService {
     private static let appendLock: Int64 = 0x5357_4645_4544_0001
 
     public func items(after afterID: Int64, limit: Int) async throws -> [Profile] {
-        try await store.read { connection in try await Self.items(connection, after: afterID, limit: limit, logger: store.logger) }
+        try await store.read { [self] connection in try await Self.items(connection, after: afterID, limit: limit, logger: store.logger) }
     }
 
     public func slice(after afterID: Int64, limit: Int) async throws -> FeedSlice {
         // One statement, so the items, the total and the state come from one snapshot.
-        try await store.read { connection in
+        try await store.read { [self] connection in
             let rows = try await connection.query("""
                 SELECT (SELECT coalesce(max(id), 0) FROM feed_item), \(unescaped: PostgresChangeLog.latestPosition), f.*
                 FROM (SELECT 1) one
@@ -78,28 +78,28 @@ public final class PostgresFeedService: FeedService {
     }
 
     public func item(id: Int64) async throws -> Profile? {
-        try await store.read { connection in
+        try await store.read { [self] connection in
             let rows = try await connection.query("SELECT \(unescaped: Self.selectList) FROM feed_item WHERE id = \(id)", logger: store.logger)
             return try await Self.profiles(rows).first
         }
     }
 
     public func count() async throws -> Int64 {
-        try await store.read { connection in try await Self.total(connection, logger: store.logger) }
+        try await store.read { [self] connection in try await Self.total(connection, logger: store.logger) }
     }
 
     public func state() async throws -> String {
-        try await store.read { connection in try await PostgresChangeLog.state(connection, domain: feedDomain, logger: store.logger) }
+        try await store.read { [self] connection in try await PostgresChangeLog.state(connection, domain: feedDomain, logger: store.logger) }
     }
 
     public func changes(since sinceState: String, limit: Int) async throws -> ChangeSet {
-        try await store.read { connection in
+        try await store.read { [self] connection in
             try await PostgresChangeLog.changes(connection, domain: feedDomain, since: sinceState, limit: limit, logger: store.logger)
         }
     }
 
     public func append(_ profiles: [Profile]) async throws -> Committed<[Profile]> {
-        let committed = try await store.write { connection in
+        let committed = try await store.write { [self] connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(Self.appendLock))", logger: store.logger)
             let stored = FeedAppend.numbered(profiles, after: try await Self.total(connection, logger: store.logger))
             try await PostgresCopy.rows(into: "feed_item", columns: Self.columns, count: stored.count, on: connection,

@@ -9,7 +9,7 @@ extension PostgresMailService {
         let list = ConversationOrder.listID(account: account, folder: folder, unreadOnly: unreadOnly)
         // One snapshot for the counter and both queries (a write committing between them would
         // otherwise hide its conversations from a first page); a bad cursor is the client's error.
-        let answer: Result<Page<Conversation>, JSONFieldError> = try await store.write { connection in
+        let answer: Result<Page<Conversation>, JSONFieldError> = try await store.write { [self] connection in
             try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: self.logger)
             let current = try await Self.counter(connection, "sequence", logger: self.logger)
             let position: ConversationOrder.Position
@@ -112,7 +112,7 @@ extension PostgresMailService {
         }
         sql += " ORDER BY score DESC, date_ms DESC, uid DESC LIMIT \(bind(Int64(page.limit) + 1))"
         let statement = PostgresQuery(unsafeSQL: sql, binds: binds)
-        let hits = try await store.read { connection in
+        let hits = try await store.read { [self] connection in
             var hits: [(hit: SearchHit, key: SearchQuery.Key)] = []
             for try await row in try await connection.query(statement, logger: logger) {
                 let score = Int(try row.decode(Int64.self))

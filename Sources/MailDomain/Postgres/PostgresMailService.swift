@@ -31,7 +31,7 @@ public final class PostgresMailService: MailService {
     var logger: Logger { store.logger }
 
     public func login(email: String) async throws -> LoginOutcome {
-        if let known = try await store.read({ try await Self.account($0, email: email, logger: logger) }) {
+        if let known = try await store.read({ [logger] in try await Self.account($0, email: email, logger: logger) }) {
             return LoginOutcome(account: known, created: false)
         }
         return try await write { connection in
@@ -45,7 +45,7 @@ public final class PostgresMailService: MailService {
     }
 
     public func folders(account: String) async throws -> [FolderSummary] {
-        let counts = try await store.read { connection in
+        let counts = try await store.read { [self] connection in
             var counts: [String: (Int, Int)] = [:]
             let rows = try await connection.query(
                 "SELECT folder, total, unread FROM mail_folder_count WHERE account = \(account)", logger: logger)
@@ -59,7 +59,7 @@ public final class PostgresMailService: MailService {
     }
 
     public func thread(account: String, threadId: String) async throws -> ThreadDetail? {
-        let records = try await store.read { connection in
+        let records = try await store.read { [self] connection in
             try await Self.records(connection,
                 "SELECT \(unescaped: Self.recordColumns) FROM mail_message WHERE account = \(account) AND thread_id = \(threadId) ORDER BY date_ms, uid",
                 logger: logger)
@@ -70,7 +70,7 @@ public final class PostgresMailService: MailService {
     }
 
     public func message(account: String, uid: String) async throws -> Message? {
-        try await store.read { try await Self.record($0, account: account, uid: uid, logger: logger)?.message }
+        try await store.read { [logger] in try await Self.record($0, account: account, uid: uid, logger: logger)?.message }
     }
 
     public func send(account: String, _ message: MailDraft) async throws -> Committed<Message> {
@@ -129,17 +129,17 @@ public final class PostgresMailService: MailService {
     }
 
     public func state() async throws -> String {
-        try await store.read { try await PostgresChangeLog.state($0, domain: mailDomain, logger: logger) }
+        try await store.read { [logger] in try await PostgresChangeLog.state($0, domain: mailDomain, logger: logger) }
     }
 
     public func changes(account: String, since sinceState: String, limit: Int) async throws -> ChangeSet {
-        try await store.read {
+        try await store.read { [logger] in
             try await PostgresChangeLog.changes($0, domain: mailDomain, scope: mailScope(account), since: sinceState, limit: limit, logger: logger)
         }
     }
 
     /// A write: one transaction, the signal posted once it committed.
-    func write<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+    func write<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
         let result = try await store.write(body)
         signal.post()
         return result
@@ -148,8 +148,8 @@ public final class PostgresMailService: MailService {
     /// Sets a flag or a folder on the messages `uids` names (every uid must exist, else
     /// ``ServiceError/notFound(kind:id:)`` for the first unknown one) where `needed` holds: `apply`
     /// changes their rows (by id, in the write numbered `sequence`), `log` records each change.
-    private func update(account: String, uids: [String], where needed: (MailRecord) -> Bool, log: (inout MailWrite, MailRecord) -> Void,
-                        _ apply: (_ ids: [Int64], _ sequence: Int64, PostgresConnection) async throws -> Void) async throws -> Committed<[String]> {
+    private func update(account: String, uids: [String], where needed: @escaping @Sendable (MailRecord) -> Bool, log: @escaping @Sendable (inout MailWrite, MailRecord) -> Void,
+                        _ apply: @escaping @Sendable (_ ids: [Int64], _ sequence: Int64, PostgresConnection) async throws -> Void) async throws -> Committed<[String]> {
         try await write { connection in
             let logger = self.logger
             let current = try await Self.lockSequence(connection, logger: logger)

@@ -1,12 +1,13 @@
 import PostgresNIO
 import SwitchboardCore
+import Synchronization
 
 extension PostgresStore {
     /// Runs `body` on a connection of the pool, each statement its own transaction (for reads).
     /// - Throws: what ``serviceError(_:)`` makes of the failure.
-    public func read<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+    public func read<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
         do {
-            return try await withSession { try await body($0) }
+            return try await withSession(body)
         } catch {
             throw serviceError(error)
         }
@@ -14,23 +15,43 @@ extension PostgresStore {
 
     /// Runs `body` in one transaction on a connection of the pool: committed when it returns, rolled
     /// back when it throws. Record the change log last (``PostgresChangeLog/record(_:domain:itemID:kind:logger:)``).
-    /// - Throws: what ``serviceError(_:)`` makes of the failure.
-    public func write<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+    /// - Throws: what ``serviceError(_:)`` makes of the failure; when the session ended after the
+    ///   `COMMIT` was sent, `storageUnavailable`, and the write may have been committed
+    ///   (``writeReportingCommit(_:)`` tells that case apart).
+    public func write<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+        do {
+            return try await writeReportingCommit(body)
+        } catch let error as PostgresCommitUnknown {
+            throw error.error
+        }
+    }
+
+    /// ``write(_:)``, except that a write whose session ended (or whose connection broke) after its
+    /// `COMMIT` was sent throws ``PostgresCommitUnknown``: the server may have committed it before
+    /// the answer was lost, and only a later read can tell.
+    public func writeReportingCommit<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+        let commitSent = Atomic<Bool>(false)
         do {
             return try await withSession { connection in
-                try await connection.query("BEGIN", logger: logger)
+                try await connection.query("BEGIN", logger: self.logger)
                 let result: Result
                 do {
                     result = try await body(connection)
                 } catch {
-                    await rollBack(connection, after: error)
+                    await self.rollBack(connection, after: error)
                     throw error
                 }
-                try await connection.query("COMMIT", logger: logger)
+                commitSent.store(true, ordering: .sequentiallyConsistent)
+                try await connection.query("COMMIT", logger: self.logger)
                 return result
             }
         } catch {
-            throw serviceError(error)
+            let failure = serviceError(error)
+            if commitSent.load(ordering: .sequentiallyConsistent), let unavailable = failure as? ServiceError,
+               case .storageUnavailable = unavailable {
+                throw PostgresCommitUnknown(error: unavailable)
+            }
+            throw failure
         }
     }
 
@@ -38,15 +59,49 @@ extension PostgresStore {
     /// closed before the pool gets it back. postgres-nio keeps such a connection until its socket
     /// closes, and a statement it is given in that window (after the server's FATAL error in the
     /// middle of a query) is never answered: without the close, the pool could lease it to the next
-    /// request, which would hang.
-    private func withSession<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+    /// request, which would hang. A statement given to a connection whose socket has closed is dropped
+    /// unanswered too, so `body` runs watched (``PostgresSessionWatch``): the close fails it.
+    private func withSession<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
         try await client.withConnection { connection in
+            defer { self.sessions.end(connection) }
             do {
-                return try await body(connection)
+                return try await self.watched(connection, body)
             } catch {
-                if endsSession(error) { try? await connection.close() }
+                if self.endsSession(error) { try? await connection.close() }
                 throw error
             }
+        }
+    }
+
+    /// `body`'s outcome on `connection`, or ``PostgresSessionEnded`` as soon as the connection closes
+    /// first. `body` runs in a task of its own (cancelled with the caller): a statement postgres-nio
+    /// dropped leaves it waiting for good, and it is then left behind, holding only what it captured.
+    private func watched<Result: Sendable>(_ connection: PostgresConnection,
+                                           _ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+        let work = Mutex<(task: Task<Void, Never>?, cancelled: Bool)>((nil, false))
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
+                let outcome = WatchedOutcome(continuation)
+                sessions.begin(connection) { outcome.resume(throwing: PostgresSessionEnded()) }
+                let task = Task {
+                    do {
+                        outcome.resume(returning: try await body(connection))
+                    } catch {
+                        outcome.resume(throwing: error)
+                    }
+                }
+                let cancelled = work.withLock { work in
+                    work.task = task
+                    return work.cancelled
+                }
+                if cancelled { task.cancel() }
+            }
+        } onCancel: {
+            let task = work.withLock { work in
+                work.cancelled = true
+                return work.task
+            }
+            task?.cancel()
         }
     }
 
@@ -67,6 +122,8 @@ extension PostgresStore {
         do {
             try await connection.query("ROLLBACK", logger: logger)
         } catch {
+            // The write throws `error`, not the close's storage error: the watch lets go first.
+            sessions.end(connection)
             try? await connection.close()
         }
     }
@@ -93,7 +150,7 @@ extension PostgresStore {
             return unavailable(error)
         case is PostgresDecodingError:
             return ServiceError.serviceFailure(debugId: DebugID.make(), cause: "PostgreSQL: a stored row does not decode")
-        case is ChannelError, is IOError, is NIOConnectionError, is NIOSSLError:
+        case is ChannelError, is IOError, is NIOConnectionError, is NIOSSLError, is PostgresSessionEnded:
             return unavailable(error)
         default:
             // The pool's own errors (shut down, request cancelled) are of a module postgres-nio does not export.

@@ -17,6 +17,8 @@ public final class PostgresStore: Sendable {
     /// The logger queries run with (the host's).
     public let logger: Logger
     private let runner: Task<Void, Never>
+    /// Fails work on a leased connection when the connection closes (``PostgresSessionWatch``).
+    let sessions = PostgresSessionWatch()
 
     private init(settings: PostgresSettings, client: PostgresClient, applied: PostgresMigrator.Applied, logger: Logger) {
         self.settings = settings
