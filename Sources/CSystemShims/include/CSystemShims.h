@@ -120,9 +120,15 @@ int sb_landlock_restrict_self(int ruleset_fd);
 /// child that exits at once. Returns 0, or -errno (EPERM: not allowed to unprivileged users here).
 int sb_probe_namespaces(int network);
 
-/// Removes the folder `path` and everything beneath it, following no symbolic link and staying on its file
-/// system (nftw, depth first). Best effort: what cannot be removed stays.
-void sb_remove_tree(const char *path);
+/// Removes the folder `name` in the folder `parent_fd` and everything beneath it (`keep_folder`: empties it),
+/// following no symbolic link (each is removed as itself; openat with O_NOFOLLOW, fstatat with
+/// AT_SYMLINK_NOFOLLOW, unlinkat), staying on its file system, and only folders the effective user owns: a
+/// `name` that is not such a folder is left alone (EPERM). Best effort, 64 levels deep at most: what cannot be
+/// removed stays. Returns 0 when it is gone (emptied), -1 with errno set otherwise.
+int sb_remove_tree_at(int parent_fd, const char *name, int keep_folder);
+
+/// sb_remove_tree_at for the path `path` (its parent folder opened as named).
+int sb_remove_tree(const char *path);
 
 /// The descriptor waiting on the Unix socket `channel` (SCM_RIGHTS), without blocking; -1 with errno set.
 int sb_receive_descriptor(int channel);

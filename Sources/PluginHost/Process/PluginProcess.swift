@@ -93,13 +93,17 @@ final class PluginProcess: Sendable {
         let cwd = manifest.cwd
         let result: Result<PluginProcess, SpawnError>
         do {
+            let sweep = applied != nil ? settings.temporaries : nil
+            let parent = settings.temporaryParent
             result = try await SpawnThread.shared.run {
-                Self.spawnNow(path: path, arguments: arguments, variables: variables, cwd: cwd, sandbox: applied, field: field)
+                // A host's first confined run: the folders killed hosts left go first (``PrivateTemporaryFolders``).
+                sweep?.sweepOnce(parent)
+                return Self.spawnNow(path: path, arguments: arguments, variables: variables, cwd: cwd, sandbox: applied, field: field)
             }
         } catch {
             applied?.close()
             applied?.abandonChannels()
-            applied.map { SandboxPlan.removeTemporary($0.temporaryFolder) }
+            applied.map { PrivateTemporaryFolders.remove($0.temporaryFolder) }
             applied?.cgroup?.release(killing: true)
             throw SpawnError(error.description)
         }
@@ -109,7 +113,7 @@ final class PluginProcess: Sendable {
             process = try result.get()
         } catch {
             applied?.abandonChannels()
-            applied.map { SandboxPlan.removeTemporary($0.temporaryFolder) }
+            applied.map { PrivateTemporaryFolders.remove($0.temporaryFolder) }
             applied?.cgroup?.release(killing: true)
             // Kept namespaces that could not be entered are not tried again: the next start makes new ones.
             if applied?.confinement.enter_namespaces == 1 { settings.namespaces.forget(manifest.name) }
@@ -204,7 +208,7 @@ final class PluginProcess: Sendable {
     private func reap() {
         var status: Int32 = 0
         _ = SystemCall.retrying { waitpid(pid, &status, 0) }
-        if let temporaryFolder { SandboxPlan.removeTemporary(temporaryFolder) }
+        if let temporaryFolder { PrivateTemporaryFolders.remove(temporaryFolder) }
         proxy.withLock { $0?.stop() }
         recordExit(ExitStatus(waitStatus: status))
         cgroup?.release(killing: false)

@@ -64,21 +64,19 @@ enum LandlockAccess {
 
 extension SandboxPlan {
     /// Makes the folders and the Landlock ruleset for ABI `abi`; `temporaryParent` holds the private
-    /// temporary folder; the run enters `plugin`'s kept `namespaces` if there are any of its kind, else makes
+    /// temporary folder (``PrivateTemporaryFolders``); the run enters `plugin`'s kept `namespaces` if there are any of its kind, else makes
     /// them and sends them back; its process count is bounded by `cgroup` where it got one, else by RLIMIT_NPROC
     /// where that holds. Throws `sandboxFailed` when the ruleset cannot be built.
-    func apply(abi: Int, temporaryParent: String = "/tmp", plugin: String, namespaces: PluginNamespaces,
+    func apply(abi: Int, temporaryParent: String = "/tmp", temporaries: PrivateTemporaryFolders, plugin: String, namespaces: PluginNamespaces,
                cgroup: Result<PidsCgroupLeaf, PidsCgroupLeaf.LeafFailure>) throws(SandboxFailure) -> AppliedSandbox {
         var plan = self
         if !Self.makeFolders(dataFolder) {
             plan.write.removeAll { $0 == dataFolder }
             plan.missing.append(dataFolder)
         }
-        var template = Array((temporaryParent + "/switchboard-plugin-XXXXXX").utf8CString)
-        guard template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap { mkdtemp($0) } }) != nil else {
+        guard let temporary = temporaries.make(in: temporaryParent) else {
             throw SandboxFailure(reason: "sandboxFailed", description: "cannot make a private temporary folder in \(temporaryParent): \(String(cString: strerror(errno)))")
         }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         plan.write.append(temporary)
 
         let handledFS = LandlockAccess.fileSystem(abi: abi)
@@ -230,10 +228,5 @@ extension SandboxPlan {
             if mkdir(built, 0o700) != 0, errno != EEXIST { return false }
         }
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
-    }
-
-    /// Removes a private temporary folder and what the plugin left in it, following no link.
-    static func removeTemporary(_ folder: String) {
-        sb_remove_tree(folder)
     }
 }
