@@ -86,7 +86,7 @@ int sb_remove_tree_at(int parent_fd, const char *name, int keep_folder) {
     return remove_folder_at(parent_fd, name, &info, 0, keep_folder);
 }
 
-int sb_remove_tree(const char *path) {
+int sb_remove_tree(const char *path, int keep_folder) {
     char *copy = strdup(path), *name_copy = strdup(path);
     if (copy == NULL || name_copy == NULL) {
         free(copy);
@@ -97,7 +97,7 @@ int sb_remove_tree(const char *path) {
     int parent = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     int result = -1;
     if (parent >= 0) {
-        result = sb_remove_tree_at(parent, basename(name_copy), 0);
+        result = sb_remove_tree_at(parent, basename(name_copy), keep_folder);
         int saved = errno;
         close(parent);
         errno = saved;

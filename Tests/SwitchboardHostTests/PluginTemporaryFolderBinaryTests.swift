@@ -87,4 +87,31 @@ struct PluginTemporaryFolderBinaryTests {
         }
         #expect(!Self.exists(livingFolder) && !Self.exists(nextFolder))
     }
+
+    @Test("A plugin keeps its folder across restarts, emptied at each run's end (links removed as links); the host's exit removes it")
+    func folderIsKeptAndEmptied() throws {
+        let home = try Sandbox.Home()
+        let temporary = try H.temporaryFolder("plugin-tmp")
+        let host = try Self.host(home, temporary: temporary)
+        let folder = try Self.privateFolder(host, 1)
+        #expect(try Sandbox.jail(host, 2, "write", #"{"path":\#(Sandbox.json(folder + "/left.txt")),"text":"t"}"#)["ok"] == true)
+        let target = home.path + "/target.txt"
+        try PluginShippedTests.write("keep me\n", to: target, mode: 0o600)
+        mkdir(folder + "/cache", 0o700)
+        #expect(symlink(target, folder + "/cache/link") == 0)
+
+        for round in 0..<2 {
+            let restarted = try Sandbox.call(host, 10 + round * 10, "plugins.restart", #"{"name":"jail"}"#)
+            #expect(restarted["result"] != nil, "\(restarted)")
+            #expect(try Self.privateFolder(host, 11 + round * 10) == folder, "the same folder")
+            let listed = try Sandbox.jail(host, 12 + round * 10, "read", #"{"path":\#(Sandbox.json(folder + "/left.txt"))}"#)
+            #expect(listed["ok"] == false && listed["error"] == "ENOENT", "emptied: \(listed)")
+            #expect(!Self.exists(folder + "/cache"))
+            #expect(try RegularFileText.read(target) == "keep me\n", "a link's target survives")
+            #expect(try Sandbox.jail(host, 13 + round * 10, "write", #"{"path":\#(Sandbox.json(folder + "/left.txt")),"text":"u"}"#)["ok"] == true)
+        }
+        host.closeInput()
+        #expect(try host.waitForExit() == .exited(0))
+        #expect(!Self.exists(folder))
+    }
 }

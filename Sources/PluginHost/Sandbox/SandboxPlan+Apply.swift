@@ -13,7 +13,7 @@ struct AppliedSandbox: Sendable {
     /// listening socket on, and the allow-list.
     let proxyChannel: Int32?
     let allow: [NetworkAddress]
-    /// The private temporary folder, removed when the run ends.
+    /// The private temporary folder (``PrivateTemporaryFolders``), emptied or removed when the run ends.
     let temporaryFolder: String
     /// The run's pids cgroup, removed once the run's processes are gone.
     let cgroup: PidsCgroupLeaf?
@@ -74,9 +74,11 @@ extension SandboxPlan {
             plan.write.removeAll { $0 == dataFolder }
             plan.missing.append(dataFolder)
         }
-        guard let temporary = temporaries.make(in: temporaryParent) else {
+        guard let temporary = temporaries.take(for: plugin, in: temporaryParent) else {
             throw SandboxFailure(reason: "sandboxFailed", description: "cannot make a private temporary folder in \(temporaryParent): \(String(cString: strerror(errno)))")
         }
+        var handedOver = false
+        defer { if !handedOver { temporaries.end(temporary, of: plugin) } }
         plan.write.append(temporary)
 
         let handledFS = LandlockAccess.fileSystem(abi: abi)
@@ -199,6 +201,7 @@ extension SandboxPlan {
         var environment = Self.privateEnvironment(temporary: temporary, data: dataFolder)
         if proxied { environment.merge(NetworkProxy.environment) { _, proxy in proxy } }
         let allow: [NetworkAddress] = if case .allow(let entries) = network { entries.compactMap(NetworkAddress.init) } else { [] }
+        handedOver = true
         return AppliedSandbox(confinement: confinement, environment: environment, proxyChannel: proxied ? channel[0] : nil, allow: allow,
                               temporaryFolder: temporary, cgroup: leaf, status: status,
                               namespaceChannel: confinement.send_namespaces != 0 ? namespaceChannel[0] : nil)
