@@ -64,11 +64,11 @@ enum LandlockAccess {
 
 extension SandboxPlan {
     /// Makes the folders and the Landlock ruleset for ABI `abi`; `temporaryParent` holds the private
-    /// temporary folder (``PrivateTemporaryFolders``); the run enters `plugin`'s kept `namespaces` if there are any of its kind, else makes
-    /// them and sends them back; its process count is bounded by `cgroup` where it got one, else by RLIMIT_NPROC
-    /// where that holds. Throws `sandboxFailed` when the ruleset cannot be built.
-    func apply(abi: Int, temporaryParent: String = "/tmp", temporaries: PrivateTemporaryFolders, plugin: String, namespaces: PluginNamespaces,
-               cgroup: Result<PidsCgroupLeaf, PidsCgroupLeaf.LeafFailure>) throws(SandboxFailure) -> AppliedSandbox {
+    /// temporary folder (``PrivateTemporaryFolders``); the run enters `plugin`'s kept `namespaces` if there are
+    /// any of its kind, else makes them and sends them back; its process count is bounded by `cgroup` where it
+    /// got one, else by RLIMIT_NPROC where that holds. Throws `sandboxFailed` when the ruleset cannot be built.
+    func apply(abi: Int, temporaryParent: String = "/tmp", temporaries: PrivateTemporaryFolders, plugin: String,
+               namespaces: PluginNamespaces, cgroup: Result<PidsCgroupLeaf, PidsCgroupLeaf.LeafFailure>) throws(SandboxFailure) -> AppliedSandbox {
         var plan = self
         if !Self.makeFolders(dataFolder) {
             plan.write.removeAll { $0 == dataFolder }
