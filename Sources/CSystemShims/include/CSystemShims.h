@@ -62,7 +62,8 @@ enum {
 #define SB_CONFINEMENT_MAX_LIMITS 8
 
 /// What sb_spawn_confined applies in the child between fork and exec: first, with `join_cgroup`, it moves itself
-/// into a cgroup by writing "0" to `cgroup_procs_fd` (that cgroup's `cgroup.procs`, opened by the host), so its
+/// into a cgroup by writing "0" to `cgroup_procs_fd` (that cgroup's `tasks` on v1, `cgroup.procs` on v2, opened by
+/// the host; it has one thread then), so its
 /// process count is bounded before anything else runs; then a user namespace of its own (uid and
 /// gid mapped to themselves; with `network_namespace`, a network namespace too, only loopback, up), then
 /// PR_SET_NO_NEW_PRIVS, then the Landlock ruleset `ruleset_fd` (-1: none), then, once its descriptors are
@@ -120,9 +121,15 @@ int sb_landlock_restrict_self(int ruleset_fd);
 /// child that exits at once. Returns 0, or -errno (EPERM: not allowed to unprivileged users here).
 int sb_probe_namespaces(int network);
 
-/// Removes the folder `path` and everything beneath it, following no symbolic link and staying on its file
-/// system (nftw, depth first). Best effort: what cannot be removed stays.
-void sb_remove_tree(const char *path);
+/// Removes the folder `name` in the folder `parent_fd` and everything beneath it (`keep_folder`: empties it),
+/// following no symbolic link (each is removed as itself; openat with O_NOFOLLOW, fstatat with
+/// AT_SYMLINK_NOFOLLOW, unlinkat), staying on its file system, and only folders the effective user owns: a
+/// `name` that is not such a folder is left alone (EPERM). Best effort, 64 levels deep at most: what cannot be
+/// removed stays. Returns 0 when it is gone (emptied), -1 with errno set otherwise.
+int sb_remove_tree_at(int parent_fd, const char *name, int keep_folder);
+
+/// sb_remove_tree_at for the path `path` (its parent folder opened as named).
+int sb_remove_tree(const char *path, int keep_folder);
 
 /// The descriptor waiting on the Unix socket `channel` (SCM_RIGHTS), without blocking; -1 with errno set.
 int sb_receive_descriptor(int channel);

@@ -34,18 +34,18 @@ final class PluginProcess: Sendable {
 
     /// The sandbox this run got (`null`: unconfined on purpose).
     let sandbox: PluginSandboxField
-    /// The run's private temporary folder, removed once it has exited.
-    private let temporaryFolder: String?
+    /// The run's private temporary folder, emptied (or removed) once it has exited.
+    private let temporary: TemporaryFolderLease?
     /// The run's pids cgroup, removed once every process in it is gone.
     private let cgroup: PidsCgroupLeaf?
     /// Its way out for `network.allow`, stopped once it has exited.
     let proxy = Mutex<NetworkProxy?>(nil)
 
-    private init(pid: Int32, inputFD: Int32, outputFD: Int32, errorFD: Int32, sandbox: PluginSandboxField, temporaryFolder: String?,
+    private init(pid: Int32, inputFD: Int32, outputFD: Int32, errorFD: Int32, sandbox: PluginSandboxField, temporary: TemporaryFolderLease?,
                  cgroup: PidsCgroupLeaf? = nil, peerSignal: (@Sendable (Int32) -> Void)? = nil) {
         self.pid = pid
         self.sandbox = sandbox
-        self.temporaryFolder = temporaryFolder
+        self.temporary = temporary
         self.cgroup = cgroup
         self.inputFD = inputFD
         self.outputFD = outputFD
@@ -58,7 +58,7 @@ final class PluginProcess: Sendable {
     /// the peer reports its end with ``attachedPeerEnded(_:)``. Its `pid` is 0.
     static func attached(inputFD: Int32, outputFD: Int32, errorFD: Int32, signal: @escaping @Sendable (Int32) -> Void) -> PluginProcess {
         PluginProcess(pid: 0, inputFD: inputFD, outputFD: outputFD, errorFD: errorFD, sandbox: PluginSandboxField(status: nil),
-                      temporaryFolder: nil, peerSignal: signal)
+                      temporary: nil, peerSignal: signal)
     }
 
     /// An attached peer ended with `status` (what a reaped child's exit is).
@@ -93,13 +93,19 @@ final class PluginProcess: Sendable {
         let cwd = manifest.cwd
         let result: Result<PluginProcess, SpawnError>
         do {
+            let sweep = applied != nil ? settings.temporaries : nil
+            let parent = settings.temporaryParent
+            let lease = applied.map { TemporaryFolderLease(folder: $0.temporaryFolder, plugin: manifest.name, folders: settings.temporaries) }
             result = try await SpawnThread.shared.run {
-                Self.spawnNow(path: path, arguments: arguments, variables: variables, cwd: cwd, sandbox: applied, field: field)
+                // A host's first confined run: the folders killed hosts left go first (``PrivateTemporaryFolders``).
+                sweep?.sweepOnce(parent)
+                return Self.spawnNow(path: path, arguments: arguments, variables: variables, cwd: cwd, sandbox: applied, field: field,
+                                     temporary: lease)
             }
         } catch {
             applied?.close()
             applied?.abandonChannels()
-            applied.map { SandboxPlan.removeTemporary($0.temporaryFolder) }
+            applied.map { settings.temporaries.end($0.temporaryFolder, of: manifest.name) }
             applied?.cgroup?.release(killing: true)
             throw SpawnError(error.description)
         }
@@ -109,7 +115,7 @@ final class PluginProcess: Sendable {
             process = try result.get()
         } catch {
             applied?.abandonChannels()
-            applied.map { SandboxPlan.removeTemporary($0.temporaryFolder) }
+            applied.map { settings.temporaries.end($0.temporaryFolder, of: manifest.name) }
             applied?.cgroup?.release(killing: true)
             // Kept namespaces that could not be entered are not tried again: the next start makes new ones.
             if applied?.confinement.enter_namespaces == 1 { settings.namespaces.forget(manifest.name) }
@@ -166,7 +172,7 @@ final class PluginProcess: Sendable {
     }
 
     private static func spawnNow(path: String, arguments: [String], variables: [String], cwd: String,
-                                 sandbox: AppliedSandbox?, field: PluginSandboxField) -> Result<PluginProcess, SpawnError> {
+                                 sandbox: AppliedSandbox?, field: PluginSandboxField, temporary: TemporaryFolderLease?) -> Result<PluginProcess, SpawnError> {
         var input: [Int32] = [0, 0], output: [Int32] = [0, 0], errors: [Int32] = [0, 0]
         guard sb_pipe_cloexec(&input) == 0 else { return .failure(SpawnError("pipe: errno \(errno)")) }
         guard sb_pipe_cloexec(&output) == 0 else {
@@ -194,7 +200,7 @@ final class PluginProcess: Sendable {
             return .failure(SpawnError(failedStep: step, errno: reason, path: path, cwd: cwd, confined: sandbox != nil))
         }
         return .success(PluginProcess(pid: pid, inputFD: input[1], outputFD: output[0], errorFD: errors[0], sandbox: field,
-                                      temporaryFolder: sandbox?.temporaryFolder, cgroup: sandbox?.cgroup))
+                                      temporary: temporary, cgroup: sandbox?.cgroup))
     }
 
     // MARK: Exit
@@ -204,7 +210,7 @@ final class PluginProcess: Sendable {
     private func reap() {
         var status: Int32 = 0
         _ = SystemCall.retrying { waitpid(pid, &status, 0) }
-        if let temporaryFolder { SandboxPlan.removeTemporary(temporaryFolder) }
+        temporary?.end()
         proxy.withLock { $0?.stop() }
         recordExit(ExitStatus(waitStatus: status))
         cgroup?.release(killing: false)

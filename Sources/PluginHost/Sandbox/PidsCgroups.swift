@@ -138,41 +138,22 @@ final class PidsCgroups: Sendable {
 
     // MARK: Names, and stale folders
 
-    /// `switchboard-NS-PID-START` for this process.
+    /// `switchboard-NS-PID-START` for this process (``HostInstance``).
     private static func hostFolderName() -> String? {
-        guard let namespace = pidNamespace(), let start = startTime(of: getpid()) else { return nil }
-        return "\(prefix(namespace))\(getpid())-\(start)"
+        HostInstance.name().map { "switchboard-" + $0 }
     }
 
     private static func prefix(_ namespace: String) -> String { "switchboard-\(namespace)-" }
 
-    /// The inode of this process's pid namespace (`pid:[4026531836]` → `4026531836`).
-    private static func pidNamespace() -> String? {
-        var buffer = [CChar](repeating: 0, count: 64)
-        let count = readlink("/proc/self/ns/pid", &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        let text = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let digits = text.filter(\.isNumber)
-        return digits.isEmpty ? nil : digits
-    }
-
-    /// Field 22 of `/proc/PID/stat` (clock ticks after boot): with the pid, it names one process for good.
-    static func startTime(of pid: Int32) -> String? {
-        guard let stat = KernelFile.read("/proc/\(pid)/stat", limit: 4_096), let close = stat.lastIndex(of: ")") else { return nil }
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        return fields.count > 19 ? String(fields[19]) : nil
-    }
-
     /// Removes the folders of hosts in this pid namespace that are gone, on a thread of its own: their runs'
     /// leftover processes are killed and waited for.
     private static func startRemovingStale(in parent: String, own: String) {
-        guard let namespace = pidNamespace() else { return }
+        guard let namespace = HostInstance.pidNamespace() else { return }
         let stale = FileText.subfolders(of: parent).filter { path in
             let name = path.split(separator: "/").last.map(String.init) ?? ""
             guard name != own, name.hasPrefix(prefix(namespace)) else { return false }
             let parts = name.dropFirst(prefix(namespace).count).split(separator: "-")
-            guard parts.count == 2, let pid = Int32(parts[0]) else { return false }
-            return startTime(of: pid) != String(parts[1])
+            return parts.count == 2 && HostInstance.isGone(pid: parts[0], start: parts[1])
         }
         guard !stale.isEmpty else { return }
         try? OSThread.detach(name: "sb-cgroup-clean") {

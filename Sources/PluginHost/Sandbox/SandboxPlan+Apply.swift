@@ -13,7 +13,7 @@ struct AppliedSandbox: Sendable {
     /// listening socket on, and the allow-list.
     let proxyChannel: Int32?
     let allow: [NetworkAddress]
-    /// The private temporary folder, removed when the run ends.
+    /// The private temporary folder (``PrivateTemporaryFolders``), emptied or removed when the run ends.
     let temporaryFolder: String
     /// The run's pids cgroup, removed once the run's processes are gone.
     let cgroup: PidsCgroupLeaf?
@@ -64,21 +64,21 @@ enum LandlockAccess {
 
 extension SandboxPlan {
     /// Makes the folders and the Landlock ruleset for ABI `abi`; `temporaryParent` holds the private
-    /// temporary folder; the run enters `plugin`'s kept `namespaces` if there are any of its kind, else makes
-    /// them and sends them back; its process count is bounded by `cgroup` where it got one, else by RLIMIT_NPROC
-    /// where that holds. Throws `sandboxFailed` when the ruleset cannot be built.
-    func apply(abi: Int, temporaryParent: String = "/tmp", plugin: String, namespaces: PluginNamespaces,
-               cgroup: Result<PidsCgroupLeaf, PidsCgroupLeaf.LeafFailure>) throws(SandboxFailure) -> AppliedSandbox {
+    /// temporary folder (``PrivateTemporaryFolders``); the run enters `plugin`'s kept `namespaces` if there are
+    /// any of its kind, else makes them and sends them back; its process count is bounded by `cgroup` where it
+    /// got one, else by RLIMIT_NPROC where that holds. Throws `sandboxFailed` when the ruleset cannot be built.
+    func apply(abi: Int, temporaryParent: String = "/tmp", temporaries: PrivateTemporaryFolders, plugin: String,
+               namespaces: PluginNamespaces, cgroup: Result<PidsCgroupLeaf, PidsCgroupLeaf.LeafFailure>) throws(SandboxFailure) -> AppliedSandbox {
         var plan = self
         if !Self.makeFolders(dataFolder) {
             plan.write.removeAll { $0 == dataFolder }
             plan.missing.append(dataFolder)
         }
-        var template = Array((temporaryParent + "/switchboard-plugin-XXXXXX").utf8CString)
-        guard template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap { mkdtemp($0) } }) != nil else {
+        guard let temporary = temporaries.take(for: plugin, in: temporaryParent) else {
             throw SandboxFailure(reason: "sandboxFailed", description: "cannot make a private temporary folder in \(temporaryParent): \(String(cString: strerror(errno)))")
         }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var handedOver = false
+        defer { if !handedOver { temporaries.end(temporary, of: plugin) } }
         plan.write.append(temporary)
 
         let handledFS = LandlockAccess.fileSystem(abi: abi)
@@ -201,6 +201,7 @@ extension SandboxPlan {
         var environment = Self.privateEnvironment(temporary: temporary, data: dataFolder)
         if proxied { environment.merge(NetworkProxy.environment) { _, proxy in proxy } }
         let allow: [NetworkAddress] = if case .allow(let entries) = network { entries.compactMap(NetworkAddress.init) } else { [] }
+        handedOver = true
         return AppliedSandbox(confinement: confinement, environment: environment, proxyChannel: proxied ? channel[0] : nil, allow: allow,
                               temporaryFolder: temporary, cgroup: leaf, status: status,
                               namespaceChannel: confinement.send_namespaces != 0 ? namespaceChannel[0] : nil)
@@ -230,10 +231,5 @@ extension SandboxPlan {
             if mkdir(built, 0o700) != 0, errno != EEXIST { return false }
         }
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
-    }
-
-    /// Removes a private temporary folder and what the plugin left in it, following no link.
-    static func removeTemporary(_ folder: String) {
-        sb_remove_tree(folder)
     }
 }

@@ -15,6 +15,8 @@ public struct SandboxSettings: Sendable {
     public var temporaryParent: String
     /// The namespaces each plugin's runs share (made by its first confined run).
     let namespaces = PluginNamespaces()
+    /// The runs' private temporary folders, and the sweep of those killed hosts left.
+    let temporaries = PrivateTemporaryFolders()
     /// The plans of the plugins' last starts.
     let plans = SandboxPlans()
     /// The pids cgroups of the runs now alive, removed at the host's exit if still there.
@@ -45,7 +47,7 @@ public struct SandboxSettings: Sendable {
         }
         let cgroup = PidsCgroupLeaf.make(in: .shared, plugin: manifest.name, processes: plan.limits.processes, runs: cgroupRuns)
         do {
-            let applied = try plan.apply(abi: abi, temporaryParent: temporaryParent, plugin: manifest.name, namespaces: namespaces, cgroup: cgroup)
+            let applied = try plan.apply(abi: abi, temporaryParent: temporaryParent, temporaries: temporaries, plugin: manifest.name, namespaces: namespaces, cgroup: cgroup)
             return (applied, PluginSandboxField(status: applied.status))
         } catch {
             if case .success(let leaf) = cgroup {

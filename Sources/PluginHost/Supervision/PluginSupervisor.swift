@@ -180,7 +180,8 @@ public final class PluginSupervisor: Sendable {
     /// The same from a plain thread (the main thread at exit), waiting at most the time the stop
     /// sequence takes: when every pool thread is held by requests that ignore their cancellation, the
     /// stopping task may never run, and the plugins then die with the host (`PR_SET_PDEATHSIG`).
-    /// Then kills what is left in the runs' pids cgroups and removes them (``PidsCgroups``).
+    /// Then kills what is left in the runs' pids cgroups and removes them (``PidsCgroups``), and removes the
+    /// plugins' kept temporary folders (``PrivateTemporaryFolders``).
     public func shutdownBlocking() {
         let deadline = monotonicNanoseconds() + UInt64(settings.shutdownGraceMilliseconds + 2_000) * 1_000_000
         let done = ConditionLock()
@@ -198,6 +199,7 @@ public final class PluginSupervisor: Sendable {
         // What the plugins left in their pids cgroups goes with them, and the host's cgroup folder with it.
         settings.sandbox.cgroupRuns.removeAll()
         PidsCgroups.ifFound?.removeFolder()
+        settings.sandbox.temporaries.removeAll()
     }
 }
 
