@@ -12,9 +12,11 @@ public final class ChangeSignal: Sendable {
         let id: UInt64
     }
 
+    /// An array, not a dictionary by id: few listen at once, and a dictionary's first use looks its
+    /// key's `Hashable` conformance up at run time, a scan of the whole static binary at every start.
     private struct Listeners {
         var nextID: UInt64 = 0
-        var handlers: [UInt64: @Sendable () -> Void] = [:]
+        var handlers: [(id: UInt64, handler: @Sendable () -> Void)] = []
     }
 
     private let listeners = Mutex(Listeners())
@@ -24,8 +26,8 @@ public final class ChangeSignal: Sendable {
     /// Wakes every listener. Handlers run on the caller's thread, so they must only hand off work
     /// (resume a task, signal a condition), never block.
     public func post() {
-        let handlers = listeners.withLock { Array($0.handlers.values) }
-        for handler in handlers { handler() }
+        let handlers = listeners.withLock { $0.handlers }
+        for listener in handlers { listener.handler() }
     }
 
     /// Calls `handler` after every ``post()`` from now on, until ``stop(_:)``.
@@ -33,13 +35,13 @@ public final class ChangeSignal: Sendable {
     public func listen(_ handler: @escaping @Sendable () -> Void) -> Listener {
         listeners.withLock { listeners in
             listeners.nextID += 1
-            listeners.handlers[listeners.nextID] = handler
+            listeners.handlers.append((listeners.nextID, handler))
             return Listener(id: listeners.nextID)
         }
     }
 
     public func stop(_ listener: Listener) {
-        _ = listeners.withLock { $0.handlers.removeValue(forKey: listener.id) }
+        listeners.withLock { $0.handlers.removeAll { $0.id == listener.id } }
     }
 
     /// How many listen now.

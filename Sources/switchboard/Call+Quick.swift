@@ -20,8 +20,8 @@ extension Call {
         }
         guard let level = try? LoggingOptions.level(nil) else { return nil }
         do {
-            return try call(arguments[1], params: params, store: store, readRoots: AccessOptions.defaultRoots(),
-                            logger: LoggingOptions.makeLogger(level: level))
+            try call(arguments[1], params: params, store: store, readRoots: AccessOptions.defaultRoots(),
+                     logger: LoggingOptions.makeLogger(level: level))
         } catch {
             writeLine("switchboard: \(error)", to: STDERR_FILENO)
             return 1
