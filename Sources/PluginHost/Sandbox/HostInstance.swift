@@ -29,6 +29,14 @@ enum HostInstance {
         return fields.count > 19 ? String(fields[19]) : nil
     }
 
+    /// Whether `name` is `prefix` then `PID-START` (then `-` and one more part, with `suffixed`: mkdtemp's), naming
+    /// a host of this pid namespace that is gone: what a host may remove of the folders hosts name after themselves.
+    static func isLeftByGoneHost(_ name: String, prefix: String, suffixed: Bool) -> Bool {
+        guard name.hasPrefix(prefix) else { return false }
+        let parts = name.dropFirst(prefix.count).split(separator: "-", omittingEmptySubsequences: false)
+        return parts.count == (suffixed ? 3 : 2) && isGone(pid: parts[0], start: parts[1])
+    }
+
     /// Whether the host `PID-START` of this pid namespace is gone: no process has that pid, or the one that has it
     /// started at another time. False for what is not `PID-START`.
     static func isGone(pid: Substring, start: Substring) -> Bool {

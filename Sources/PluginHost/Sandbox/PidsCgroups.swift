@@ -151,9 +151,7 @@ final class PidsCgroups: Sendable {
         guard let namespace = HostInstance.pidNamespace() else { return }
         let stale = FileText.subfolders(of: parent).filter { path in
             let name = path.split(separator: "/").last.map(String.init) ?? ""
-            guard name != own, name.hasPrefix(prefix(namespace)) else { return false }
-            let parts = name.dropFirst(prefix(namespace).count).split(separator: "-")
-            return parts.count == 2 && HostInstance.isGone(pid: parts[0], start: parts[1])
+            return name != own && HostInstance.isLeftByGoneHost(name, prefix: prefix(namespace), suffixed: false)
         }
         guard !stale.isEmpty else { return }
         try? OSThread.detach(name: "sb-cgroup-clean") {

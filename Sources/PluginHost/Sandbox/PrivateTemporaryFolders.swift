@@ -18,8 +18,8 @@ import Synchronization
 ///
 /// Each plugin keeps its folder from one run to the next (``take(for:in:)``, ``end(_:of:)``): a run's end empties it
 /// (what the plugin left goes, as before, so each run starts with an empty folder) instead of removing it: making
-/// and removing a folder each start cost this machine's ext4 ~100 µs and 30 µs–1.5 ms. A run that starts while another run of the same plugin still has the folder gets a
-/// new one, removed at its end. The host's exit removes the kept folders (``removeAll()``). A process a run left
+/// and removing a folder each start cost this machine's ext4 ~100 µs and 30 µs–1.5 ms. A run that starts while
+/// another run of the same plugin still has the folder gets a new one, removed at its end. The host's exit removes the kept folders (``removeAll()``). A process a run left
 /// behind (one that escaped its process group) can still reach the folder while the next run of the same plugin
 /// uses it, as it shares that plugin's kept namespaces.
 final class PrivateTemporaryFolders: Sendable {
@@ -110,14 +110,11 @@ final class PrivateTemporaryFolders: Sendable {
         var stale: [String] = []
         while let entry = readdir(folder) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard name.hasPrefix(hostPrefix) else { continue }
-            let parts = name.dropFirst(hostPrefix.count).split(separator: "-", omittingEmptySubsequences: false)
-            if parts.count == 3, HostInstance.isGone(pid: parts[0], start: parts[1]) { stale.append(name) }
+            if HostInstance.isLeftByGoneHost(name, prefix: hostPrefix, suffixed: true) { stale.append(name) }
         }
         let parentFD = dirfd(folder)
         return stale.filter { sb_remove_tree_at(parentFD, $0, 0) == 0 }
     }
-
 }
 
 /// A run's private temporary folder, handed back at the run's end (``PrivateTemporaryFolders/end(_:of:)``).
