@@ -115,7 +115,7 @@ struct CalendarServiceTests {
         #expect(try await reader.events(touching: days).events.map(\.id) == ["standup"])
     }
 
-    @Test("on SQLite, a fresh reader reads the days asked; ranges before, after, around and inside them, and an event another writer moves in from outside them, come out as in memory")
+    @Test("on SQLite, a fresh reader reads the days asked; ranges before, after, around, between and inside them, and an event another writer moves in from outside them, come out as in memory")
     func rangesFromCoveredDays() async throws {
         let today = CalendarDate("2026-11-23") ?? CalendarDate(dayNumber: 0)
         let events = DemoCalendar.events(around: today, extra: 600)
@@ -128,7 +128,9 @@ struct CalendarServiceTests {
             let range = today.adding(days: from)...today.adding(days: from + days - 1)
             #expect(try await reader.events(touching: range).events == (try await reference.events(touching: range).events), "\(range)")
         }
-        for (from, days): (Int64, Int64) in [(0, 7), (-3, 2), (60, 31), (20, 5), (-400, 900), (10, 1)] {
+        // Far ranges leave holes between the days covered; later ranges fall in a hole, span holes, or join them.
+        for (from, days): (Int64, Int64) in [(0, 7), (-3, 2), (60, 31), (20, 5), (200, 10), (5, 200), (-200, 3), (-199, 150),
+                                             (-400, 900), (10, 1)] {
             try await check(from, days)
         }
         var far = Self.dentist

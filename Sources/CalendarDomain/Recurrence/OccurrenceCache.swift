@@ -4,10 +4,13 @@ import Synchronization
 ///
 /// Creating a libical iterator opens an ICU calendar: in a profile of `calendar.agenda` that was half
 /// of all the time (`ucal_open` under `icalrecur_iterator_new`), iterating itself a few percent. So
-/// each (rule, first start) is iterated once over a span of a year either side of the window asked
-/// (``RecurrenceExpansion/iterate(_:from:notBefore:through:maximumSteps:_:)`` starts near it, not at
-/// the rule's start), and windows inside the span are then found by bisection. A later window next to
-/// a kept span widens it, up to ``maximumSpanSeconds``. An edited rule or start is a new key.
+/// each (rule, first start) is kept over a span around the windows asked, and windows inside the span
+/// are then found by bisection. The first window of a rule is iterated alone: a process that answers
+/// one agenda (a fresh `switchboard call`) iterates no more than it shows. A later window the span
+/// does not cover is iterated with a year either side (``marginSeconds``) and joined to the span when
+/// they meet, up to ``maximumSpanSeconds``, so a host asked for many windows creates an iterator per
+/// rule rarely. ``RecurrenceExpansion/iterate(_:from:notBefore:through:maximumSteps:_:)`` starts near
+/// the span, not at the rule's start. An edited rule or start is a new key.
 ///
 /// - Important: The cache is bounded in bytes (``maximumBytes``): a span with more than
 ///   ``maximumEntryStarts`` starts is not kept (the caller iterates its window itself), and the cache
@@ -19,7 +22,7 @@ final class OccurrenceCache: Sendable {
     static let maximumBytes = 32 << 20
     /// Starts one entry may hold.
     static let maximumEntryStarts = 100_000
-    /// Wall time kept either side of a window.
+    /// Wall time kept either side of a window the span does not cover, once a rule has been asked for.
     static let marginSeconds: Int64 = 366 * 86_400
     /// The widest span one entry covers: windows lie within 1000 days of today (2001 days) plus the margins.
     static let maximumSpanSeconds: Int64 = (2_001 + 2 * 366 + 30) * 86_400
@@ -65,8 +68,9 @@ final class OccurrenceCache: Sendable {
         let key = Key(rule: rule.rruleText, start: start)
         let kept = state.withLock { $0.entries[key] }
         if let kept, kept.covers(window) { return Self.slice(kept.starts, window) }
-        var lower = window.lowerBound.adding(seconds: -Self.marginSeconds)
-        var upper = window.upperBound.adding(seconds: Self.marginSeconds)
+        let margin = kept == nil ? 0 : Self.marginSeconds
+        var lower = window.lowerBound.adding(seconds: -margin)
+        var upper = window.upperBound.adding(seconds: margin)
         if let kept, min(upper, kept.upper).seconds >= max(lower, kept.lower).seconds - Self.marginSeconds,
            max(upper, kept.upper).seconds - min(lower, kept.lower).seconds <= Self.maximumSpanSeconds {
             lower = min(lower, kept.lower)

@@ -25,14 +25,14 @@ enum EventRows {
     }
 
     /// Calls `visit` with the id, stored span and JSON of each event that may show on a day of `days`
-    /// (``EventRow``'s range by SQL, on the span index), in id order.
+    /// (``EventRow``'s range by SQL, on the span index), in no particular order: sorting by id made
+    /// SQLite copy every body through its sorter, and ``EventTable`` orders its ids itself.
     static func touching(_ db: Database, _ days: ClosedRange<CalendarDate>, _ visit: (String, EventSpan, String) throws -> Void) throws {
         let lower = days.lowerBound.dayNumber, upper = days.upperBound.dayNumber
         let rows = try Row.fetchCursor(db.cachedStatement(sql: """
             SELECT id, first_day, last_day, body FROM calendar_event
             WHERE (long_span = 0 AND first_day BETWEEN ? AND ? AND last_day >= ?)
                OR (long_span = 1 AND first_day <= ? AND (last_day IS NULL OR last_day >= ?))
-            ORDER BY id
             """), arguments: [EventRow.shortSpanFloor(from: lower), upper, lower, upper, lower])
         while let row = try rows.next() {
             try visit(row[0], EventSpan(firstDay: row[1], lastDay: row[2]), row[3])

@@ -3,7 +3,7 @@
 /// held by its span only, and read when a range first needs it (the SQLite service decodes each
 /// event's JSON on first use, not the whole table).
 ///
-/// The rows are kept in id order (the SQLite service reads them so; a write out of order marks the
+/// The rows are kept in id order (rows put out of order, as the SQLite service reads them, mark the
 /// table to be put back in order before the next range), so a range comes out in id order as found,
 /// with no sort of its events.
 struct EventTable {

@@ -70,7 +70,8 @@ final class ZoneOffsetTable: Sendable {
 }
 
 /// The tables made for one zone, kept for later requests: one table covering every span asked so
-/// far (a span beyond it makes a new one covering both).
+/// far. The first covers the span asked alone (a fresh process's one agenda checks no more weeks
+/// than it shows); a span beyond it makes a new one covering both and ``margin`` either side.
 final class ZoneOffsetTables: Sendable {
     private struct Kept {
         var table: ZoneOffsetTable?
@@ -80,7 +81,7 @@ final class ZoneOffsetTables: Sendable {
 
     private let kept = Mutex(Kept())
 
-    /// Instants kept beyond a span asked for, so that nearby spans reuse the table.
+    /// Instants kept beyond a span asked for once a table has been made, so that nearby spans reuse the table.
     static let margin: Int64 = 400 * 86_400
 
     /// A table covering `lower...upper`, or `nil` when none can be made.
@@ -88,10 +89,10 @@ final class ZoneOffsetTables: Sendable {
         kept.withLock { kept in
             if kept.refused { return nil }
             if let table = kept.table, table.covers(lower), table.covers(upper) { return table }
-            var from = lower - Self.margin, through = upper + Self.margin
+            var from = lower, through = upper
             if let old = kept.table {
-                from = min(from, old.lower)
-                through = max(through, old.upper)
+                from = min(lower - Self.margin, old.lower)
+                through = max(upper + Self.margin, old.upper)
             }
             guard let made = ZoneOffsetTable.make(zone, lower: from, upper: through) else {
                 kept.refused = true
