@@ -92,6 +92,7 @@ public struct MethodRegistry: Sendable {
     /// The immutable dispatcher; fails when two methods share a name.
     public func freeze() throws(RegistryError) -> Dispatcher {
         var table: [String: MethodEntry] = [:]
+        table.reserveCapacity(entries.count)
         for entry in entries {
             guard table[entry.name] == nil else { throw RegistryError.duplicateMethod(entry.name) }
             guard !entry.name.isEmpty else { throw RegistryError.invalidName(entry.name) }

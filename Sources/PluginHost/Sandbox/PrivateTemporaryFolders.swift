@@ -24,7 +24,8 @@ import Synchronization
 /// uses it, as it shares that plugin's kept namespaces.
 final class PrivateTemporaryFolders: Sendable {
     /// `NS-PID-START` of this host, nil where `/proc` cannot say (then the folders have no host in their name).
-    private let instance: String? = HostInstance.name()
+    /// Read at the first folder made: a host that starts no confined plugin (a one-shot `call`) never reads `/proc`.
+    private static let instance: String? = HostInstance.name()
     /// The parents already swept of stale folders.
     private let swept = Mutex<Set<String>>([])
     /// Each plugin's kept folder, and whether a run has it now.
@@ -88,7 +89,7 @@ final class PrivateTemporaryFolders: Sendable {
 
     /// A new private temporary folder in `parent`; nil with errno set when mkdtemp fails.
     private func make(in parent: String) -> String? {
-        let name = Self.prefix + (instance.map { $0 + "-" } ?? "") + "XXXXXX"
+        let name = Self.prefix + (Self.instance.map { $0 + "-" } ?? "") + "XXXXXX"
         var template = Array((parent + "/" + name).utf8CString)
         guard template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap { mkdtemp($0) } }) != nil else { return nil }
         return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
