@@ -108,9 +108,24 @@ final class PidsCgroupRuns: Sendable {
     private struct Kept {
         let path: String
         let procsFD: Int32
+        /// `pids.current`, open for reading.
+        let currentFD: Int32
         var processes: Int
         /// Whether a run has it now.
         var inUse: Bool
+
+        func close() {
+            Glibc.close(procsFD)
+            Glibc.close(currentFD)
+        }
+
+        /// Whether `pids.current` reads 0 (read again from its start: no path to look up).
+        var isEmpty: Bool {
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
+                let count = SystemCall.retrying { pread(currentFD, buffer.baseAddress, buffer.count, 0) }
+                return count >= 1 && buffer[0] == UInt8(ascii: "0") && (count == 1 || buffer[1] == UInt8(ascii: "\n"))
+            }
+        }
     }
 
     private let paths = Mutex<Set<String>>([])
@@ -122,12 +137,16 @@ final class PidsCgroupRuns: Sendable {
     func add(_ path: String, plugin: String, procsFD: Int32, processes: Int) -> PidsCgroupLeaf {
         paths.withLock { _ = $0.insert(path) }
         let copy = fcntl(procsFD, F_DUPFD_CLOEXEC, 3)
-        let keeping = copy >= 0 && kept.withLock { cgroups in
+        let current = open(path + "/pids.current", O_RDONLY | O_CLOEXEC)
+        let keeping = copy >= 0 && current >= 0 && kept.withLock { cgroups in
             guard cgroups[plugin] == nil else { return false }
-            cgroups[plugin] = Kept(path: path, procsFD: procsFD, processes: processes, inUse: true)
+            cgroups[plugin] = Kept(path: path, procsFD: procsFD, currentFD: current, processes: processes, inUse: true)
             return true
         }
-        if !keeping, copy >= 0 { close(copy) }
+        if !keeping {
+            if copy >= 0 { close(copy) }
+            if current >= 0 { close(current) }
+        }
         return PidsCgroupLeaf(path: path, procsFD: keeping ? copy : procsFD, plugin: plugin, runs: self)
     }
 
@@ -150,14 +169,13 @@ final class PidsCgroupRuns: Sendable {
     /// ``PidsCgroupLeaf/endRun()``: frees the plugin's kept cgroup when the run left nothing in it (`pids.current`
     /// 0: no process, not even a zombie, still counts against it), else stops keeping it.
     func finish(_ leaf: PidsCgroupLeaf) -> Bool {
-        guard kept.withLock({ $0[leaf.plugin]?.path == leaf.path }) else { return false }
-        let empty = KernelFile.read(leaf.path + "/pids.current", limit: 64)?.filter { !$0.isWhitespace } == "0"
-        return kept.withLock { cgroups in
+        kept.withLock { cgroups in
             guard let entry = cgroups[leaf.plugin], entry.path == leaf.path else { return false }
+            let empty = entry.isEmpty
             if empty {
                 cgroups[leaf.plugin]?.inUse = false
             } else {
-                close(entry.procsFD)
+                entry.close()
                 cgroups[leaf.plugin] = nil
             }
             return empty
@@ -174,7 +192,7 @@ final class PidsCgroupRuns: Sendable {
     func stopKeeping(_ path: String) {
         kept.withLock { cgroups in
             guard let (plugin, entry) = cgroups.first(where: { $0.value.path == path }) else { return }
-            close(entry.procsFD)
+            entry.close()
             cgroups[plugin] = nil
         }
     }
@@ -182,7 +200,7 @@ final class PidsCgroupRuns: Sendable {
     /// At the host's exit, after its plugins were stopped: kills what is left in each cgroup and removes it.
     func removeAll() {
         kept.withLock { cgroups in
-            cgroups.values.forEach { close($0.procsFD) }
+            cgroups.values.forEach { $0.close() }
             cgroups = [:]
         }
         let left = paths.withLock { $0 }
