@@ -155,7 +155,13 @@ final class PidsCgroupRuns: Sendable {
         kept.withLock { cgroups -> PidsCgroupLeaf? in
             guard var entry = cgroups[plugin], !entry.inUse else { return nil }
             if entry.processes != processes {
-                guard KernelFile.write(String(processes), to: entry.path + "/pids.max") == 0 else { return nil }
+                guard KernelFile.write(String(processes), to: entry.path + "/pids.max") == 0 else {
+                    // Not to be tried again: it is empty, so it goes, and the next run gets a new one.
+                    entry.close()
+                    cgroups[plugin] = nil
+                    rmdir(entry.path)
+                    return nil
+                }
                 entry.processes = processes
             }
             let copy = fcntl(entry.procsFD, F_DUPFD_CLOEXEC, 3)
@@ -167,7 +173,7 @@ final class PidsCgroupRuns: Sendable {
     }
 
     /// ``PidsCgroupLeaf/endRun()``: frees the plugin's kept cgroup when the run left nothing in it (`pids.current`
-    /// 0: no process, not even a zombie, still counts against it), else stops keeping it.
+    /// 0: not even a zombie that would count against the next run's limit), else stops keeping it.
     func finish(_ leaf: PidsCgroupLeaf) -> Bool {
         kept.withLock { cgroups in
             guard let entry = cgroups[leaf.plugin], entry.path == leaf.path else { return false }

@@ -15,7 +15,7 @@ struct AppliedSandbox: Sendable {
     let allow: [NetworkAddress]
     /// The private temporary folder (``PrivateTemporaryFolders``), emptied or removed when the run ends.
     let temporaryFolder: String
-    /// The run's pids cgroup, removed once the run's processes are gone.
+    /// The run's pids cgroup: kept for the plugin's next run if the run leaves it empty, else removed once empty.
     let cgroup: PidsCgroupLeaf?
     let status: PluginSandboxStatus
 

@@ -21,7 +21,7 @@ public struct SandboxSettings: Sendable {
     let rulesets = LandlockRulesets()
     /// The plans of the plugins' last starts.
     let plans = SandboxPlans()
-    /// The pids cgroups of the runs now alive, removed at the host's exit if still there.
+    /// The plugins' pids cgroups (each kept across runs while they leave it empty), removed at the host's exit.
     let cgroupRuns = PidsCgroupRuns()
 
     public init(landlockABI: Int? = ConfinementSupport.landlockABI, allowUnconfined: Bool = false,
