@@ -61,7 +61,7 @@ int sb_landlock_create_ruleset(unsigned long long handled_fs, unsigned long long
 #endif
 }
 
-int sb_landlock_allow_path(int ruleset_fd, const char *path, unsigned long long access, int *is_directory) {
+int sb_landlock_allow_path(int ruleset_fd, const char *path, unsigned long long access, sb_file_identity *identity) {
 #ifdef __linux__
     int fd = open(path, O_PATH | O_CLOEXEC);
     if (fd < 0) return -1;
@@ -73,7 +73,11 @@ int sb_landlock_allow_path(int ruleset_fd, const char *path, unsigned long long 
         return -1;
     }
     int directory = S_ISDIR(info.st_mode);
-    if (is_directory != NULL) *is_directory = directory;
+    if (identity != NULL) {
+        identity->device = (unsigned long long)info.st_dev;
+        identity->inode = (unsigned long long)info.st_ino;
+        identity->present = 1;
+    }
     struct sb_landlock_path_beneath_attr attr;
     memset(&attr, 0, sizeof attr);
     // A file takes only the rights that apply to files: execute, write, read, truncate, ioctl on devices.
@@ -110,4 +114,23 @@ int sb_landlock_restrict_self(int ruleset_fd) {
     errno = ENOSYS;
     return -1;
 #endif
+}
+
+int sb_files_unchanged(const char *paths, size_t length, const sb_file_identity *identities, int count) {
+    size_t at = 0;
+    for (int index = 0; index < count; index++) {
+        if (at >= length) return 0;
+        const char *path = paths + at;
+        size_t size = strnlen(path, length - at);
+        if (size == length - at) return 0;  // no NUL left: not the list it should be
+        at += size + 1;
+        struct stat info;
+        if (stat(path, &info) != 0) {
+            if (identities[index].present || (errno != ENOENT && errno != EACCES)) return 0;
+        } else if (!identities[index].present || (unsigned long long)info.st_dev != identities[index].device
+                   || (unsigned long long)info.st_ino != identities[index].inode) {
+            return 0;
+        }
+    }
+    return 1;
 }

@@ -26,7 +26,7 @@ struct PluginProcessCgroupBinaryTests {
         (try? RegularFileText.read(path))?.filter { !$0.isWhitespace }
     }
 
-    @Test("A fork bomb in a plugin stops at limits.processes (EAGAIN), root included; the host and another plugin go on; the run's cgroup goes when the run ends, the host's folder at exit")
+    @Test("A fork bomb in a plugin stops at limits.processes (EAGAIN), root included; the host and another plugin go on; an empty cgroup is kept for the next run, one with processes left goes once they are, the host's folder at exit")
     func forkBombIsContained() throws {
         let home = try Sandbox.Home()
         let host = try Self.host(home)
@@ -64,13 +64,24 @@ struct PluginProcessCgroupBinaryTests {
         #expect(try Sandbox.jail(host, 7, "release")["released"] == bomb["forked"])
         #expect(Self.text(cgroup + "/pids.current") == "1", "only the plugin is left")
 
-        // A restart ends the run: its cgroup is removed once its processes are gone; the new run has another.
-        let restarted = try Sandbox.call(host, 8, "plugins.restart", #"{"name":"jail"}"#)
+        // A run that left its cgroup empty hands it to the next run, whose limit holds as the first run's did.
+        var restarted = try Sandbox.call(host, 8, "plugins.restart", #"{"name":"jail"}"#)
+        #expect(restarted["result"] != nil, "\(restarted)")
+        #expect(try Sandbox.item(host, 9, "jail")["sandbox"]?["limits"]?["processesCgroup"]?.stringValue == cgroup, "the empty cgroup is kept")
+        #expect(Self.text(cgroup + "/pids.max") == "16")
+        #expect(Self.text(cgroup + "/pids.current") == "1", "only the new run's plugin")
+        let again = try Sandbox.jail(host, 10, "bomb", #"{"count":100,"stay":true}"#)
+        #expect(again["ok"] == false && again["error"] == "EAGAIN" && again["forked"] == bomb["forked"], "\(again)")
+
+        // A run that left processes in it (children that outlive the plugin until the restart kills its group): the
+        // cgroup is removed once they are gone, and the next run has a new one.
+        restarted = try Sandbox.call(host, 11, "plugins.restart", #"{"name":"jail"}"#)
         #expect(restarted["result"] != nil, "\(restarted)")
         #expect(try Self.waitUntilRemoved(cgroup), "\(cgroup) is still there")
-        #expect(try Sandbox.jail(host, 9, "env")["env"]?["HOME"] != nil)
-        let next = try #require(try Sandbox.item(host, 10, "jail")["sandbox"]?["limits"]?["processesCgroup"]?.stringValue)
+        #expect(try Sandbox.jail(host, 12, "env")["env"]?["HOME"] != nil)
+        let next = try #require(try Sandbox.item(host, 13, "jail")["sandbox"]?["limits"]?["processesCgroup"]?.stringValue)
         #expect(next != cgroup && access(next, F_OK) == 0, "\(next)")
+        #expect(Self.text(next + "/pids.max") == "16")
 
         // At exit: every run's cgroup and the host's folder are gone.
         host.closeInput()

@@ -107,9 +107,21 @@ int sb_landlock_abi(void);
 /// descriptor (close-on-exec), or -1 with errno set.
 int sb_landlock_create_ruleset(unsigned long long handled_fs, unsigned long long handled_net, unsigned long long scoped);
 
-/// Allows `access` beneath the file or folder `path` (for a file, only its file rights); sets
-/// `*is_directory`. Returns 0, or -1 with errno set (ENOENT: it does not exist).
-int sb_landlock_allow_path(int ruleset_fd, const char *path, unsigned long long access, int *is_directory);
+/// Which file a path named: its device and inode (`present` 0: the path could not be opened or stat-ed).
+typedef struct sb_file_identity {
+    unsigned long long device;
+    unsigned long long inode;
+    int present;
+} sb_file_identity;
+
+/// Allows `access` beneath the file or folder `path` (for a file, only its file rights); sets `*identity` (if
+/// not NULL) to the file the rule holds. Returns 0, or -1 with errno set (ENOENT: it does not exist).
+int sb_landlock_allow_path(int ruleset_fd, const char *path, unsigned long long access, sb_file_identity *identity);
+
+/// Whether each of the `count` paths in `paths` (one after another, each ending in NUL; `length` bytes in all)
+/// still names the file in `identities` (stat, following links), and each absent one still cannot be reached
+/// (ENOENT or EACCES). Returns 1 when all do, 0 when one does not.
+int sb_files_unchanged(const char *paths, size_t length, const sb_file_identity *identities, int count);
 
 /// Allows `access` (bind 1, connect 2) to the TCP port `port`. Returns 0, or -1 with errno set.
 int sb_landlock_allow_port(int ruleset_fd, unsigned long long port, unsigned long long access);

@@ -36,7 +36,7 @@ final class PluginProcess: Sendable {
     let sandbox: PluginSandboxField
     /// The run's private temporary folder, emptied (or removed) once it has exited.
     private let temporary: TemporaryFolderLease?
-    /// The run's pids cgroup, removed once every process in it is gone.
+    /// The run's pids cgroup: kept for the next run, or removed once every process in it is gone.
     private let cgroup: PidsCgroupLeaf?
     /// Its way out for `network.allow`, stopped once it has exited.
     let proxy = Mutex<NetworkProxy?>(nil)
@@ -205,15 +205,17 @@ final class PluginProcess: Sendable {
 
     // MARK: Exit
 
-    /// Waits for the process to end (on its own thread), then wakes every waiter; then waits for what it left
-    /// in its pids cgroup to end and removes the cgroup.
+    /// Waits for the process to end (on its own thread), then wakes every waiter; the pids cgroup is kept for the
+    /// plugin's next run if the run left it empty, else this waits for what it left there to end and removes it.
     private func reap() {
         var status: Int32 = 0
         _ = SystemCall.retrying { waitpid(pid, &status, 0) }
         temporary?.end()
+        // Before the exit is known: a restart waits for it, and then finds the cgroup free.
+        let cgroupFree = cgroup?.endRun()
         proxy.withLock { $0?.stop() }
         recordExit(ExitStatus(waitStatus: status))
-        cgroup?.release(killing: false)
+        if cgroupFree == false { cgroup?.release(killing: false) }
     }
 
     /// Records how the process ended, once, and wakes every waiter.

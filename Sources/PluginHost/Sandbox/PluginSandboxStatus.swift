@@ -27,7 +27,7 @@ public struct PluginSandboxStatus: Encodable, Sendable, Equatable {
         public var openFiles: Int
         /// Absent when not applied (see `notes`).
         public var processes: Int?
-        /// How `processes` is held: `cgroup` (a pids cgroup of the run's own, `pids.max`: binds root too) or `rlimit`
+        /// How `processes` is held: `cgroup` (a pids cgroup of the plugin's own, `pids.max`: binds root too) or `rlimit`
         /// (RLIMIT_NPROC in its own user namespace); absent when not applied, and before the first start.
         public var processesBy: String?
         /// The run's pids cgroup (with `processesBy` `cgroup`).

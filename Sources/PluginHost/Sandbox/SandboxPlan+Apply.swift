@@ -15,7 +15,7 @@ struct AppliedSandbox: Sendable {
     let allow: [NetworkAddress]
     /// The private temporary folder (``PrivateTemporaryFolders``), emptied or removed when the run ends.
     let temporaryFolder: String
-    /// The run's pids cgroup, removed once the run's processes are gone.
+    /// The run's pids cgroup: kept for the plugin's next run if the run leaves it empty, else removed once empty.
     let cgroup: PidsCgroupLeaf?
     let status: PluginSandboxStatus
 
@@ -63,12 +63,12 @@ enum LandlockAccess {
 }
 
 extension SandboxPlan {
-    /// Makes the folders and the Landlock ruleset for ABI `abi`; `temporaryParent` holds the private
-    /// temporary folder (``PrivateTemporaryFolders``); the run enters `plugin`'s kept `namespaces` if there are
-    /// any of its kind, else makes them and sends them back; its process count is bounded by `cgroup` where it
-    /// got one, else by RLIMIT_NPROC where that holds. Throws `sandboxFailed` when the ruleset cannot be built.
-    func apply(abi: Int, temporaryParent: String = "/tmp", temporaries: PrivateTemporaryFolders, plugin: String,
-               namespaces: PluginNamespaces, cgroup: Result<PidsCgroupLeaf, PidsCgroupLeaf.LeafFailure>) throws(SandboxFailure) -> AppliedSandbox {
+    /// Makes the folders and the Landlock ruleset for ABI `abi` (or reuses `plugin`'s kept one, ``LandlockRulesets``);
+    /// `temporaryParent` holds the private temporary folder (``PrivateTemporaryFolders``); the run enters `plugin`'s
+    /// kept `namespaces` if there are any of its kind, else makes them and sends them back; its process count is
+    /// bounded by `cgroup` where it got one, else by RLIMIT_NPROC where that holds. Throws `sandboxFailed` when the ruleset cannot be built.
+    func apply(abi: Int, temporaryParent: String = "/tmp", temporaries: PrivateTemporaryFolders, rulesets: LandlockRulesets,
+               plugin: String, namespaces: PluginNamespaces, cgroup: Result<PidsCgroupLeaf, PidsCgroupLeaf.LeafFailure>) throws(SandboxFailure) -> AppliedSandbox {
         var plan = self
         if !Self.makeFolders(dataFolder) {
             plan.write.removeAll { $0 == dataFolder }
@@ -85,48 +85,32 @@ extension SandboxPlan {
         let confineTCP = abi >= 4 && network != .any
         let handledNet = confineTCP ? LandlockAccess.bindTCP | LandlockAccess.connectTCP : 0
         let scoped = abi >= 6 ? LandlockAccess.scopeAbstractSocket | LandlockAccess.scopeSignal : 0
-        let ruleset = sb_landlock_create_ruleset(handledFS, handledNet, scoped)
-        guard ruleset >= 0 else {
-            throw SandboxFailure(reason: "sandboxFailed", description: "landlock_create_ruleset: \(String(cString: strerror(errno)))")
-        }
         let readAccess = (LandlockAccess.execute | LandlockAccess.readFile | LandlockAccess.readDir) & handledFS
         let writeAccess = handledFS & ~(LandlockAccess.makeChar | LandlockAccess.makeBlock)
         let deviceAccess = (LandlockAccess.readFile | LandlockAccess.writeFile | LandlockAccess.truncate | LandlockAccess.ioctlDev) & handledFS
-        for (paths, access) in [(plan.read, readAccess), (plan.write, writeAccess), (plan.devices, deviceAccess)] {
-            for path in paths {
-                var directory: Int32 = 0
-                if sb_landlock_allow_path(ruleset, path, access, &directory) != 0 {
-                    let reason = errno
-                    guard reason == ENOENT || reason == EACCES else {
-                        Glibc.close(ruleset)
-                        throw SandboxFailure(reason: "sandboxFailed", description: "landlock_add_rule for \(path): \(String(cString: strerror(reason)))")
-                    }
-                    plan.missing.append(path)
-                }
-            }
-        }
         var notes: [String] = []
         // network.allow: a namespace of its own whose only way out is the host's proxy, where the kernel allows.
         let proxied = if case .allow = network { ConfinementSupport.networkNamespaces } else { false }
+        var ports: [UInt64] = []
+        if proxied, confineTCP {
+            ports = [UInt64(NetworkProxy.port)]
+        } else if !proxied, case .allow(let entries) = network, confineTCP {
+            ports = Set(entries.compactMap { NetworkAddress($0)?.port }).sorted().map(UInt64.init)
+            notes.append("network.allow is enforced by port only (no network namespace here for the proxy): TCP connections go to the listed ports on any host, UDP is not covered")
+        }
+        let pathRules = plan.read.map { LandlockRulesets.PathRule(path: $0, access: readAccess) }
+            + plan.write.map { LandlockRulesets.PathRule(path: $0, access: writeAccess) }
+            + plan.devices.map { LandlockRulesets.PathRule(path: $0, access: deviceAccess) }
+        let opened = try rulesets.open(for: plugin, rules: .init(handledFileSystem: handledFS, handledNetwork: handledNet, scoped: scoped,
+                                                                 paths: pathRules, ports: ports))
+        let ruleset = opened.fd
+        plan.missing += opened.unreachable
         var channel: [Int32] = [-1, -1]
         if proxied {
             guard socketpair(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &channel) == 0 else {
                 Glibc.close(ruleset)
                 throw SandboxFailure(reason: "sandboxFailed", description: "socketpair for the network proxy: \(String(cString: strerror(errno)))")
             }
-            if confineTCP, sb_landlock_allow_port(ruleset, UInt64(NetworkProxy.port), LandlockAccess.connectTCP) != 0 {
-                Glibc.close(ruleset)
-                channel.forEach { _ = Glibc.close($0) }
-                throw SandboxFailure(reason: "sandboxFailed", description: "landlock_add_rule for the proxy's port: \(String(cString: strerror(errno)))")
-            }
-        } else if case .allow(let entries) = network, confineTCP {
-            for port in Set(entries.compactMap { NetworkAddress($0)?.port }).sorted() {
-                guard sb_landlock_allow_port(ruleset, UInt64(port), LandlockAccess.connectTCP) == 0 else {
-                    Glibc.close(ruleset)
-                    throw SandboxFailure(reason: "sandboxFailed", description: "landlock_add_rule for TCP port \(port): \(String(cString: strerror(errno)))")
-                }
-            }
-            notes.append("network.allow is enforced by port only (no network namespace here for the proxy): TCP connections go to the listed ports on any host, UDP is not covered")
         }
         let networkNamespace = (network == .none && ConfinementSupport.networkNamespaces) || proxied
         let root = getuid() == 0

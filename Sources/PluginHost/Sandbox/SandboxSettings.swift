@@ -17,9 +17,11 @@ public struct SandboxSettings: Sendable {
     let namespaces = PluginNamespaces()
     /// The runs' private temporary folders, and the sweep of those killed hosts left.
     let temporaries = PrivateTemporaryFolders()
+    /// The plugins' last Landlock rulesets.
+    let rulesets = LandlockRulesets()
     /// The plans of the plugins' last starts.
     let plans = SandboxPlans()
-    /// The pids cgroups of the runs now alive, removed at the host's exit if still there.
+    /// The plugins' pids cgroups (each kept across runs while they leave it empty), removed at the host's exit.
     let cgroupRuns = PidsCgroupRuns()
 
     public init(landlockABI: Int? = ConfinementSupport.landlockABI, allowUnconfined: Bool = false,
@@ -47,7 +49,7 @@ public struct SandboxSettings: Sendable {
         }
         let cgroup = PidsCgroupLeaf.make(in: .shared, plugin: manifest.name, processes: plan.limits.processes, runs: cgroupRuns)
         do {
-            let applied = try plan.apply(abi: abi, temporaryParent: temporaryParent, temporaries: temporaries, plugin: manifest.name, namespaces: namespaces, cgroup: cgroup)
+            let applied = try plan.apply(abi: abi, temporaryParent: temporaryParent, temporaries: temporaries, rulesets: rulesets, plugin: manifest.name, namespaces: namespaces, cgroup: cgroup)
             return (applied, PluginSandboxField(status: applied.status))
         } catch {
             if case .success(let leaf) = cgroup {
