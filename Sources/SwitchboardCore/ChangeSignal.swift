@@ -6,12 +6,6 @@ import Synchronization
 /// string, `*.changes`), so a wake-up that coalesces several writes, or one that fires for a write
 /// a listener does not care about, loses nothing. Services post after each committed write; on
 /// SQLite a file watcher also posts when another process writes the same database.
-///
-/// Sources of other processes' changes (that watcher) start on demand (``whenDemanded(_:)``,
-/// ``demand()``): the first subscription starts them, before it reads its start state, so it cannot
-/// miss a commit. A process that nothing subscribes in (a script's one request) never starts them;
-/// an inotify watch alone made such a process's exit 15–20 ms slower (the kernel waits for a grace
-/// period when it is released).
 public final class ChangeSignal: Sendable {
     /// Names one listener, to stop it.
     public struct Listener: Hashable, Sendable {
@@ -27,48 +21,7 @@ public final class ChangeSignal: Sendable {
 
     private let listeners = Mutex(Listeners())
 
-    private struct Sources {
-        var demanded = false
-        /// Starts not run yet, or that failed.
-        var pending: [@Sendable () throws -> Void] = []
-    }
-
-    /// Held while a start runs, so that a ``demand()`` returns only once every source has started.
-    private let sources = Mutex(Sources())
-
     public init() {}
-
-    /// Runs `start` (which begins posting other processes' changes) at the first ``demand()``, or now
-    /// when that has happened; a start that throws now throws here.
-    public func whenDemanded(_ start: @escaping @Sendable () throws -> Void) throws {
-        try sources.withLock { sources in
-            guard sources.demanded else {
-                sources.pending.append(start)
-                return
-            }
-            try start()
-        }
-    }
-
-    /// Someone needs other processes' changes from now on: every source has started when this returns.
-    /// A start that fails is tried again at the next demand, and its error is thrown.
-    public func demand() throws {
-        try sources.withLock { sources in
-            sources.demanded = true
-            var failure: (any Error)?
-            var failed: [@Sendable () throws -> Void] = []
-            for start in sources.pending {
-                do {
-                    try start()
-                } catch {
-                    failure = failure ?? error
-                    failed.append(start)
-                }
-            }
-            sources.pending = failed
-            if let failure { throw failure }
-        }
-    }
 
     /// Wakes every listener. Handlers run on the caller's thread, so they must only hand off work
     /// (resume a task, signal a condition), never block.

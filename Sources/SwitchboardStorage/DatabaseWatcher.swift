@@ -15,8 +15,7 @@ import SystemCalls
 ///
 /// - Important: The watch is set up by ``init(path:signal:mode:)``, not by ``run()``: a commit made
 ///   after the watcher exists is seen however late its thread starts (inotify queues the event), so
-///   a subscription that reads its start state after the watcher exists cannot miss the next commit
-///   (the host makes it at the first subscription, before that reads its state: ``ChangeSignal/demand()``).
+///   a subscription that reads its start state after the services open cannot miss the next commit.
 ///   When inotify drops events (its queue overflowed), the watcher posts too.
 ///
 /// Another store (a server database with LISTEN/NOTIFY) can post the same signal; subscriptions do

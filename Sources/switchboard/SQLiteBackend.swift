@@ -31,8 +31,8 @@ final class SQLiteBackend: StoreBackend {
     func openCalendar() throws -> any CalendarService { SQLiteCalendarService(database: try database(), signal: context.signal) }
 
     /// The database, opened by the first domain that needs it; a failure is tried again next time.
-    /// Other processes' commits post the context's signal through a ``DatabaseWatcher``, when the process follows
-    /// them, started at the first subscription (``ChangeSignal/whenDemanded(_:)``).
+    /// Other processes' commits post the context's signal through a ``DatabaseWatcher`` started here, when the
+    /// process follows them.
     private func database() throws -> AppDatabase {
         try opened.withLock { opened in
             if let opened { return opened }
@@ -46,11 +46,8 @@ final class SQLiteBackend: StoreBackend {
                 waiting: Self.waiting(path)
             )
             if context.followsOtherProcesses, database.path != ":memory:" {
-                let path = database.path, signal = context.signal
-                try signal.whenDemanded {
-                    let watcher = DatabaseWatcher(path: path, signal: signal)
-                    try OSThread.detach(name: "sb-db-watch") { watcher.run() }
-                }
+                let watcher = DatabaseWatcher(path: database.path, signal: context.signal)
+                try OSThread.detach(name: "sb-db-watch") { watcher.run() }
             }
             opened = database
             return database

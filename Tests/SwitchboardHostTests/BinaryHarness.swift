@@ -187,21 +187,6 @@ enum BinaryHarness {
         return ids
     }
 
-    /// How many inotify descriptors a live process holds (its /proc/PID/fd links to `anon_inode:inotify`).
-    static func inotifyDescriptors(of pid: pid_t) -> Int {
-        guard let fds = opendir("/proc/\(pid)/fd") else { return 0 }
-        defer { closedir(fds) }
-        var count = 0
-        while let entry = readdir(fds) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard !name.hasPrefix(".") else { continue }
-            var target = [CChar](repeating: 0, count: 256)
-            let length = readlink("/proc/\(pid)/fd/\(name)", &target, target.count - 1)
-            if length > 0, String(decoding: target[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) == "anon_inode:inotify" { count += 1 }
-        }
-        return count
-    }
-
     /// Peak resident set size of a live process, in bytes (VmHWM from /proc).
     static func peakResidentBytes(of pid: pid_t) -> Int? {
         statusNumber("VmHWM", of: pid).map { $0 * 1024 }

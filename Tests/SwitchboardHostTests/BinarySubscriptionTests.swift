@@ -70,30 +70,6 @@ struct BinarySubscriptionTests {
         #expect(try subscriber.waitForExit() == .exited(0))
     }
 
-    @Test("a host follows other processes' writes from its first subscription on: before it, no inotify watch (its release slows the exit)")
-    func watchStartsWithFirstSubscription() throws {
-        let folder = try BinaryHarness.temporaryFolder("push")
-        defer { _ = system("rm -rf '\(folder)'") }
-        let database = folder + "/push.sqlite"
-        let host = try SpawnedHost(arguments: ["--db", database] + Self.small)
-        try host.send(H.request(1, "inbox.list", #"{"limit":1}"#))
-        #expect(try host.response(to: 1, within: 60_000).response["result"] != nil)
-        #expect(H.inotifyDescriptors(of: host.pid) == 0, "the database is open and nothing subscribes")
-
-        try host.send(H.request(2, "mail.subscribe"))
-        #expect(try host.response(to: 2).response["result"]?["subscriptionId"] != nil)
-        #expect(H.inotifyDescriptors(of: host.pid) == 1)
-        try host.send(H.request(3, "catalog.subscribe"))
-        #expect(try host.response(to: 3).response["result"]?["subscriptionId"] != nil)
-        #expect(H.inotifyDescriptors(of: host.pid) == 1, "one watch serves every subscription")
-
-        let writer = try H.run(["call", "mail.send", Self.sendParams, "--db", database] + Self.small, raw: true, timeout: 60_000)
-        #expect(writer.termination == .exited(0), "\(writer.stderr)")
-        _ = try Self.notification("mail.changed", from: host)
-        host.closeInput()
-        #expect(try host.waitForExit() == .exited(0))
-    }
-
     @Test("catalog.subscribe pushes catalog.changed for an import by another process on the same database")
     func catalogImport() throws {
         let folder = try BinaryHarness.temporaryFolder("push")

@@ -19,8 +19,6 @@ public final class SubscriptionHub: Sendable {
 
     public let maxQueuedEvents: Int
     private let table = Mutex(Table())
-    /// The stored data's signal, demanded by the first subscription (``ChangeSignal/demand()``).
-    private let signal: ChangeSignal
 
     private struct Table: Sendable {
         var nextID: UInt64 = 0
@@ -31,7 +29,6 @@ public final class SubscriptionHub: Sendable {
 
     public init(signal: ChangeSignal, maxQueuedEvents: Int = defaultMaxQueuedEvents) {
         self.maxQueuedEvents = max(1, maxQueuedEvents)
-        self.signal = signal
         listen(to: signal)
     }
 
@@ -46,8 +43,6 @@ public final class SubscriptionHub: Sendable {
         let connection = context.connection
         let position: String
         do {
-            // Other processes' commits are followed from here on, before the start position is read.
-            try signal.demand()
             position = try await feed.start()
         } catch {
             feed.end()
