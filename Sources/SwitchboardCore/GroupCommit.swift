@@ -12,6 +12,10 @@ import Synchronization
 /// await queue.submit(send) { outcome in notify(outcome) }
 /// ```
 ///
+/// A request can also take its place now and be released later (``reserve(_:lane:)``): `chat.send`
+/// takes its place while it handles the request, in the order the client sent, and releases it once
+/// its answer is out, so that what the commit notifies follows the answer.
+///
 /// - Important: `commit` answers one outcome per request, in the batch's order (a request it gives
 ///   none gets ``Missing``). Outcomes are delivered in queue order: every `deliver` of a batch runs,
 ///   in order, before any of the next batch.
@@ -25,13 +29,31 @@ public final class GroupCommit<Request: Sendable, Success: Sendable>: Sendable {
 
     /// What one queued request is waiting for.
     private struct Entry: Sendable {
+        var number: UInt64
         var request: Request
-        var deliver: @Sendable (Outcome) -> Void
+        /// Requests of one lane commit in queue order; `nil` orders against no held place.
+        var lane: ObjectIdentifier?
+        /// `nil` while the place is reserved and not released yet.
+        var deliver: (@Sendable (Outcome) -> Void)?
     }
 
     private struct Queue {
         var entries: [Entry] = []
         var committing = false
+        var nextNumber: UInt64 = 0
+
+        /// The next entry's number.
+        mutating func take() -> UInt64 {
+            defer { nextNumber &+= 1 }
+            return nextNumber
+        }
+
+        /// Marks a drain as started; false when one runs already.
+        mutating func startCommitting() -> Bool {
+            guard !committing else { return false }
+            committing = true
+            return true
+        }
     }
 
     /// The most requests committed together.
@@ -58,34 +80,113 @@ public final class GroupCommit<Request: Sendable, Success: Sendable>: Sendable {
     /// Queues `request` at once, without waiting; `deliver` gets its outcome when its batch committed.
     public func enqueue(_ request: Request, deliver: @escaping @Sendable (Outcome) -> Void) {
         let start = queue.withLock { queue in
-            queue.entries.append(Entry(request: request, deliver: deliver))
-            guard !queue.committing else { return false }
-            queue.committing = true
-            return true
+            queue.entries.append(Entry(number: queue.take(), request: request, deliver: deliver))
+            return queue.startCommitting()
         }
         if start { Task { await drain() } }
     }
 
-    /// Commits batches until the queue is empty.
+    /// Takes `request`'s place in the queue now; it commits once ``Reservation/submit(deliver:)``
+    /// releases it. Until then later requests of the same `lane` wait behind it (other lanes do not).
+    /// A reservation dropped unreleased gives its place up: nothing is committed for it.
+    public func reserve(_ request: Request, lane: ObjectIdentifier) -> Reservation {
+        let number = queue.withLock { queue in
+            let number = queue.take()
+            queue.entries.append(Entry(number: number, request: request, lane: lane))
+            return number
+        }
+        return Reservation(queue: self, number: number)
+    }
+
+    /// A place in the queue taken by ``reserve(_:lane:)``.
+    public final class Reservation: Sendable {
+        private let queue: GroupCommit
+        private let number: UInt64
+        private let released = Atomic(false)
+
+        fileprivate init(queue: GroupCommit, number: UInt64) {
+            self.queue = queue
+            self.number = number
+        }
+
+        /// Lets the request commit in its place; returns once its outcome has been delivered to
+        /// `deliver`. A second release does nothing.
+        public func submit(deliver: @escaping @Sendable (Outcome) -> Void) async {
+            await withCheckedContinuation { continuation in
+                let released = release { outcome in
+                    deliver(outcome)
+                    continuation.resume()
+                }
+                if !released { continuation.resume() }
+            }
+        }
+
+        /// Lets the request commit in its place, without waiting; `deliver` gets its outcome when its
+        /// batch committed. False (and `deliver` is never called) when it was released already.
+        @discardableResult
+        public func release(deliver: @escaping @Sendable (Outcome) -> Void) -> Bool {
+            guard !released.exchange(true, ordering: .acquiringAndReleasing) else { return false }
+            queue.settle(number, with: deliver)
+            return true
+        }
+
+        deinit {
+            if !released.load(ordering: .acquiring) { queue.settle(number, with: nil) }
+        }
+    }
+
+    /// Releases reserved place `number` with `deliver`, or gives it up when `deliver` is nil.
+    private func settle(_ number: UInt64, with deliver: (@Sendable (Outcome) -> Void)?) {
+        let start = queue.withLock { queue -> Bool in
+            guard let index = queue.entries.firstIndex(where: { $0.number == number }) else { return false }
+            if let deliver {
+                queue.entries[index].deliver = deliver
+            } else {
+                queue.entries.remove(at: index)
+            }
+            return queue.startCommitting()
+        }
+        if start { Task { await drain() } }
+    }
+
+    /// Commits batches until nothing is ready.
     private func drain() async {
         while let batch = takeBatch() {
             let outcomes = await commit(batch.map { $0.request })
             for (index, entry) in batch.enumerated() {
-                entry.deliver(index < outcomes.count ? outcomes[index] : .failure(Missing()))
+                entry.deliver?(index < outcomes.count ? outcomes[index] : .failure(Missing()))
             }
         }
     }
 
-    /// The next batch, or nil (and no longer committing) when nothing is queued.
+    /// The next batch, or nil (and no longer committing) when nothing is ready: the released requests
+    /// in queue order, leaving out those of a lane behind one of its places still reserved.
     private func takeBatch() -> [Entry]? {
         queue.withLock { queue in
-            guard !queue.entries.isEmpty else {
-                queue.committing = false
-                return nil
+            guard queue.entries.contains(where: { $0.deliver == nil }) else {
+                guard !queue.entries.isEmpty else {
+                    queue.committing = false
+                    return nil
+                }
+                let count = min(maxBatch, queue.entries.count)
+                defer { queue.entries.removeFirst(count) }
+                return Array(queue.entries.prefix(count))
             }
-            let count = min(maxBatch, queue.entries.count)
-            defer { queue.entries.removeFirst(count) }
-            return Array(queue.entries.prefix(count))
+            var batch: [Entry] = []
+            var waiting: [Entry] = []
+            var heldLanes: Set<ObjectIdentifier> = []
+            for entry in queue.entries {
+                let held = entry.deliver == nil || entry.lane.map(heldLanes.contains) == true
+                if held || batch.count == maxBatch {
+                    if held, let lane = entry.lane { heldLanes.insert(lane) }
+                    waiting.append(entry)
+                } else {
+                    batch.append(entry)
+                }
+            }
+            queue.entries = waiting
+            if batch.isEmpty { queue.committing = false }
+            return batch.isEmpty ? nil : batch
         }
     }
 }

@@ -99,4 +99,57 @@ struct GroupCommitTests {
         await queue.submit(1) { delivered.add(1, $0) }
         #expect(delivered.all == ["failed 1"])
     }
+
+    /// A commit that records its batches and stores each request at once.
+    final class Recorded: Sendable {
+        private let recorded = Mutex<[[Int]]>([])
+        var batches: [[Int]] { recorded.withLock { $0 } }
+        func commit(_ batch: [Int]) -> [Result<String, any Error>] {
+            recorded.withLock { $0.append(batch) }
+            return batch.map { .success("stored \($0)") }
+        }
+    }
+
+    /// Lanes stand for connections.
+    final class Lane: Sendable {}
+
+    @Test("a reserved place commits in its place, whichever is released first: its lane's later requests wait, other lanes do not")
+    func reservedPlaceKeepsOrder() async {
+        let recorded = Recorded()
+        let delivered = Delivered()
+        let queue = GroupCommit<Int, String> { batch in recorded.commit(batch) }
+        let (a, b) = (Lane(), Lane())
+        let first = queue.reserve(1, lane: ObjectIdentifier(a))
+        let second = queue.reserve(2, lane: ObjectIdentifier(a))
+        let other = queue.reserve(3, lane: ObjectIdentifier(b))
+        // Released before the place ahead of it in its lane: it waits for that one.
+        second.release { delivered.add(2, $0) }
+        // Another lane's request is not held behind it.
+        await other.submit { delivered.add(3, $0) }
+        #expect(recorded.batches == [[3]])
+        await first.submit { delivered.add(1, $0) }
+        // Queued after both: its outcome follows theirs.
+        await queue.submit(4) { delivered.add(4, $0) }
+        #expect(recorded.batches.flatMap { $0 } == [3, 1, 2, 4])
+        #expect(delivered.all == ["stored 3", "stored 1", "stored 2", "stored 4"])
+        // A second release does nothing: the request was stored once.
+        #expect(!first.release { delivered.add(1, $0) })
+        #expect(recorded.batches.flatMap { $0 } == [3, 1, 2, 4])
+    }
+
+    @Test("a reservation dropped unreleased commits nothing and holds nothing back")
+    func droppedReservationGivesUp() async {
+        let recorded = Recorded()
+        let delivered = Delivered()
+        let queue = GroupCommit<Int, String> { batch in recorded.commit(batch) }
+        let lane = Lane()
+        var first: GroupCommit<Int, String>.Reservation? = queue.reserve(1, lane: ObjectIdentifier(lane))
+        let second = queue.reserve(2, lane: ObjectIdentifier(lane))
+        second.release { delivered.add(2, $0) }
+        #expect(first != nil)
+        first = nil
+        await queue.submit(3) { delivered.add(3, $0) }
+        #expect(recorded.batches.flatMap { $0 } == [2, 3])
+        #expect(delivered.all == ["stored 2", "stored 3"])
+    }
 }

@@ -84,6 +84,32 @@ struct BinaryChatTests {
         #expect(try host.waitForExit() == .exited(0))
     }
 
+    @Test("sends made one after another's answer are stored in that order, each confirmed once", arguments: Backend.allCases)
+    func sequentialSendsKeepOrder(backend: Backend) throws {
+        let folder = try BinaryStorageTests.folder()
+        defer { _ = system("rm -rf '\(folder)'") }
+        let store = backend == .memory ? Self.memory : ["--db", folder + "/chat.sqlite"] + BinaryStorageTests.small
+        let host = try SpawnedHost(arguments: store)
+        let count = 60
+        var states: [JSONValue] = []
+        for index in 0..<count {
+            // Each send goes once the one before it is answered, as a client that waits for `pending` sends.
+            try host.send(Self.send(index, room: "grp-team", clientID: "seq-\(index)"))
+            let (answer, before) = try host.response(to: .integer(Int64(index)))
+            #expect(answer["result"]?["message"]?["state"] == "pending", "\(answer)")
+            states += before
+        }
+        while states.count < count { states.append(try host.nextMessage()) }
+        #expect(states.allSatisfy { $0["method"] == "chat.messageState" && $0["params"]?["state"] == "sent" }, "\(states)")
+        let clients = states.compactMap { $0["params"]?["clientMessageId"]?.stringValue }
+        #expect(clients == (0..<count).map { "seq-\($0)" }, "confirmed in the order sent")
+        let positions = states.compactMap { $0["params"]?["id"]?.stringValue.flatMap { Int($0.drop { !$0.isNumber }) } }
+        #expect(positions.count == count && positions == positions.sorted(), "stored in the order sent: \(positions)")
+        host.closeInput()
+        #expect(try host.readToEndOfOutput().isEmpty, "one chat.messageState per send")
+        #expect(try host.waitForExit() == .exited(0))
+    }
+
     @Test("in a batch, chat.messageState follows the batch's array, whichever member completes it")
     func batchBeforeState() throws {
         let host = try SpawnedHost(arguments: Self.memory)
