@@ -3,8 +3,8 @@ import Synchronization
 /// Group commit: requests queued while a batch is being committed are committed together as the
 /// next batch, so a burst of writes pays for one transaction per batch instead of one per request.
 ///
-/// One batch commits at a time, in a task of its own; it takes everything queued when it starts (at
-/// most ``maxBatch``). Nothing waits for a timer: a lone request commits at once, and requests only
+/// One batch commits at a time, in a task of its own; it takes everything queued and released when it
+/// starts (at most ``maxBatch``). Nothing waits for a timer: a lone request commits at once, and requests only
 /// gather while the one before them is being written.
 ///
 /// ```swift
@@ -12,12 +12,14 @@ import Synchronization
 /// await queue.submit(send) { outcome in notify(outcome) }
 /// ```
 ///
-/// A request can also take its place now and be released later (``reserve(_:lane:)``): `chat.send`
-/// takes its place while it handles the request, in the order the client sent, and releases it once
-/// its answer is out, so that what the commit notifies follows the answer.
+/// A request can also take its place at one moment and be released later (``place(_:lane:)``):
+/// `chat.send` takes its place as its answer goes out and releases it once the answer is out, so that
+/// a send made after that answer is stored after it, and what the commit notifies follows the answer.
+/// A batch then takes the released requests in queue order, leaving out those of a lane behind one of
+/// its places still held.
 ///
 /// - Important: `commit` answers one outcome per request, in the batch's order (a request it gives
-///   none gets ``Missing``). Outcomes are delivered in queue order: every `deliver` of a batch runs,
+///   none gets ``Missing``). Outcomes are delivered in commit order: every `deliver` of a batch runs,
 ///   in order, before any of the next batch.
 public final class GroupCommit<Request: Sendable, Success: Sendable>: Sendable {
     public typealias Outcome = Result<Success, any Error>
@@ -33,7 +35,7 @@ public final class GroupCommit<Request: Sendable, Success: Sendable>: Sendable {
         var request: Request
         /// Requests of one lane commit in queue order; `nil` orders against no held place.
         var lane: ObjectIdentifier?
-        /// `nil` while the place is reserved and not released yet.
+        /// `nil` while the place is held: taken and not released yet.
         var deliver: (@Sendable (Outcome) -> Void)?
     }
 
@@ -86,31 +88,44 @@ public final class GroupCommit<Request: Sendable, Success: Sendable>: Sendable {
         if start { Task { await drain() } }
     }
 
-    /// Takes `request`'s place in the queue now; it commits once ``Reservation/submit(deliver:)``
-    /// releases it. Until then later requests of the same `lane` wait behind it (other lanes do not).
-    /// A reservation dropped unreleased gives its place up: nothing is committed for it.
-    public func reserve(_ request: Request, lane: ObjectIdentifier) -> Reservation {
-        let number = queue.withLock { queue in
-            let number = queue.take()
-            queue.entries.append(Entry(number: number, request: request, lane: lane))
-            return number
-        }
-        return Reservation(queue: self, number: number)
+    /// A place for `request` in the queue, taken by ``Place/take()`` and released by
+    /// ``Place/submit(deliver:)``. A place taken and dropped unreleased is given up: nothing is
+    /// committed for it.
+    public func place(_ request: Request, lane: ObjectIdentifier) -> Place {
+        Place(queue: self, request: request, lane: lane)
     }
 
-    /// A place in the queue taken by ``reserve(_:lane:)``.
-    public final class Reservation: Sendable {
-        private let queue: GroupCommit
-        private let number: UInt64
-        private let released = Atomic(false)
-
-        fileprivate init(queue: GroupCommit, number: UInt64) {
-            self.queue = queue
-            self.number = number
+    /// A request's place in the queue: taken at one moment (`chat.send`: as its answer goes out, so
+    /// before the client can send again), released later (once the answer is out). Requests of its lane
+    /// queued after it wait for it while it is taken and not released; other lanes do not.
+    public final class Place: Sendable {
+        private enum State {
+            case waiting
+            case taken(UInt64)
+            case released
         }
 
-        /// Lets the request commit in its place; returns once its outcome has been delivered to
-        /// `deliver`. A second release does nothing.
+        private let commits: GroupCommit
+        private let request: Request
+        private let lane: ObjectIdentifier
+        private let state = Mutex(State.waiting)
+
+        fileprivate init(queue: GroupCommit, request: Request, lane: ObjectIdentifier) {
+            commits = queue
+            self.request = request
+            self.lane = lane
+        }
+
+        /// Takes the place at the end of the queue now; a second call does nothing.
+        public func take() {
+            state.withLock { state in
+                guard case .waiting = state else { return }
+                state = .taken(commits.hold(request, lane: lane))
+            }
+        }
+
+        /// Lets the request commit in its place (taking it first if it was not); returns once its
+        /// outcome has been delivered to `deliver`. A second release does nothing.
         public func submit(deliver: @escaping @Sendable (Outcome) -> Void) async {
             await withCheckedContinuation { continuation in
                 let released = release { outcome in
@@ -121,21 +136,37 @@ public final class GroupCommit<Request: Sendable, Success: Sendable>: Sendable {
             }
         }
 
-        /// Lets the request commit in its place, without waiting; `deliver` gets its outcome when its
-        /// batch committed. False (and `deliver` is never called) when it was released already.
+        /// Lets the request commit in its place (taking it first if it was not), without waiting;
+        /// `deliver` gets its outcome when its batch committed. False (and `deliver` is never called)
+        /// when it was released already.
         @discardableResult
         public func release(deliver: @escaping @Sendable (Outcome) -> Void) -> Bool {
-            guard !released.exchange(true, ordering: .acquiringAndReleasing) else { return false }
-            queue.settle(number, with: deliver)
+            take()
+            let number = state.withLock { state -> UInt64? in
+                guard case .taken(let number) = state else { return nil }
+                state = .released
+                return number
+            }
+            guard let number else { return false }
+            commits.settle(number, with: deliver)
             return true
         }
 
         deinit {
-            if !released.load(ordering: .acquiring) { queue.settle(number, with: nil) }
+            if case .taken(let number) = state.withLock({ $0 }) { commits.settle(number, with: nil) }
         }
     }
 
-    /// Releases reserved place `number` with `deliver`, or gives it up when `deliver` is nil.
+    /// Queues `request` held (not ready to commit) and returns its number.
+    private func hold(_ request: Request, lane: ObjectIdentifier) -> UInt64 {
+        queue.withLock { queue in
+            let number = queue.take()
+            queue.entries.append(Entry(number: number, request: request, lane: lane))
+            return number
+        }
+    }
+
+    /// Releases held place `number` with `deliver`, or gives it up when `deliver` is nil.
     private func settle(_ number: UInt64, with deliver: (@Sendable (Outcome) -> Void)?) {
         let start = queue.withLock { queue -> Bool in
             guard let index = queue.entries.firstIndex(where: { $0.number == number }) else { return false }
@@ -160,19 +191,12 @@ public final class GroupCommit<Request: Sendable, Success: Sendable>: Sendable {
     }
 
     /// The next batch, or nil (and no longer committing) when nothing is ready: the released requests
-    /// in queue order, leaving out those of a lane behind one of its places still reserved.
+    /// in queue order (at most ``maxBatch``), leaving out those of a lane behind one of its places
+    /// still held. One pass over the queue.
     private func takeBatch() -> [Entry]? {
         queue.withLock { queue in
-            guard queue.entries.contains(where: { $0.deliver == nil }) else {
-                guard !queue.entries.isEmpty else {
-                    queue.committing = false
-                    return nil
-                }
-                let count = min(maxBatch, queue.entries.count)
-                defer { queue.entries.removeFirst(count) }
-                return Array(queue.entries.prefix(count))
-            }
             var batch: [Entry] = []
+            batch.reserveCapacity(min(maxBatch, queue.entries.count))
             var waiting: [Entry] = []
             var heldLanes: Set<ObjectIdentifier> = []
             for entry in queue.entries {
@@ -185,8 +209,11 @@ public final class GroupCommit<Request: Sendable, Success: Sendable>: Sendable {
                 }
             }
             queue.entries = waiting
-            if batch.isEmpty { queue.committing = false }
-            return batch.isEmpty ? nil : batch
+            guard !batch.isEmpty else {
+                queue.committing = false
+                return nil
+            }
+            return batch
         }
     }
 }

@@ -113,43 +113,53 @@ struct GroupCommitTests {
     /// Lanes stand for connections.
     final class Lane: Sendable {}
 
-    @Test("a reserved place commits in its place, whichever is released first: its lane's later requests wait, other lanes do not")
+    @Test("a place taken commits in its place, whichever is released first: its lane's later requests wait, other lanes do not")
     func reservedPlaceKeepsOrder() async {
         let recorded = Recorded()
         let delivered = Delivered()
         let queue = GroupCommit<Int, String> { batch in recorded.commit(batch) }
         let (a, b) = (Lane(), Lane())
-        let first = queue.reserve(1, lane: ObjectIdentifier(a))
-        let second = queue.reserve(2, lane: ObjectIdentifier(a))
-        let other = queue.reserve(3, lane: ObjectIdentifier(b))
+        let first = queue.place(1, lane: ObjectIdentifier(a))
+        let second = queue.place(2, lane: ObjectIdentifier(a))
+        let other = queue.place(3, lane: ObjectIdentifier(b))
+        for place in [first, second, other] { place.take() }
         // Released before the place ahead of it in its lane: it waits for that one.
         second.release { delivered.add(2, $0) }
         // Another lane's request is not held behind it.
         await other.submit { delivered.add(3, $0) }
-        #expect(recorded.batches == [[3]])
+        // Nor is a request queued without a lane.
+        await queue.submit(9) { delivered.add(9, $0) }
+        #expect(recorded.batches == [[3], [9]])
         await first.submit { delivered.add(1, $0) }
         // Queued after both: its outcome follows theirs.
         await queue.submit(4) { delivered.add(4, $0) }
-        #expect(recorded.batches.flatMap { $0 } == [3, 1, 2, 4])
-        #expect(delivered.all == ["stored 3", "stored 1", "stored 2", "stored 4"])
+        #expect(recorded.batches.flatMap { $0 } == [3, 9, 1, 2, 4])
+        #expect(delivered.all == ["stored 3", "stored 9", "stored 1", "stored 2", "stored 4"])
         // A second release does nothing: the request was stored once.
         #expect(!first.release { delivered.add(1, $0) })
-        #expect(recorded.batches.flatMap { $0 } == [3, 1, 2, 4])
+        #expect(recorded.batches.flatMap { $0 } == [3, 9, 1, 2, 4])
     }
 
-    @Test("a reservation dropped unreleased commits nothing and holds nothing back")
+    @Test("a place taken and dropped unreleased commits nothing and holds nothing back; one released untaken takes its place then")
     func droppedReservationGivesUp() async {
         let recorded = Recorded()
         let delivered = Delivered()
         let queue = GroupCommit<Int, String> { batch in recorded.commit(batch) }
         let lane = Lane()
-        var first: GroupCommit<Int, String>.Reservation? = queue.reserve(1, lane: ObjectIdentifier(lane))
-        let second = queue.reserve(2, lane: ObjectIdentifier(lane))
+        var first: GroupCommit<Int, String>.Place? = queue.place(1, lane: ObjectIdentifier(lane))
+        first?.take()
+        let second = queue.place(2, lane: ObjectIdentifier(lane))
+        second.take()
         second.release { delivered.add(2, $0) }
         #expect(first != nil)
         first = nil
         await queue.submit(3) { delivered.add(3, $0) }
         #expect(recorded.batches.flatMap { $0 } == [2, 3])
         #expect(delivered.all == ["stored 2", "stored 3"])
+        // Never taken and dropped: nothing. Released without being taken: it takes its place then.
+        _ = queue.place(5, lane: ObjectIdentifier(lane))
+        await queue.place(4, lane: ObjectIdentifier(lane)).submit { delivered.add(4, $0) }
+        #expect(recorded.batches.flatMap { $0 } == [2, 3, 4])
+        #expect(delivered.all == ["stored 2", "stored 3", "stored 4"])
     }
 }

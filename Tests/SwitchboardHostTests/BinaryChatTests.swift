@@ -93,9 +93,14 @@ struct BinaryChatTests {
         let count = 60
         var states: [JSONValue] = []
         for index in 0..<count {
-            // Each send goes once the one before it is answered, as a client that waits for `pending` sends.
-            try host.send(Self.send(index, room: "grp-team", clientID: "seq-\(index)"))
-            let (answer, before) = try host.response(to: .integer(Int64(index)))
+            // Each send goes once the one before it is answered, as a client that waits for `pending` sends;
+            // every third in a batch, whose array completes on the input thread (host.ping) or in a task.
+            let send = Self.send(index, room: "grp-team", clientID: "seq-\(index)")
+            switch index % 3 {
+            case 1: try host.send("[\(send),\(H.request(1_000 + index, "host.ping"))]")
+            default: try host.send(send)
+            }
+            let (answer, before) = index % 3 == 1 ? try Self.batchAnswer(host) : try host.response(to: .integer(Int64(index)))
             #expect(answer["result"]?["message"]?["state"] == "pending", "\(answer)")
             states += before
         }
@@ -107,6 +112,55 @@ struct BinaryChatTests {
         #expect(positions.count == count && positions == positions.sorted(), "stored in the order sent: \(positions)")
         host.closeInput()
         #expect(try host.readToEndOfOutput().isEmpty, "one chat.messageState per send")
+        #expect(try host.waitForExit() == .exited(0))
+    }
+
+    /// The send's answer in the next batch array, and the messages read before it.
+    static func batchAnswer(_ host: SpawnedHost) throws -> (JSONValue, [JSONValue]) {
+        var before: [JSONValue] = []
+        while true {
+            let message = try host.nextMessage()
+            if let array = message.arrayValue {
+                return (try #require(array.first { $0["result"]?["message"] != nil }, "\(message)"), before)
+            }
+            before.append(message)
+        }
+    }
+
+    @Test("a send in a batch that is still running holds back no send made meanwhile; it is stored once the array is out")
+    func heldBatchHoldsNoLaterSend() throws {
+        let host = try SpawnedHost(arguments: Self.memory)
+        try host.send("[\(Self.send(1, clientID: "held")),\(H.request(2, "host.sleep", #"{"ms":600000,"steps":10000,"_meta":{"progressToken":"t2"}}"#))]")
+        let progress = try host.nextMessage()
+        #expect(progress["method"] == "$/progress", "the batch's sleep runs: \(progress)")
+        // A send made while the batch runs is answered and stored: nothing waits for the batch's send.
+        try host.send(Self.send(3, clientID: "meanwhile"))
+        var seen: [JSONValue] = []
+        while !seen.contains(where: { $0["params"]?["clientMessageId"] == "meanwhile" && $0["method"] == "chat.messageState" }) {
+            let message = try host.nextMessage()
+            if message["method"] != "$/progress" { seen.append(message) }
+        }
+        #expect(seen.contains { $0["id"] == 3 && $0["result"]?["message"]?["state"] == "pending" })
+        #expect(!seen.contains { $0.arrayValue != nil }, "the batch is still running")
+        try host.send(H.notification("$/cancelRequest", #"{"id":2}"#))
+        var array: JSONValue?
+        while true {
+            let message = try host.nextMessage()
+            if message["method"] == "$/progress" { continue }
+            if message.arrayValue != nil {
+                array = message
+                continue
+            }
+            #expect(array != nil, "the batch's chat.messageState follows its array: \(message)")
+            #expect(message["method"] == "chat.messageState" && message["params"]?["clientMessageId"] == "held"
+                    && message["params"]?["state"] == "sent", "\(message)")
+            break
+        }
+        let members = try #require(array?.arrayValue)
+        #expect(members.contains { $0["id"] == 1 && $0["result"]?["message"]?["state"] == "pending" })
+        #expect(members.contains { $0["id"] == 2 && $0["error"]?["code"] == -32800 })
+        host.closeInput()
+        try host.readToEndOfOutput()
         #expect(try host.waitForExit() == .exited(0))
     }
 

@@ -29,8 +29,8 @@ public enum ChatSend: RPCMethod {
     }
 
     /// The group commit that stores what `chat.send` answered: sends queued while a batch is written
-    /// are stored together as the next batch (``ChatService/send(_:)``), confirmed in queue order. A
-    /// connection's sends are stored in the order it sent them.
+    /// are stored together as the next batch (``ChatService/send(_:)``), confirmed in the order stored. A
+    /// send made after another's answer was read is stored after it.
     public typealias Queue = GroupCommit<ChatSendRequest, Committed<ChatMessage>>
 
     /// The queue of `chat`'s sends: one per service, shared by every connection that sends through it.
@@ -72,10 +72,12 @@ public enum ChatSend: RPCMethod {
         }
         let connection = context.connection
         let request = ChatSendRequest(sender: user, roomId: params.roomId, text: params.text, clientMessageId: params.clientMessageId)
-        // The place in the queue is taken now, in the order the connection's sends came, and released once
-        // the answer is out: after-answer work of sends one after another may run in any order. A send
-        // whose answer never goes out (a drain answered it already) gives its place up with the work.
-        let place = queue.reserve(request, lane: ObjectIdentifier(connection))
+        // The place in the queue is taken as the answer goes out, so a send the client makes once it has read
+        // this answer is stored after this one (the after-answer work of two sends may run in either
+        // order), and released once the answer is out. A send whose answer never goes out (a drain
+        // answered it already) takes no place and stores nothing.
+        let place = queue.place(request, lane: ObjectIdentifier(connection))
+        context.asAnswerGoesOut { place.take() }
         context.afterAnswer {
             await place.submit { outcome in notify(outcome, of: params, connection: connection) }
         }

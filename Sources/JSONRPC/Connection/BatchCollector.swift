@@ -18,7 +18,8 @@ final class BatchCollector: Sendable {
         slots = Mutex(Slots(responses: Array(repeating: nil, count: size), remaining: size))
     }
 
-    /// Stores the response for slot `index`; returns the finished array when it was the last one.
+    /// Stores the response for slot `index`; returns the finished array when it was the last one,
+    /// after running the held actions' ``AfterAnswer/answerGoesOut()``.
     func add(_ response: JanssonValue, at index: Int) -> JanssonValue? {
         let complete: [UnsafeMutablePointer<json_t>?]? = slots.withLock { slots in
             slots.responses[index] = response.retained()
@@ -26,6 +27,8 @@ final class BatchCollector: Sendable {
             return slots.remaining == 0 ? slots.responses : nil
         }
         guard let complete else { return nil }
+        // Complete: whoever sends it, the peer reads it only after this.
+        for actions in held.withLock({ $0 }) { actions.answerGoesOut() }
         let array = JanssonValue.array()
         for response in complete.compactMap({ $0 }) { array.append(taking: response) }
         return array
@@ -38,6 +41,13 @@ final class BatchCollector: Sendable {
     }
 
     var hasHeldActions: Bool { held.withLock { !$0.isEmpty } }
+
+    /// Runs the held actions in a task, when the completed array was queued by a path other than a
+    /// member's task (a refusal or a cancel answered the last member).
+    func runHeldActionsLater() {
+        guard hasHeldActions else { return }
+        Task { await runHeldActions() }
+    }
 
     /// Runs the held actions; called right after the completed array was queued.
     func runHeldActions() async {

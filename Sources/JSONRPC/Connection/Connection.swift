@@ -134,7 +134,10 @@ public final class Connection: Sendable {
             inFlight.remove(request)
             // Not sent from this thread: when the client stopped reading, the drain must not wait for it.
             if let answer = answer(.failure(.cancelled), for: request.context, target: request.target) {
-                Task { await self.send(answer) }
+                Task {
+                    await self.send(answer)
+                    if case .batch(let collector, _) = request.target { await collector.runHeldActions() }
+                }
             }
         }
     }

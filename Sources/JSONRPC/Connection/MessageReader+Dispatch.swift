@@ -91,7 +91,10 @@ extension MessageReader {
                         await collector.runHeldActions()
                     }
                 } else {
-                    if let answer = connection.answer(outcome, for: context, target: target) { await connection.send(answer) }
+                    if let answer = connection.answer(outcome, for: context, target: target) {
+                        context.afterAnswerActions?.answerGoesOut()
+                        await connection.send(answer)
+                    }
                     await context.afterAnswerActions?.run()
                 }
                 if let slot { slot.release() } else { connection.gate.release() }
@@ -123,6 +126,7 @@ extension MessageReader {
         if let request { connection.inFlight.remove(request) }
         if let answer = connection.answer(.failure(refusal(context.method, connection.gate.capacity)), for: context, target: target) {
             reply(answer, target: .single)
+            if case .batch(let collector, _) = target { flushReplies(); collector.runHeldActionsLater() }
         }
     }
 
@@ -142,6 +146,7 @@ extension MessageReader {
             if let answer = connection.answer(.failure(.cancelled), for: request.context, target: request.target) {
                 flushReplies()
                 connection.sendBlocking(answer)
+                if case .batch(let collector, _) = request.target { collector.runHeldActionsLater() }
             }
         }
     }

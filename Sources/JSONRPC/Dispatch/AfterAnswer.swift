@@ -2,23 +2,42 @@ import Synchronization
 
 /// Work a handler leaves to run once its answer is on its way to the peer, so that what it sends
 /// follows the answer: `chat.messageState` after `chat.send`'s `pending`, a subscription's first
-/// event after the subscribe answer that names its id.
+/// event after the subscribe answer that names its id. And work to run at the moment the answer is
+/// handed to the output, before the peer can read it (``RequestContext/asAnswerGoesOut(_:)``).
 ///
 /// - Important: The request keeps its in-flight slot until this work has run, so a drain at end of
 ///   input waits for it. In a batch it runs once the batch's whole array is queued.
 final class AfterAnswer: Sendable {
-    private let work = Mutex<[@Sendable () async -> Void]>([])
+    private struct Work {
+        var answering: [@Sendable () -> Void] = []
+        var after: [@Sendable () async -> Void] = []
+    }
+
+    private let work = Mutex(Work())
 
     func add(_ item: @escaping @Sendable () async -> Void) {
-        work.withLock { $0.append(item) }
+        work.withLock { $0.after.append(item) }
+    }
+
+    func addAnswering(_ item: @escaping @Sendable () -> Void) {
+        work.withLock { $0.answering.append(item) }
+    }
+
+    /// Runs, here and now, what waits for the answer to be handed to the output: called just before it is.
+    func answerGoesOut() {
+        let items = work.withLock { work in
+            defer { work.answering = [] }
+            return work.answering
+        }
+        for item in items { item() }
     }
 
     /// Runs what was added, in order, in a task of its own: a cancel that reached the request does
     /// not reach work that follows an answer already sent.
     func run() async {
-        let items = work.withLock { items in
-            defer { items = [] }
-            return items
+        let items = work.withLock { work in
+            defer { work.after = [] }
+            return work.after
         }
         guard !items.isEmpty else { return }
         await Task.detached { for item in items { await item() } }.value
@@ -34,6 +53,19 @@ extension RequestContext {
             afterAnswerActions.add(work)
         } else {
             Task { await work() }
+        }
+    }
+
+    /// Runs `work` as this request's answer (in a batch: the batch's array) is handed to the output,
+    /// before the peer can read it: whatever the peer sends once it has read the answer is handled
+    /// after `work`. Keep it short; it runs on the thread that sends the answer. It does not run when
+    /// the answer never goes out (a drain answered the request itself); a request with no answer to
+    /// wait for runs it at once.
+    public func asAnswerGoesOut(_ work: @escaping @Sendable () -> Void) {
+        if let afterAnswerActions {
+            afterAnswerActions.addAnswering(work)
+        } else {
+            work()
         }
     }
 }
