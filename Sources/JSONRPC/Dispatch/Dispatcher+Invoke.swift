@@ -80,6 +80,9 @@ public final class FollowUps: Sendable {
 
     public init() {}
 
-    /// Runs what the invoked methods left, in order.
-    public func run() async { await actions.run() }
+    /// Runs what the invoked methods left, in order (what waits for an answer to go out first).
+    public func run() async {
+        actions.answerGoesOut()
+        await actions.run()
+    }
 }
