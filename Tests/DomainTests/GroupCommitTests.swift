@@ -162,4 +162,56 @@ struct GroupCommitTests {
         #expect(recorded.batches.flatMap { $0 } == [2, 3, 4])
         #expect(delivered.all == ["stored 2", "stored 3", "stored 4"])
     }
+
+    @Test("places taken, released and dropped in any order, over three lanes and small batches: each released request is stored once, in its lane's order; a dropped one never",
+          arguments: 0..<40)
+    func placesInAnyOrder(seed: Int) async {
+        var random = SplitMix64(seed: UInt64(seed) &* 0x9E37_79B9_7F4A_7C15 &+ 1)
+        let recorded = Recorded()
+        let delivered = Delivered()
+        let queue = GroupCommit<Int, String>(maxBatch: 1 + Int(random.next() % 4)) { batch in recorded.commit(batch) }
+        let lanes = [Lane(), Lane(), Lane()]
+        let count = 10 + Int(random.next() % 30)
+        // Each request: its lane, and whether it is released (else dropped once taken).
+        let laneOf = (0..<count).map { _ in Int(random.next() % 3) }
+        let released = (0..<count).map { _ in random.next() % 5 != 0 }
+        var places: [GroupCommit<Int, String>.Place?] = (0..<count).map { queue.place($0, lane: ObjectIdentifier(lanes[laneOf[$0]])) }
+        // Taken in request order (as answers go out), released or dropped in a random order meanwhile.
+        var taken = 0
+        var open = Set<Int>()
+        var barriers = 0
+        while taken < count || !open.isEmpty {
+            if taken < count, open.isEmpty || random.next() % 2 == 0 {
+                places[taken]?.take()
+                open.insert(taken)
+                taken += 1
+                continue
+            }
+            let index = open.sorted()[Int(random.next() % UInt64(open.count))]
+            open.remove(index)
+            if released[index] {
+                places[index]?.release { delivered.add(index, $0) }
+            }
+            places[index] = nil
+            // Now and then everything ready commits before the next step: a request with no lane passes
+            // held places and is stored after every ready one queued before it.
+            if random.next() % 2 == 0 {
+                barriers -= 1
+                let barrier = barriers
+                await queue.submit(barrier) { delivered.add(barrier, $0) }
+            }
+        }
+        // Queued after all of them, with nothing held: delivered last.
+        await queue.submit(count) { delivered.add(count, $0) }
+        let stored = recorded.batches.flatMap { $0 }.filter { $0 >= 0 }
+        let expected = (0..<count).filter { released[$0] }
+        #expect(stored.sorted() == expected + [count], "each released request once, no dropped one (seed \(seed))")
+        #expect(stored.last == count)
+        for lane in 0..<3 {
+            let order = stored.filter { $0 < count && laneOf[$0] == lane }
+            #expect(order == order.sorted(), "lane \(lane) in the order its places were taken (seed \(seed)): \(order)")
+        }
+        #expect(delivered.all == recorded.batches.flatMap { $0 }.map { "stored \($0)" }, "delivered in the order stored (seed \(seed))")
+        #expect(recorded.batches.allSatisfy { $0.count <= queue.maxBatch })
+    }
 }
