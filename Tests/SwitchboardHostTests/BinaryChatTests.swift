@@ -1,5 +1,6 @@
 import GRDB
 import Jansson
+import SwitchboardCore
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -162,6 +163,63 @@ struct BinaryChatTests {
         host.closeInput()
         try host.readToEndOfOutput()
         #expect(try host.waitForExit() == .exited(0))
+    }
+
+    @Test("sends alone and in batches with a sleep that is cancelled, then end of input: each send answered pending is stored and confirmed once, after its answer",
+          arguments: 0..<6)
+    func mixedSendsAllConfirmed(seed: Int) throws {
+        var random = SplitMix64(seed: UInt64(seed) &+ 0x5EED)
+        let host = try SpawnedHost(arguments: Self.memory)
+        var nextID = 1
+        var sleeps: [Int] = []
+        for _ in 0..<30 {
+            let id = nextID
+            nextID += 1
+            switch random.next() % 4 {
+            case 0, 1:
+                try host.send(Self.send(id, clientID: "mix-\(id)"))
+            case 2:
+                // A batch of sends and a sleep that runs until cancelled: its array goes out then.
+                var members: [String] = []
+                for _ in 0..<(1 + Int(random.next() % 3)) {
+                    members.append(Self.send(nextID, clientID: "mix-\(nextID)"))
+                    nextID += 1
+                }
+                sleeps.append(nextID)
+                members.insert(H.request(nextID, "host.sleep", #"{"ms":600000,"steps":1000}"#),
+                               at: Int(random.next() % UInt64(members.count + 1)))
+                nextID += 1
+                try host.send("[" + members.joined(separator: ",") + "]")
+            default:
+                guard !sleeps.isEmpty else { continue }
+                let sleep = sleeps.remove(at: Int(random.next() % UInt64(sleeps.count)))
+                try host.send(H.notification("$/cancelRequest", #"{"id":\#(sleep)}"#))
+            }
+        }
+        // The sleeps still running are cancelled too: their batches' arrays go out, then their sends are stored.
+        for sleep in sleeps { try host.send(H.notification("$/cancelRequest", #"{"id":\#(sleep)}"#)) }
+        host.closeInput()
+        let messages = try host.readToEndOfOutput()
+        #expect(try host.waitForExit() == .exited(0))
+        // Answers, single or in arrays, in the order read; then each confirmation after its answer.
+        var answered: [String] = []
+        var confirmed: [String: Int] = [:]
+        for message in messages {
+            for item in message.arrayValue ?? [message] {
+                if let client = item["result"]?["message"]?["clientMessageId"]?.stringValue {
+                    #expect(item["result"]?["message"]?["state"] == "pending", "\(item)")
+                    answered.append(client)
+                } else if item["method"] == "chat.messageState", let client = item["params"]?["clientMessageId"]?.stringValue {
+                    #expect(answered.contains(client), "\(client) confirmed before its answer (seed \(seed))")
+                    #expect(item["params"]?["state"] == "sent", "\(item)")
+                    confirmed[client, default: 0] += 1
+                }
+            }
+        }
+        #expect(!answered.isEmpty)
+        #expect(Set(answered).count == answered.count)
+        #expect(answered.allSatisfy { confirmed[$0] == 1 }, "every pending send confirmed once (seed \(seed)): \(answered.filter { confirmed[$0] != 1 })")
+        #expect(confirmed.count == answered.count)
     }
 
     @Test("in a batch, chat.messageState follows the batch's array, whichever member completes it")
