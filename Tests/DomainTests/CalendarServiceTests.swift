@@ -4,8 +4,12 @@ import GRDB
 import JSONRPC
 import SwitchboardCore
 import SwitchboardStorage
+import SchemaTesting
 import Synchronization
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One suite, every implementation: what holds for the in-memory calendar holds for SQLite and PostgreSQL.
 @Suite("Calendar service, in memory, on SQLite and on PostgreSQL", .postgresStores)
@@ -113,6 +117,49 @@ struct CalendarServiceTests {
         try await database.writer.write { db in try ChangeLog.prune(db, keeping: 1) }
         _ = try await writer.put([Self.standUp], replacing: false)
         #expect(try await reader.events(touching: days).events.map(\.id) == ["standup"])
+    }
+
+    @Test("on SQLite, a calendar stored before its rows were kept in span order opens with every event, reads ranges as in memory, and moves and deletes keep one row an id")
+    func rowsKeptInSpanOrderAfterMigration() async throws {
+        let today = CalendarDate("2026-11-23") ?? CalendarDate(dayNumber: 0)
+        let events = DemoCalendar.events(around: today, extra: 300)
+        let folder = try TestScratch.folder("calendar-v1")
+        defer { _ = system("rm -rf '\(folder)'") }
+        let path = folder + "/calendar.sqlite"
+        // Made with the first migration only, as the switchboard before this one made it.
+        do {
+            let old = try AppDatabase(path: path, migrations: Array(SQLiteCalendarService.migrations.prefix(1)))
+            _ = try await SQLiteCalendarService(database: old).put(events, replacing: false)
+        }
+        let database = try AppDatabase(path: path, migrations: SQLiteCalendarService.migrations)
+        let schema = try await database.writer.read { db in
+            try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'calendar_event'") ?? ""
+        }
+        #expect(schema.contains("WITHOUT ROWID") && schema.contains("PRIMARY KEY (long_span, first_day, id)"), "\(schema)")
+        let calendar = SQLiteCalendarService(database: database)
+        #expect(try await calendar.allEvents().events == events.sorted { $0.id < $1.id })
+        let reference = InMemoryCalendarService(events: events)
+        for (from, days): (Int64, Int64) in [(0, 31), (-400, 900), (200, 10)] {
+            let range = today.adding(days: from)...today.adding(days: from + days - 1)
+            #expect(try await SQLiteCalendarService(database: database).events(touching: range).events
+                    == (try await reference.events(touching: range).events), "\(range)")
+        }
+        // A move changes the row's key: the id still names one row, found in its new range only.
+        var moved = try #require(events.first { !$0.isRecurring })
+        moved.start = LocalDateTime("2027-06-01T15:00:00") ?? moved.start
+        _ = try await calendar.put([moved], replacing: true)
+        _ = try await reference.put([moved], replacing: true)
+        _ = try await calendar.edit(id: events[1].id) { _ in EventChange(updated: nil) }
+        _ = try await reference.edit(id: events[1].id) { _ in EventChange(updated: nil) }
+        let ids = [moved.id, events[1].id]
+        let rows = try await database.writer.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM calendar_event WHERE id IN (?, ?)", arguments: StatementArguments(ids)) ?? -1
+        }
+        #expect(rows == 1)
+        for range in [today...today.adding(days: 30), (CalendarDate("2027-05-30") ?? today)...(CalendarDate("2027-06-02") ?? today)] {
+            #expect(try await SQLiteCalendarService(database: database).events(touching: range).events
+                    == (try await reference.events(touching: range).events), "\(range)")
+        }
     }
 
     @Test("on SQLite, a fresh reader reads the days asked; ranges before, after, around, between and inside them, and an event another writer moves in from outside them, come out as in memory")

@@ -3,7 +3,7 @@ import SwitchboardCore
 import SwitchboardStorage
 
 /// The SQL of the calendar's table on SQLite: events as JSCalendar JSON, with the span of days each
-/// can show on (``EventRow``).
+/// can show on (``EventRow``), kept in span order.
 enum EventRows {
     static let migrations = [
         DatabaseMigration("calendar-v1") { db in
@@ -16,6 +16,26 @@ enum EventRows {
                     body TEXT NOT NULL
                 );
                 CREATE INDEX calendar_event_by_span ON calendar_event(long_span, first_day);
+                """)
+        },
+        // The rows kept in span order (WITHOUT ROWID, keyed by the span), so the rows of a range lie on
+        // pages together: a fresh process's 31-day agenda read its 201 rows from ~350 pages scattered by
+        // id, and reads them from a few dozen now. Ids stay unique through their own index.
+        DatabaseMigration("calendar-v2-rows-by-span") { db in
+            try db.execute(sql: """
+                CREATE TABLE calendar_event_by_span_order (
+                    long_span INTEGER NOT NULL,
+                    first_day INTEGER NOT NULL,
+                    id TEXT NOT NULL,
+                    last_day INTEGER,
+                    body TEXT NOT NULL,
+                    PRIMARY KEY (long_span, first_day, id)
+                ) WITHOUT ROWID;
+                INSERT INTO calendar_event_by_span_order(long_span, first_day, id, last_day, body)
+                    SELECT long_span, first_day, id, last_day, body FROM calendar_event;
+                DROP TABLE calendar_event;
+                ALTER TABLE calendar_event_by_span_order RENAME TO calendar_event;
+                CREATE UNIQUE INDEX calendar_event_by_id ON calendar_event(id);
                 """)
         },
     ]
