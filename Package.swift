@@ -160,7 +160,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SwitchboardHostTests",
-            dependencies: ["CalendarDomain", "SwitchboardCore", "SwitchboardHost", "SwitchboardTerminal", "JSONRPC", "Jansson", "SchemaTesting",
+            dependencies: ["CalendarDomain", "SwitchboardCore", "SwitchboardHost", "SwitchboardTerminal", "JSONRPC", "Jansson", "SchemaTesting", "SystemCalls",
                            "SchemaValidation", "switchboard", "PostgresTesting", "SwitchboardPostgres", .product(name: "PostgresNIO", package: "postgres-nio"),
                            .product(name: "PropertyBased", package: "swift-property-based"), .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],

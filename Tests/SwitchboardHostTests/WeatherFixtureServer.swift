@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Jansson
+import SystemCalls
 
 /// Open-Meteo played on 127.0.0.1 by `Fixtures/weather/server.py` from recorded answers, and weather
 /// plugin folders pointed at it: the shipped `Plugins/weather/weather.py` under a manifest whose `env`
@@ -71,7 +72,7 @@ struct WeatherFixtureServer {
         let then = time(nil) - seconds
         var aged = 0
         while let entry = readdir(listing) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = DirectoryEntry.name(of: entry)
             guard name.hasSuffix(".json") else { continue }
             var times = [timespec(tv_sec: then, tv_nsec: 0), timespec(tv_sec: then, tv_nsec: 0)]
             guard utimensat(AT_FDCWD, cache + "/" + name, &times, 0) == 0 else { throw BinaryHarness.Failure("utimensat \(name): errno \(errno)") }

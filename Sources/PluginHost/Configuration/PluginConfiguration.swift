@@ -4,6 +4,7 @@ import Glibc
 import Jansson
 import Logging
 import SwitchboardCore
+import SystemCalls
 
 /// The plugins the host knows of, valid or not, in the order they were found: each `--plugins`
 /// folder's sub-folders holding a `plugin.json`, then `$XDG_CONFIG_HOME/switchboard/plugins`, then
@@ -138,7 +139,7 @@ enum FileText {
         defer { closedir(directory) }
         var names: [String] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = DirectoryEntry.name(of: entry)
             guard !name.hasPrefix(".") else { continue }
             var info = stat()
             let path = folder + "/" + name

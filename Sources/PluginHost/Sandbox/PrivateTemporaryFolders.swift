@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CSystemShims
 import Synchronization
+import SystemCalls
 
 /// The private temporary folders of confined runs (their `HOME`, `TMPDIR`, `XDG_CACHE_HOME`, …):
 /// `switchboard-plugin-NS-PID-START-XXXXXX` in the temporary parent, named after the host (``HostInstance``) and
@@ -110,7 +111,7 @@ final class PrivateTemporaryFolders: Sendable {
         let hostPrefix = prefix + namespace + "-"
         var stale: [String] = []
         while let entry = readdir(folder) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = DirectoryEntry.name(of: entry)
             if HostInstance.isLeftByGoneHost(name, prefix: hostPrefix, suffixed: true) { stale.append(name) }
         }
         let parentFD = dirfd(folder)
