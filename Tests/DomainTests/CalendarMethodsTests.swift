@@ -130,6 +130,30 @@ struct CalendarMethodsTests {
         #expect(changes["updated"] == ["standup"])
     }
 
+    @Test("this and following from an occurrence an override adds before the start: the whole event when it is the earliest, else -32602 naming recurrenceId; never a trap",
+          arguments: CalendarBackend.allCases)
+    func thisAndFollowingBeforeStart(backend: CalendarBackend) async throws {
+        let harness = try await CalendarHarness(backend)
+        // Five daily occurrences from 10 March, and two added before them (1 and 5 March).
+        _ = await harness.result("calendar.create", [
+            "id": "early", "title": "Early", "start": "2026-03-10T09:00:00",
+            "recurrenceRules": [["frequency": "daily", "count": 5]],
+            "recurrenceOverrides": ["2026-03-01T09:00:00": [:], "2026-03-05T09:00:00": ["title": "Added"]],
+        ])
+        for method in ["calendar.update", "calendar.delete"] {
+            var params: JSONObject = ["id": "early", "scope": "thisAndFollowing", "recurrenceId": "2026-03-05T09:00:00"]
+            if method == "calendar.update" { params["patch"] = ["title": "x"] }
+            #expect(await harness.invalidField(method, .object(params)) == "recurrenceId", "\(method)")
+        }
+        // From the earliest one on: the whole event.
+        let updated = try #require(await harness.result("calendar.update", [
+            "id": "early", "scope": "thisAndFollowing", "recurrenceId": "2026-03-01T09:00:00", "patch": ["title": "Renamed"],
+        ]))
+        #expect(updated["event"]?["title"] == "Renamed" && updated["created"] == nil)
+        let deleted = try #require(await harness.result("calendar.delete", ["id": "early", "scope": "thisAndFollowing", "recurrenceId": "2026-03-01T09:00:00"]))
+        #expect(deleted["deleted"] == true)
+    }
+
     @Test("deleting one occurrence excludes it; deleting the event destroys it", arguments: CalendarBackend.allCases)
     func delete(backend: CalendarBackend) async throws {
         let harness = try await CalendarHarness(backend)

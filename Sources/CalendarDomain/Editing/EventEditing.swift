@@ -65,7 +65,21 @@ enum EventEditing {
                 throw JSONFieldError(field: "recurrenceId", expected: "the original start of an occurrence of event \(JSONFieldError.excerpt(event.id))",
                                      got: JSONFieldError.quote(key.description))
             }
-            return scope == .thisAndFollowing && key == event.start ? nil : key
+            guard scope == .thisAndFollowing, key <= event.start else { return key }
+            // From the first occurrence on is the whole event. An override may add occurrences before the
+            // start: from one of them on is the whole event too when none comes before it; else no split
+            // keeps the earlier ones alone (the event up to it would have none of its own).
+            guard key < event.start, hasAddedOccurrence(before: key, in: event) else { return nil }
+            throw JSONFieldError(field: "recurrenceId",
+                                 expected: "for scope \"thisAndFollowing\", an occurrence from the event's start (\(event.start)) on, or its earliest",
+                                 got: JSONFieldError.quote(key.description))
+        }
+    }
+
+    /// True when an override of `event` adds an occurrence before `key` (one before the event's start).
+    private static func hasAddedOccurrence(before key: LocalDateTime, in event: CalendarEvent) -> Bool {
+        (event.recurrenceOverrides ?? [:]).contains { name, override in
+            override.excluded != true && (LocalDateTime(name).map { $0 < key } ?? false)
         }
     }
 
