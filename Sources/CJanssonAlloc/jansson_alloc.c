@@ -77,6 +77,8 @@ static void release_cache(void *value) {
 static void make_exit_key(void) { pthread_key_create(&exit_key, release_cache); }
 
 void *sb_jansson_malloc(size_t size) {
+    // Past this, rounding up to the class or adding the header would wrap to a small block.
+    if (size > SIZE_MAX / 2) return NULL;
     size_t class = size <= STEP ? 1 : (size + STEP - 1) / STEP;
     size_t rounded = size;
     if (class <= CLASSES) {

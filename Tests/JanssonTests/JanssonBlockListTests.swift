@@ -25,6 +25,12 @@ struct JanssonBlockListTests {
         #expect(sb_jansson_cached_bytes() == before + 48)
     }
 
+    @Test("a size whose rounding or header would wrap is refused, not handed a small block",
+          arguments: [UInt.max, UInt.max - 8, UInt.max - 15, UInt(Int.max) + 1])
+    func sizesThatWrapAreRefused(size: UInt) {
+        #expect(sb_jansson_malloc(Int(bitPattern: size)) == nil)
+    }
+
     @Test("threads parsing and writing at once get their documents back intact, and keep at most 512 KiB each")
     func concurrentDocuments() throws {
         let text = #"{"items":[{"id":1,"name":"Ada Lovelace","tags":["a","bé"],"score":0.1}],"next":null,"more":true}"#
