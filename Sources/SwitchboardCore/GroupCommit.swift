@@ -71,11 +71,22 @@ public final class GroupCommit<Request: Sendable, Success: Sendable>: Sendable {
 
     /// Queues `request` and returns once its outcome has been delivered to `deliver`.
     public func submit(_ request: Request, deliver: @escaping @Sendable (Outcome) -> Void) async {
+        await Self.delivered(deliver) { deliver in
+            enqueue(request, deliver: deliver)
+            return true
+        }
+    }
+
+    /// Runs `queue` with `deliver` made to resume the caller too, and returns once it has run; at once
+    /// when `queue` says it queued nothing.
+    private static func delivered(_ deliver: @escaping @Sendable (Outcome) -> Void,
+                                  queue: (@escaping @Sendable (Outcome) -> Void) -> Bool) async {
         await withCheckedContinuation { continuation in
-            enqueue(request) { outcome in
+            let queued = queue { outcome in
                 deliver(outcome)
                 continuation.resume()
             }
+            if !queued { continuation.resume() }
         }
     }
 
@@ -127,13 +138,7 @@ public final class GroupCommit<Request: Sendable, Success: Sendable>: Sendable {
         /// Lets the request commit in its place (taking it first if it was not); returns once its
         /// outcome has been delivered to `deliver`. A second release does nothing.
         public func submit(deliver: @escaping @Sendable (Outcome) -> Void) async {
-            await withCheckedContinuation { continuation in
-                let released = release { outcome in
-                    deliver(outcome)
-                    continuation.resume()
-                }
-                if !released { continuation.resume() }
-            }
+            await GroupCommit.delivered(deliver) { deliver in release(deliver: deliver) }
         }
 
         /// Lets the request commit in its place (taking it first if it was not), without waiting;

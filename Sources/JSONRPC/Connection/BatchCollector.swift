@@ -42,8 +42,8 @@ final class BatchCollector: Sendable {
 
     var hasHeldActions: Bool { held.withLock { !$0.isEmpty } }
 
-    /// Runs the held actions in a task, when the completed array was queued by a path other than a
-    /// member's task (a refusal or a cancel answered the last member).
+    /// Runs the held actions in a task, once the completed array was queued by the input thread (an
+    /// immediate member, a refusal or a cancel answered the last member).
     func runHeldActionsLater() {
         guard hasHeldActions else { return }
         Task { await runHeldActions() }

@@ -124,9 +124,9 @@ extension MessageReader {
         }
         guard !connection.gate.trySubmit(start) else { return }
         if let request { connection.inFlight.remove(request) }
-        if let answer = connection.answer(.failure(refusal(context.method, connection.gate.capacity)), for: context, target: target) {
-            reply(answer, target: .single)
-            if case .batch(let collector, _) = target { flushReplies(); collector.runHeldActionsLater() }
+        // Built alone and handed to `reply`, which completes a batch's array and runs its after-answer work.
+        if let answer = connection.answer(.failure(refusal(context.method, connection.gate.capacity)), for: context, target: .single) {
+            reply(answer, target: target)
         }
     }
 

@@ -209,7 +209,7 @@ public final class MessageReader {
                     // Completed here, by an immediate member: its tasks' after-answer work runs now,
                     // in a task (the input thread never waits on it), after the array is written.
                     flushReplies()
-                    Task { await collector.runHeldActions() }
+                    collector.runHeldActionsLater()
                 }
             }
         case .none:
