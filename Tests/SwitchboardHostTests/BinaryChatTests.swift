@@ -245,6 +245,32 @@ struct BinaryChatTests {
         #expect(lines.last?.contains(#""method":"chat.messageState""#) == true && lines.last?.contains(#""state":"sent""#) == true)
     }
 
+    @Test("a send in a batch whose other member ignores its cancel is stored and confirmed after the array the drain completes at exit",
+          arguments: Backend.allCases)
+    func sendBesideABusyMemberAtExit(backend: Backend) throws {
+        let folder = try BinaryStorageTests.folder()
+        defer { _ = system("rm -rf '\(folder)'") }
+        let store = backend == .memory ? Self.memory : ["--db", folder + "/chat.sqlite"] + BinaryStorageTests.small
+        let host = try SpawnedHost(arguments: store + ["--drain-timeout", "200"])
+        // The sleep computes for ten minutes and never looks at its cancel: the drain gives up on it.
+        try host.send("[\(Self.send(1, clientID: "beside-busy")),\(H.request(2, "host.sleep", #"{"ms":600000,"steps":10,"busy":true}"#))]")
+        host.closeInput()
+        let messages = try host.readToEndOfOutput()
+        #expect(try host.waitForExit() == .exited(0))
+        #expect(messages.count == 2, "the array, then the send's chat.messageState: \(messages)")
+        let members = messages.first?.arrayValue ?? []
+        #expect(members.contains { $0["id"] == 1 && $0["result"]?["message"]?["state"] == "pending" }, "\(members)")
+        #expect(members.contains { $0["id"] == 2 && $0["error"]?["code"] == -32800 }, "\(members)")
+        let state = messages.last
+        #expect(state?["method"] == "chat.messageState" && state?["params"]?["clientMessageId"] == "beside-busy"
+                && state?["params"]?["state"] == "sent", "\(messages)")
+        guard backend == .sqlite else { return }
+        // Stored: a later process on the file finds it.
+        let reader = try H.run(store, input: H.frame(H.request(3, "chat.history", #"{"roomId":"dm-u0-u1"}"#), .ndjson))
+        #expect(reader.termination == .exited(0))
+        #expect(reader.stdout.contains("beside-busy"), "\(reader.stdout)")
+    }
+
     @Test("--simulate rate-limit: chat.users and chat.send answer -32029 with resetAt and retryAfterMs")
     func rateLimit() throws {
         let host = try SpawnedHost(arguments: Self.memory + ["--simulate", "rate-limit"])

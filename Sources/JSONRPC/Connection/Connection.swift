@@ -145,12 +145,36 @@ public final class Connection: Sendable {
     /// The drain's last step at exit: answers `-32800` for each request still in flight after
     /// ``cancelAll()`` (its task ignores cancellation), without waiting for room in the output; an
     /// answer its task makes later is dropped (``InFlightRequest/claimAnswer()``).
-    public func abandonRunning() {
+    ///
+    /// A batch's array completed here still gets its members' after-answer work (a `chat.send` in it
+    /// was answered `pending`, and is stored and confirmed now), waited for until `deadline`
+    /// (monotonic ns); `false` when some of it was still running then.
+    @discardableResult
+    public func abandonRunning(heldWorkDeadline deadline: UInt64) -> Bool {
+        var completed: [BatchCollector] = []
         for request in inFlight.removeAll() where request.claimAnswer() {
             request.detach()
-            guard let message = answer(.failure(.cancelled), for: request.context, target: request.target),
-                  !holdUntilFramed(message) else { continue }
+            guard let message = answer(.failure(.cancelled), for: request.context, target: request.target) else { continue }
+            if case .batch(let collector, _) = request.target, collector.hasHeldActions { completed.append(collector) }
+            guard !holdUntilFramed(message) else { continue }
             _ = sink.offer(framed(message))
+        }
+        guard !completed.isEmpty else { return true }
+        let finished = ConditionLock()
+        let done = Atomic<Bool>(false)
+        Task {
+            for collector in completed { await collector.runHeldActions() }
+            finished.withLock {
+                done.store(true, ordering: .relaxed)
+                finished.broadcast()
+            }
+        }
+        return finished.withLock {
+            while !done.load(ordering: .relaxed) {
+                if monotonicNanoseconds() >= deadline { return false }
+                finished.wait(until: deadline)
+            }
+            return true
         }
     }
 

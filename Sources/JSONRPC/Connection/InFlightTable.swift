@@ -64,7 +64,7 @@ final class InFlightRequest: Sendable {
     var answeredBeforeStart: Bool { state.withLock { $0.answeredEarly } }
 
     /// True for the first caller only: the request's own outcome, or the drain at exit that answers
-    /// `-32800` for a request still running after its cancel (``Connection/abandonRunning()``). The
+    /// `-32800` for a request still running after its cancel (``Connection/abandonRunning(heldWorkDeadline:)``). The
     /// other drops its answer, so a request is answered once.
     func claimAnswer() -> Bool {
         state.withLock { state in

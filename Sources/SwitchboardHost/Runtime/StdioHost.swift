@@ -86,7 +86,9 @@ public enum StdioHost {
                 connection.cancelAll()
                 if !connection.waitUntilIdle(deadline: monotonicNanoseconds() + 1_000_000_000) {
                     logger.warning("exiting with \(connection.inFlightCount) requests that ignored their cancellation")
-                    connection.abandonRunning()
+                    if !connection.abandonRunning(heldWorkDeadline: monotonicNanoseconds() + 1_000_000_000) {
+                        logger.warning("exiting while the after-answer work of a batch they were in still runs")
+                    }
                 }
                 break
             }
