@@ -14,9 +14,11 @@ import SystemCalls
 /// unavailable it falls back to comparing the files' size and times every ``fallbackPollMilliseconds``.
 ///
 /// - Important: The watch is set up by ``init(path:signal:mode:)``, not by ``run()``: a commit made
-///   after the watcher exists is seen however late its thread starts (inotify queues the event), so
-///   a subscription that reads its start state after the services open cannot miss the next commit.
-///   When inotify drops events (its queue overflowed), the watcher posts too.
+///   after the watcher exists is seen however late its thread starts (inotify queues the event). A
+///   subscription may read its start state before the watcher exists (the host makes it on its own
+///   thread, setting a watch on a large folder takes milliseconds): whoever makes it posts once it
+///   exists, so a commit made between the two is not missed. When inotify drops events (its queue
+///   overflowed), the watcher posts too.
 ///
 /// Another store (a server database with LISTEN/NOTIFY) can post the same signal; subscriptions do
 /// not know which source woke them.

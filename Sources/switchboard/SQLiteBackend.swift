@@ -46,8 +46,15 @@ final class SQLiteBackend: StoreBackend {
                 waiting: Self.waiting(path)
             )
             if context.followsOtherProcesses, database.path != ":memory:" {
-                let watcher = DatabaseWatcher(path: database.path, signal: context.signal)
-                try OSThread.detach(name: "sb-db-watch") { watcher.run() }
+                // Watched from the watcher's own thread: adding an inotify watch on a folder walks the
+                // folder's cached entries (10 ms for a /tmp of 9,400 files), and no answer waits for it.
+                // What another process committed before the watch was set is caught by one post after.
+                let path = database.path, signal = context.signal
+                try OSThread.detach(name: "sb-db-watch") {
+                    let watcher = DatabaseWatcher(path: path, signal: signal)
+                    signal.post()
+                    watcher.run()
+                }
             }
             opened = database
             return database
