@@ -1,125 +1,231 @@
-import Jansson
 import SwitchboardCore
 
-/// Reads a stored event — the JSON ``EventRow/encode(_:)`` writes — straight from jansson's values,
-/// member by member, without a `Decoder`: Codable's containers, keys and first-use look-ups of each
-/// generic type were most of a fresh process's first agenda. Backend-neutral: any store that keeps
-/// the body text hands it here.
+/// Reads a stored event — the JSON ``EventRow/encode(_:)`` writes — straight from its text, member by
+/// member, with no `Decoder` and no JSON tree (``StoredJSONReader``): Codable's containers, keys and
+/// first-use look-ups of each generic type, then jansson's parse, were most of a fresh process's
+/// first agenda. Backend-neutral: any store that keeps the body text hands it here.
 ///
-/// Members it does not know are ignored and a `null` optional member is absent, as the `Codable`
-/// conformances read them. A body that is not such an event (a damaged file) throws
-/// ``ServiceError/serviceFailure(debugId:cause:)``, its cause naming the member and the kind of value
-/// found, never the text (the client gets the debug id, the log the cause); it never traps.
+/// Members it does not know are skipped and a `null` optional member is absent, as the `Codable`
+/// conformances read them; of a member given twice, the last counts, as jansson keeps it. A
+/// body that is not such an event (a damaged file) throws ``ServiceError/serviceFailure(debugId:cause:)``,
+/// its cause naming the member and the kind of value found, or where the text stops being JSON,
+/// never the text (the client gets the debug id, the log the cause); it never traps.
 enum StoredEvent {
     static func decode(_ body: String) throws -> CalendarEvent {
-        let value: JanssonValue
-        do {
-            value = try JSONParser.parse(body.utf8)
-        } catch {
-            throw ServiceError.serviceFailure(debugId: DebugID.make(), cause: "stored calendar event: \(error.descriptionWithoutText)")
+        var body = body
+        return try body.withUTF8 { bytes in
+            var reader = StoredJSONReader(bytes)
+            do {
+                let event = try self.event(&reader)
+                try reader.end()
+                return event
+            } catch let problem as Problem {
+                throw problem.serviceError
+            } catch let notJSON as StoredJSONReader.NotJSON {
+                throw ServiceError.serviceFailure(debugId: DebugID.make(),
+                                                  cause: "stored calendar event: not JSON at byte \(notJSON.offset): \(notJSON.reason)")
+            }
         }
+    }
+
+    private static func event(_ reader: inout StoredJSONReader) throws -> CalendarEvent {
+        var id: String?, title: String?, description: String?, start: LocalDateTime?, timeZone: String?
+        var duration: EventDuration?, showWithoutTime: Bool?
+        var locations: [String: Location]?, participants: [String: Participant]?
+        var rules: [RecurrenceRule]?, overrides: [String: EventOverride]?
+        try object(&reader) { reader, name in
+            switch name {
+            case "id": id = try member(name, &reader, string)
+            case "title": title = try member(name, &reader, string)
+            case "description": description = try optional(name, &reader, string)
+            case "start": start = try member(name, &reader, localDateTime)
+            case "timeZone": timeZone = try optional(name, &reader, string)
+            case "duration": duration = try member(name, &reader, self.duration)
+            case "showWithoutTime": showWithoutTime = try member(name, &reader, bool)
+            case "locations": locations = try optional(name, &reader) { try map(&$0, location) }
+            case "participants": participants = try optional(name, &reader) { try map(&$0, participant) }
+            case "recurrenceRules": rules = try optional(name, &reader) { try array(&$0, rule) }
+            case "recurrenceOverrides": overrides = try optional(name, &reader) { try map(&$0, override) }
+            default: try reader.skipValue()
+            }
+        }
+        return CalendarEvent(
+            id: try required("id", id), title: try required("title", title), description: description,
+            start: try required("start", start), timeZone: timeZone, duration: try required("duration", duration),
+            showWithoutTime: try required("showWithoutTime", showWithoutTime), locations: locations,
+            participants: participants, recurrenceRules: rules, recurrenceOverrides: overrides)
+    }
+
+    private static func location(_ reader: inout StoredJSONReader) throws -> Location {
+        var name: String?
+        try object(&reader) { reader, member in
+            if member == "name" { name = try self.member(member, &reader, string) } else { try reader.skipValue() }
+        }
+        return Location(name: try required("name", name))
+    }
+
+    private static func participant(_ reader: inout StoredJSONReader) throws -> Participant {
+        var participant = Participant()
+        try object(&reader) { reader, name in
+            switch name {
+            case "name": participant.name = try optional(name, &reader, string)
+            case "email": participant.email = try optional(name, &reader, string)
+            case "roles": participant.roles = try optional(name, &reader) { try map(&$0, bool) }
+            default: try reader.skipValue()
+            }
+        }
+        return participant
+    }
+
+    private static func override(_ reader: inout StoredJSONReader) throws -> EventOverride {
+        var patch = EventOverride()
+        try object(&reader) { reader, name in
+            switch name {
+            case "excluded": patch.excluded = try optional(name, &reader, bool)
+            case "title": patch.title = try optional(name, &reader, string)
+            case "description": patch.description = try optional(name, &reader, string)
+            case "start": patch.start = try optional(name, &reader, localDateTime)
+            case "duration": patch.duration = try optional(name, &reader, duration)
+            case "locations": patch.locations = try optional(name, &reader) { try map(&$0, location) }
+            case "participants": patch.participants = try optional(name, &reader) { try map(&$0, participant) }
+            default: try reader.skipValue()
+            }
+        }
+        return patch
+    }
+
+    private static func rule(_ reader: inout StoredJSONReader) throws -> RecurrenceRule {
+        var frequency: RecurrenceRule.Frequency?
+        var rule = RecurrenceRule(frequency: .daily)
+        let ints = { (reader: inout StoredJSONReader) in try array(&reader, int) }
+        try object(&reader) { reader, name in
+            switch name {
+            case "frequency": frequency = try member(name, &reader) { try raw(RecurrenceRule.Frequency.self, &$0) }
+            case "interval": rule.interval = try optional(name, &reader, int)
+            case "firstDayOfWeek": rule.firstDayOfWeek = try optional(name, &reader) { try raw(RecurrenceRule.Weekday.self, &$0) }
+            case "byDay": rule.byDay = try optional(name, &reader) { try array(&$0, nDay) }
+            case "byMonthDay": rule.byMonthDay = try optional(name, &reader, ints)
+            case "byMonth": rule.byMonth = try optional(name, &reader) { try array(&$0, string) }
+            case "byYearDay": rule.byYearDay = try optional(name, &reader, ints)
+            case "byWeekNo": rule.byWeekNo = try optional(name, &reader, ints)
+            case "byHour": rule.byHour = try optional(name, &reader, ints)
+            case "byMinute": rule.byMinute = try optional(name, &reader, ints)
+            case "bySetPosition": rule.bySetPosition = try optional(name, &reader, ints)
+            case "count": rule.count = try optional(name, &reader, int)
+            case "until": rule.until = try optional(name, &reader, localDateTime)
+            default: try reader.skipValue()
+            }
+        }
+        rule.frequency = try required("frequency", frequency)
+        return rule
+    }
+
+    private static func nDay(_ reader: inout StoredJSONReader) throws -> RecurrenceRule.NDay {
+        var day: RecurrenceRule.Weekday?, nth: Int?
+        try object(&reader) { reader, name in
+            switch name {
+            case "day": day = try member(name, &reader) { try raw(RecurrenceRule.Weekday.self, &$0) }
+            case "nthOfPeriod": nth = try optional(name, &reader, int)
+            default: try reader.skipValue()
+            }
+        }
+        return RecurrenceRule.NDay(day: try required("day", day), nthOfPeriod: nth)
+    }
+
+    // MARK: Members
+
+    /// Reads an object's members with `member` (which reads or skips each value). Of a member given
+    /// twice the last counts, as jansson keeps it: a problem in a value is thrown only once the object
+    /// is read, if no later member of that name was read well.
+    private static func object(_ reader: inout StoredJSONReader, _ member: (inout StoredJSONReader, String) throws -> Void) throws {
+        guard reader.isObjectAhead else { throw Problem("an object", found: reader.kindAhead) }
+        var problems: [(name: String, problem: Problem)] = []
+        try reader.members { reader, name in
+            let mark = reader.mark
+            do {
+                try member(&reader, name)
+                if !problems.isEmpty { problems.removeAll { $0.name == name } }
+            } catch let problem as Problem {
+                reader.rewind(to: mark)
+                try reader.skipValue()
+                problems.removeAll { $0.name == name }
+                problems.append((name, problem))
+            }
+        }
+        if let first = problems.first { throw first.problem }
+    }
+
+    /// The value of member `name`, read by `read`; a problem in it is reported at `name`.
+    private static func member<T>(_ name: String, _ reader: inout StoredJSONReader, _ read: (inout StoredJSONReader) throws -> T) throws -> T {
         do {
-            return try withExtendedLifetime(value) { try event(Members(value.view)) }
+            return try read(&reader)
         } catch let problem as Problem {
-            throw problem.serviceError
+            throw problem.at(".\(name)")
         }
     }
 
-    private static func event(_ event: Members) throws -> CalendarEvent {
-        CalendarEvent(
-            id: try event.required("id", string), title: try event.required("title", string),
-            description: try event.optional("description", string), start: try event.required("start", localDateTime),
-            timeZone: try event.optional("timeZone", string), duration: try event.required("duration", duration),
-            showWithoutTime: try event.required("showWithoutTime", bool),
-            locations: try event.optional("locations") { try map($0, location) },
-            participants: try event.optional("participants") { try map($0, participant) },
-            recurrenceRules: try event.optional("recurrenceRules") { try array($0, rule) },
-            recurrenceOverrides: try event.optional("recurrenceOverrides") { try map($0, override) })
+    /// As ``member(_:_:_:)``, `nil` for `null`.
+    private static func optional<T>(_ name: String, _ reader: inout StoredJSONReader,
+                                    _ read: (inout StoredJSONReader) throws -> T) throws -> T? {
+        if try reader.takeNull() { return nil }
+        return try member(name, &reader, read)
     }
 
-    private static func location(_ view: JSONView) throws -> Location {
-        Location(name: try Members(view).required("name", string))
-    }
-
-    private static func participant(_ view: JSONView) throws -> Participant {
-        let members = try Members(view)
-        return Participant(name: try members.optional("name", string), email: try members.optional("email", string),
-                           roles: try members.optional("roles") { try map($0, bool) })
-    }
-
-    private static func override(_ view: JSONView) throws -> EventOverride {
-        let members = try Members(view)
-        return EventOverride(
-            excluded: try members.optional("excluded", bool), title: try members.optional("title", string),
-            description: try members.optional("description", string), start: try members.optional("start", localDateTime),
-            duration: try members.optional("duration", duration),
-            locations: try members.optional("locations") { try map($0, location) },
-            participants: try members.optional("participants") { try map($0, participant) })
-    }
-
-    private static func rule(_ view: JSONView) throws -> RecurrenceRule {
-        let rule = try Members(view)
-        let ints = { (view: JSONView) in try array(view, int) }
-        return RecurrenceRule(
-            frequency: try rule.required("frequency") { try raw(RecurrenceRule.Frequency.self, $0) },
-            interval: try rule.optional("interval", int),
-            firstDayOfWeek: try rule.optional("firstDayOfWeek") { try raw(RecurrenceRule.Weekday.self, $0) },
-            byDay: try rule.optional("byDay") { try array($0, nDay) },
-            byMonthDay: try rule.optional("byMonthDay", ints), byMonth: try rule.optional("byMonth") { try array($0, string) },
-            byYearDay: try rule.optional("byYearDay", ints), byWeekNo: try rule.optional("byWeekNo", ints),
-            byHour: try rule.optional("byHour", ints), byMinute: try rule.optional("byMinute", ints),
-            bySetPosition: try rule.optional("bySetPosition", ints), count: try rule.optional("count", int),
-            until: try rule.optional("until", localDateTime))
-    }
-
-    private static func nDay(_ view: JSONView) throws -> RecurrenceRule.NDay {
-        let members = try Members(view)
-        return RecurrenceRule.NDay(day: try members.required("day") { try raw(RecurrenceRule.Weekday.self, $0) },
-                                   nthOfPeriod: try members.optional("nthOfPeriod", int))
+    /// A required member's value, or the problem of its absence.
+    private static func required<T>(_ name: String, _ value: T?) throws -> T {
+        guard let value else { throw Problem("a member", found: "nothing").at(".\(name)") }
+        return value
     }
 
     // MARK: Values
 
-    private static func string(_ view: JSONView) throws -> String {
-        guard let text = view.string else { throw Problem("a string", found: view) }
-        return text
+    private static func string(_ reader: inout StoredJSONReader) throws -> String {
+        try string(&reader, expected: "a string")
     }
 
-    private static func bool(_ view: JSONView) throws -> Bool {
-        guard let value = view.bool else { throw Problem("a boolean", found: view) }
+    private static func bool(_ reader: inout StoredJSONReader) throws -> Bool {
+        guard let value = try reader.bool() else { throw Problem("a boolean", found: reader.kindAhead) }
         return value
     }
 
-    private static func int(_ view: JSONView) throws -> Int {
-        guard let value = view.int64, let int = Int(exactly: value) else { throw Problem("an integer", found: view) }
+    private static func int(_ reader: inout StoredJSONReader) throws -> Int {
+        guard let value = try reader.integer(), let int = Int(exactly: value) else { throw Problem("an integer", found: reader.kindAhead) }
         return int
     }
 
-    private static func localDateTime(_ view: JSONView) throws -> LocalDateTime {
-        guard let value = view.string.flatMap(LocalDateTime.init) else { throw Problem(LocalDateTime.expected, found: view) }
-        return value
-    }
-
-    private static func duration(_ view: JSONView) throws -> EventDuration {
-        guard let text = view.string, case .success(let value) = EventDuration.parse(text) else {
-            throw Problem(EventDuration.expected, found: view)
+    private static func localDateTime(_ reader: inout StoredJSONReader) throws -> LocalDateTime {
+        guard let value = LocalDateTime(try string(&reader, expected: LocalDateTime.expected)) else {
+            throw Problem(LocalDateTime.expected, found: "another string")
         }
         return value
     }
 
-    private static func raw<T: RawRepresentable<String>>(_ type: T.Type, _ view: JSONView) throws -> T {
-        guard let value = view.string.flatMap(T.init(rawValue:)) else { throw Problem("a \(T.self) name", found: view) }
+    private static func duration(_ reader: inout StoredJSONReader) throws -> EventDuration {
+        guard case .success(let value) = EventDuration.parse(try string(&reader, expected: EventDuration.expected)) else {
+            throw Problem(EventDuration.expected, found: "another string")
+        }
         return value
     }
 
-    private static func array<T>(_ view: JSONView, _ element: (JSONView) throws -> T) throws -> [T] {
-        guard view.kind == .array else { throw Problem("an array", found: view) }
+    private static func raw<T: RawRepresentable<String>>(_ type: T.Type, _ reader: inout StoredJSONReader) throws -> T {
+        guard let value = T(rawValue: try string(&reader, expected: "a \(T.self) name")) else {
+            throw Problem("a \(T.self) name", found: "another string")
+        }
+        return value
+    }
+
+    /// A string, for a value written as one (`expected` says what it should be).
+    private static func string(_ reader: inout StoredJSONReader, expected: String) throws -> String {
+        guard let text = try reader.string() else { throw Problem(expected, found: reader.kindAhead) }
+        return text
+    }
+
+    private static func array<T>(_ reader: inout StoredJSONReader, _ element: (inout StoredJSONReader) throws -> T) throws -> [T] {
+        guard reader.isArrayAhead else { throw Problem("an array", found: reader.kindAhead) }
         var values: [T] = []
-        values.reserveCapacity(view.count)
-        for index in 0..<view.count {
-            guard let item = view[index] else { throw Problem("a value", found: nil).at("[\(index)]") }
+        try reader.elements { reader, index in
             do {
-                values.append(try element(item))
+                values.append(try element(&reader))
             } catch let problem as Problem {
                 throw problem.at("[\(index)]")
             }
@@ -127,13 +233,11 @@ enum StoredEvent {
         return values
     }
 
-    private static func map<T>(_ view: JSONView, _ element: (JSONView) throws -> T) throws -> [String: T] {
-        guard view.kind == .object else { throw Problem("an object", found: view) }
+    private static func map<T>(_ reader: inout StoredJSONReader, _ element: (inout StoredJSONReader) throws -> T) throws -> [String: T] {
         var values: [String: T] = [:]
-        values.reserveCapacity(view.count)
-        try view.forEachMember { key, item in
+        try object(&reader) { reader, key in
             do {
-                values[key] = try element(item)
+                values[key] = try element(&reader)
             } catch let problem as Problem {
                 throw problem.at(".\(key)")
             }
@@ -148,9 +252,9 @@ enum StoredEvent {
         var expected: String
         var found: String
 
-        init(_ expected: String, found: JSONView?) {
+        init(_ expected: String, found: String) {
             self.expected = expected
-            self.found = found.map { $0.kind == .null ? "null" : "a \($0.kind.description)" } ?? "nothing"
+            self.found = found
         }
 
         /// The problem one level out: `step` is `.name` or `[index]`.
@@ -165,35 +269,6 @@ enum StoredEvent {
             let member = path.hasPrefix(".") ? String(path.dropFirst()) : path
             return .serviceFailure(debugId: DebugID.make(),
                                    cause: "stored calendar event\(member.isEmpty ? "" : " member \(member)"): expected \(expected), found \(found)")
-        }
-    }
-
-    /// The members of one JSON object.
-    private struct Members {
-        let view: JSONView
-
-        init(_ view: JSONView) throws {
-            guard view.kind == .object else { throw Problem("an object", found: view) }
-            self.view = view
-        }
-
-        func required<T>(_ name: String, _ read: (JSONView) throws -> T) throws -> T {
-            guard let member = view[name] else { throw Problem("a member", found: nil).at(".\(name)") }
-            do {
-                return try read(member)
-            } catch let problem as Problem {
-                throw problem.at(".\(name)")
-            }
-        }
-
-        /// `nil` when the member is absent or `null`.
-        func optional<T>(_ name: String, _ read: (JSONView) throws -> T) throws -> T? {
-            guard let member = view[name], !member.isNull else { return nil }
-            do {
-                return try read(member)
-            } catch let problem as Problem {
-                throw problem.at(".\(name)")
-            }
         }
     }
 }
