@@ -59,7 +59,11 @@ enum StoredEvent {
     private static func location(_ reader: inout StoredJSONReader) throws -> Location {
         var name: String?
         try object(&reader) { reader, member in
-            if member == "name" { name = try self.member(member, &reader, string) } else { try reader.skipValue() }
+            switch member {
+            case "name": name = try self.member(member, &reader, string)
+            case "@type": try checkType(&reader, is: "Location")
+            default: try reader.skipValue()
+            }
         }
         return Location(name: try required("name", name))
     }
@@ -71,6 +75,7 @@ enum StoredEvent {
             case "name": participant.name = try optional(name, &reader, string)
             case "email": participant.email = try optional(name, &reader, string)
             case "roles": participant.roles = try optional(name, &reader) { try map(&$0, bool) }
+            case "@type": try checkType(&reader, is: "Participant")
             default: try reader.skipValue()
             }
         }
@@ -113,6 +118,7 @@ enum StoredEvent {
             case "bySetPosition": rule.bySetPosition = try optional(name, &reader, ints)
             case "count": rule.count = try optional(name, &reader, int)
             case "until": rule.until = try optional(name, &reader, localDateTime)
+            case "@type": try checkType(&reader, is: "RecurrenceRule")
             default: try reader.skipValue()
             }
         }
@@ -126,6 +132,7 @@ enum StoredEvent {
             switch name {
             case "day": day = try member(name, &reader) { try raw(RecurrenceRule.Weekday.self, &$0) }
             case "nthOfPeriod": nth = try optional(name, &reader, int)
+            case "@type": try checkType(&reader, is: "NDay")
             default: try reader.skipValue()
             }
         }
@@ -136,7 +143,7 @@ enum StoredEvent {
 
     /// Reads an object's members with `member` (which reads or skips each value). Of a member given
     /// twice the last counts, as jansson keeps it: a problem in a value is thrown only once the object
-    /// is read, if no later member of that name was read well.
+    /// is read, if no later member of that name (byte for byte, as jansson compares) was read well.
     private static func object(_ reader: inout StoredJSONReader, _ member: (inout StoredJSONReader, String) throws -> Void) throws {
         guard reader.isObjectAhead else { throw Problem("an object", found: reader.kindAhead) }
         var problems: [(name: String, problem: Problem)] = []
@@ -144,11 +151,11 @@ enum StoredEvent {
             let mark = reader.mark
             do {
                 try member(&reader, name)
-                if !problems.isEmpty { problems.removeAll { $0.name == name } }
+                if !problems.isEmpty { problems.removeAll { $0.name.utf8.elementsEqual(name.utf8) } }
             } catch let problem as Problem {
                 reader.rewind(to: mark)
                 try reader.skipValue()
-                problems.removeAll { $0.name == name }
+                problems.removeAll { $0.name.utf8.elementsEqual(name.utf8) }
                 problems.append((name, problem))
             }
         }
@@ -233,16 +240,29 @@ enum StoredEvent {
         return values
     }
 
+    /// A map's entries; a problem in one is reported at its position (`[2]`), not its key, which is
+    /// text of the file.
     private static func map<T>(_ reader: inout StoredJSONReader, _ element: (inout StoredJSONReader) throws -> T) throws -> [String: T] {
         var values: [String: T] = [:]
+        var position = 0
         try object(&reader) { reader, key in
+            defer { position += 1 }
             do {
                 values[key] = try element(&reader)
             } catch let problem as Problem {
-                throw problem.at(".\(key)")
+                throw problem.at("[\(position)]")
             }
         }
         return values
+    }
+
+    /// JSCalendar's `@type` (``JSCalendarType``): absent, `null` or `type`.
+    private static func checkType(_ reader: inout StoredJSONReader, is type: String) throws {
+        if try reader.takeNull() { return }
+        let expected = "\"\(type)\" or no @type"
+        try member("@type", &reader) { reader in
+            guard try string(&reader, expected: expected) == type else { throw Problem(expected, found: "another string") }
+        }
     }
 
     /// What is wrong with a stored body, and where (the path is built on the way out, so reading a
