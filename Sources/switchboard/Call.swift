@@ -57,15 +57,25 @@ struct Call: ParsableCommand {
         let outcome = InProcessCall.callBlocking(method, params: params, dispatcher: dispatcher, logger: logger) { note in
             writeLine(note.jsonText(), to: STDERR_FILENO)
         }
-        if let result = outcome.result {
-            writeLine(result.jsonText(pretty: true), to: STDOUT_FILENO)
+        // The answer's text parsed once and its result written from jansson's values.
+        let answered: Bool
+        if let response = try? JSONParser.parse(outcome.responseText) {
+            answered = withExtendedLifetime(response) {
+                if let result = response.view["result"] {
+                    writeLine(JSONWriter.string(of: result, pretty: true), to: STDOUT_FILENO)
+                    return true
+                }
+                writeLine(JSONWriter.string(of: response.view["error"] ?? response.view, pretty: true), to: STDERR_FILENO)
+                return false
+            }
         } else {
-            writeLine((outcome.error ?? outcome.response).jsonText(pretty: true), to: STDERR_FILENO)
+            writeLine("switchboard: the answer is not JSON", to: STDERR_FILENO)
+            answered = false
         }
         // Every task is done (`callBlocking`) and every write committed: the process ends here, as the
         // services and the dispatcher are, since tearing them down (closures, connections, their
         // observers) would only cost time, about a tenth of a one-shot call's CPU.
-        withExtendedLifetime((services, dispatcher)) { Glibc.exit(outcome.result == nil ? 1 : 0) }
+        withExtendedLifetime((services, dispatcher)) { Glibc.exit(answered ? 0 : 1) }
     }
 }
 

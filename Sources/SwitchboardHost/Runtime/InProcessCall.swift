@@ -7,11 +7,16 @@ import Synchronization
 /// parsing, dispatch and errors as over stdio, with no pipes.
 public enum InProcessCall {
     public struct Outcome: Sendable {
-        /// The whole response message.
-        public var response: JSONValue
+        /// The response message's text, as the connection wrote it (`switchboard call` prints from it
+        /// with one parse: a `JSONValue` of a large answer cost more than answering).
+        public var responseText: [UInt8]
         /// Notifications sent while the request ran (progress, …), in order.
         public var notifications: [JSONValue]
 
+        /// The whole response message (parsed from ``responseText`` at each use).
+        public var response: JSONValue {
+            (try? JSONValue(parsing: responseText)) ?? ["error": ["code": -32603, "message": "the response is not JSON"]]
+        }
         public var result: JSONValue? { response["result"] }
         public var error: JSONValue? { response["error"] }
     }
@@ -26,7 +31,7 @@ public enum InProcessCall {
         let reader = start(method, params: params, dispatcher: dispatcher, logger: logger, exchange: exchange)
         let response = await exchange.response()
         withExtendedLifetime(reader) {}
-        return Outcome(response: response, notifications: exchange.notifications)
+        return Outcome(responseText: response, notifications: exchange.notifications)
     }
 
     /// The same, blocking the calling thread until every task is done: for a command's main thread,
@@ -38,8 +43,8 @@ public enum InProcessCall {
         let exchange = Exchange(onNotification: onNotification)
         let reader = start(method, params: params, dispatcher: dispatcher, logger: logger, exchange: exchange)
         reader.connection.waitUntilIdle()
-        let response = exchange.received ?? ["error": ["code": -32603, "message": "no response"]]
-        return Outcome(response: response, notifications: exchange.notifications)
+        let response = exchange.received ?? Array(#"{"error":{"code":-32603,"message":"no response"}}"#.utf8)
+        return Outcome(responseText: response, notifications: exchange.notifications)
     }
 
     private static func start(_ method: String, params: JSONValue?, dispatcher: Dispatcher, logger: Logger, exchange: Exchange) -> MessageReader {
@@ -57,9 +62,9 @@ public enum InProcessCall {
     /// Collects what the connection writes: notifications as they come, and the one response.
     private final class Exchange: Sendable {
         private struct State {
-            var response: JSONValue?
+            var response: [UInt8]?
             var notifications: [JSONValue] = []
-            var waiter: CheckedContinuation<JSONValue, Never>?
+            var waiter: CheckedContinuation<[UInt8], Never>?
         }
 
         private let state = Mutex(State())
@@ -71,22 +76,27 @@ public enum InProcessCall {
 
         func receive(_ bytes: [UInt8]) {
             for line in bytes.split(separator: 0x0A) {
-                guard let message = try? JSONValue(parsing: line) else { continue }
-                if message["method"] != nil {
-                    state.withLock { $0.notifications.append(message) }
-                    onNotification(message)
+                guard let parsed = try? JSONParser.parse(line) else { continue }
+                // A notification becomes a value; the response stays text (`Optional.none`: `JSONValue` takes `nil` as `null`).
+                let notification = withExtendedLifetime(parsed) { () -> JSONValue? in
+                    parsed.view["method"] == nil ? Optional.none : JSONValue(parsed.view)
+                }
+                if let notification {
+                    state.withLock { $0.notifications.append(notification) }
+                    onNotification(notification)
                 } else {
+                    let response = Array(line)
                     let waiter = state.withLock { state in
-                        state.response = message
+                        state.response = response
                         defer { state.waiter = nil }
                         return state.waiter
                     }
-                    waiter?.resume(returning: message)
+                    waiter?.resume(returning: response)
                 }
             }
         }
 
-        func response() async -> JSONValue {
+        func response() async -> [UInt8] {
             await withCheckedContinuation { continuation in
                 let ready = state.withLock { state in
                     if state.response == nil { state.waiter = continuation }
@@ -96,7 +106,7 @@ public enum InProcessCall {
             }
         }
 
-        var received: JSONValue? { state.withLock { $0.response } }
+        var received: [UInt8]? { state.withLock { $0.response } }
         var notifications: [JSONValue] { state.withLock { $0.notifications } }
     }
 }
