@@ -8,7 +8,7 @@ import Darwin
 /// any top-level value, `\u0000` allowed in strings, valid UTF-8, at most ``JSONParser/maximumDepth``
 /// nested values) and reports what jansson cannot say when it refuses valid JSON: which tokens it
 /// cannot hold (integers beyond 64 bits, reals beyond a double, member names with `\u0000`) and where
-/// the `id` and `params` of each message are.
+/// the `id`, `method` and `params` of each message are.
 ///
 /// It is the slow path for the rare message jansson refuses or whose id is a real; the wire path
 /// stays jansson's.
@@ -36,8 +36,9 @@ public enum JSONScanner {
     public struct Message: Sendable, Equatable {
         public var range: Range<Int>
         public var isObject: Bool
-        /// The value of its `id` member, and of `params`; the last of duplicates, as jansson keeps.
+        /// The value of its `id` member, of `method` and of `params`; the last of duplicates, as jansson keeps.
         public var id: Range<Int>?
+        public var method: Range<Int>?
         public var params: Range<Int>?
     }
 
@@ -194,6 +195,7 @@ extension JSONScanner {
             } else if inMessageObject, let key = stack.last?.key {
                 if isName(key, "id") { message?.id = memberStart..<index }
                 if isName(key, "params") { message?.params = memberStart..<index }
+                if isName(key, "method") { message?.method = memberStart..<index }
             }
         }
 

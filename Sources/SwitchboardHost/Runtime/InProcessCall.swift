@@ -76,16 +76,15 @@ public enum InProcessCall {
 
         func receive(_ bytes: [UInt8]) {
             for line in bytes.split(separator: 0x0A) {
-                guard let parsed = try? JSONParser.parse(line) else { continue }
-                // A notification becomes a value; the response stays text (`Optional.none`: `JSONValue` takes `nil` as `null`).
-                let notification = withExtendedLifetime(parsed) { () -> JSONValue? in
-                    parsed.view["method"] == nil ? Optional.none : JSONValue(parsed.view)
-                }
-                if let notification {
+                // The response (an `id`, no `method`) stays text, checked by the scanner alone: a parse
+                // of a large answer cost as much as answering. Notifications (and requests) become values.
+                let response = Array(line)
+                guard let scan = JSONScanner.scan(response), let message = scan.messages.first, !scan.isArray else { continue }
+                if message.id == nil || message.method != nil {
+                    guard let notification = try? JSONValue(parsing: response) else { continue }
                     state.withLock { $0.notifications.append(notification) }
                     onNotification(notification)
                 } else {
-                    let response = Array(line)
                     let waiter = state.withLock { state in
                         state.response = response
                         defer { state.waiter = nil }
