@@ -160,21 +160,8 @@ public final class Connection: Sendable {
             _ = sink.offer(framed(message))
         }
         guard !completed.isEmpty else { return true }
-        let finished = ConditionLock()
-        let done = Atomic<Bool>(false)
-        Task {
+        return PlainThreadWait.run(until: deadline) { [completed] in
             for collector in completed { await collector.runHeldActions() }
-            finished.withLock {
-                done.store(true, ordering: .relaxed)
-                finished.broadcast()
-            }
-        }
-        return finished.withLock {
-            while !done.load(ordering: .relaxed) {
-                if monotonicNanoseconds() >= deadline { return false }
-                finished.wait(until: deadline)
-            }
-            return true
         }
     }
 

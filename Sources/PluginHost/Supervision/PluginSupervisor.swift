@@ -184,18 +184,7 @@ public final class PluginSupervisor: Sendable {
     /// plugins' kept temporary folders (``PrivateTemporaryFolders``).
     public func shutdownBlocking() {
         let deadline = monotonicNanoseconds() + UInt64(settings.shutdownGraceMilliseconds + 2_000) * 1_000_000
-        let done = ConditionLock()
-        let finished = Mutex(false)
-        Task {
-            await shutdown()
-            done.withLock {
-                finished.withLock { $0 = true }
-                done.broadcast()
-            }
-        }
-        done.withLock {
-            while !finished.withLock({ $0 }), monotonicNanoseconds() < deadline { _ = done.wait(until: deadline) }
-        }
+        PlainThreadWait.run(until: deadline) { await self.shutdown() }
         // What the plugins left in their pids cgroups goes with them, and the host's cgroup folder with it.
         settings.sandbox.cgroupRuns.removeAll()
         PidsCgroups.ifFound?.removeFolder()

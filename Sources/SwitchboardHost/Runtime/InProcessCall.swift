@@ -78,19 +78,19 @@ public enum InProcessCall {
             for line in bytes.split(separator: 0x0A) {
                 // The response (an `id`, no `method`) stays text, checked by the scanner alone: a parse
                 // of a large answer cost as much as answering. Notifications (and requests) become values.
-                let response = Array(line)
-                guard let scan = JSONScanner.scan(response), let message = scan.messages.first, !scan.isArray else { continue }
+                let text = Array(line)
+                guard let scan = JSONScanner.scan(text), let message = scan.messages.first, !scan.isArray else { continue }
                 if message.id == nil || message.method != nil {
-                    guard let notification = try? JSONValue(parsing: response) else { continue }
+                    guard let notification = try? JSONValue(parsing: text) else { continue }
                     state.withLock { $0.notifications.append(notification) }
                     onNotification(notification)
                 } else {
                     let waiter = state.withLock { state in
-                        state.response = response
+                        state.response = text
                         defer { state.waiter = nil }
                         return state.waiter
                     }
-                    waiter?.resume(returning: response)
+                    waiter?.resume(returning: text)
                 }
             }
         }
