@@ -12,6 +12,11 @@ public protocol JSONTextEncodable: Encodable {
 }
 
 extension JSONTextEncodable {
+    /// This value as a raw jansson value holding its text (see ``RawNumber``).
+    public func makeRawJansson() throws -> JanssonValue {
+        JanssonValue(taking: try makeRawPointer())
+    }
+
     /// A new reference to a raw jansson value holding this value's text.
     func makeRawPointer() throws -> UnsafeMutablePointer<json_t> {
         var text: [UInt8] = [RawNumber.marker]

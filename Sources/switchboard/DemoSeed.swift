@@ -91,11 +91,17 @@ enum DemoSeed {
 
     /// True when every domain's flag is there: nothing to seed. One statement, for the check at open.
     @Sendable static func isSeeded(_ db: Database) throws -> Bool {
-        let flags = domains.map(\.flag)
-        let present = try Int.fetchOne(db, sql: "SELECT count(*) FROM meta WHERE key IN (\(databaseQuestionMarks(count: flags.count)))",
-                                       arguments: StatementArguments(flags))
-        return present == flags.count
+        try Int.fetchOne(db, sql: seededQuery) == domains.count
     }
+
+    /// ``isSeeded(_:)``'s statement, the flags written in (they are ours, and hold no quote). Made
+    /// with a loop: the first generic `joined` or `map` of a process costs a fresh one a tenth of a
+    /// millisecond in run-time type look-ups.
+    private static let seededQuery: String = {
+        var flags = ""
+        for domain in domains { flags += (flags.isEmpty ? "'" : ", '") + domain.flag + "'" }
+        return "SELECT count(*) FROM meta WHERE key IN (\(flags))"
+    }()
 
     /// Seeds every domain whose flag is missing; reports progress over all of them together.
     static func seedMissing(_ database: AppDatabase, options: StoreConfiguration, clock: any WallClock,

@@ -104,9 +104,27 @@ enum RecurrenceExpansion {
     /// the wall times iterated are the same (``ICalendarText/local(_:)`` ignores the zone).
     static func iteratorTime(_ local: LocalDateTime) -> icaltimetype {
         var time = ICalendarText.icalTime(local)
-        time.zone = icaltimezone_get_utc_timezone()
+        time.zone = utc ?? icaltimezone_get_utc_timezone()
         return time
     }
+
+    /// A zone whose id is `UTC`, made from a VTIMEZONE of that id alone: libical's own UTC zone
+    /// (`icaltimezone_get_utc_timezone`) first loads its list of built-in zones, parsing the tz
+    /// database's `zone.tab`, a twentieth of a fresh process's first agenda. The iterator reads only
+    /// the id, which it gives ICU; nothing ever changes or frees the zone.
+    nonisolated(unsafe) private static let utc: OpaquePointer? = {
+        guard let component = icalparser_parse_string("BEGIN:VTIMEZONE\r\nTZID:UTC\r\nEND:VTIMEZONE\r\n") else { return nil }
+        guard let zone = icaltimezone_new() else {
+            icalcomponent_free(component)
+            return nil
+        }
+        guard icaltimezone_set_component(zone, component) == 1 else {
+            icaltimezone_free(zone, 1)
+            icalcomponent_free(component)
+            return nil
+        }
+        return zone
+    }()
 
     /// The start of the last occurrence of a finite rule, or `nil` for one that goes on without end.
     /// A `count` rule is counted (at most ``RecurrenceRule/maximumCount`` occurrences); for an `until`

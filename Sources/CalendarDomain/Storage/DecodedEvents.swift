@@ -56,7 +56,7 @@ final class DecodedEvents: Sendable {
         if snapshot.covered.contains(where: { $0.contains(days.lowerBound) && $0.contains(days.upperBound) }) { return }
         try EventRows.touching(db, days) { id, span, body in
             guard !snapshot.table.contains(id: id) else { return }
-            snapshot.table.put(id: id, span: span, event: try EventRow.decode(body))
+            snapshot.table.put(id: id, span: span, event: try StoredEvent.decode(bytes: body))
         }
         snapshot.covered = merging(days, into: snapshot.covered)
     }

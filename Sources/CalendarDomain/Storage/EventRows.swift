@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import SwitchboardCore
 import SwitchboardStorage
@@ -47,7 +48,11 @@ enum EventRows {
     /// Calls `visit` with the id, stored span and JSON of each event that may show on a day of `days`
     /// (``EventRow``'s range by SQL, on the span index), in no particular order: sorting by id made
     /// SQLite copy every body through its sorter, and ``EventTable`` orders its ids itself.
-    static func touching(_ db: Database, _ days: ClosedRange<CalendarDate>, _ visit: (String, EventSpan, String) throws -> Void) throws {
+    ///
+    /// The JSON is SQLite's own bytes, valid during the call alone: no string is made of a body that
+    /// is only read once (``StoredEvent/decode(bytes:)`` checks its UTF-8 itself).
+    static func touching(_ db: Database, _ days: ClosedRange<CalendarDate>,
+                         _ visit: (String, EventSpan, UnsafeBufferPointer<UInt8>) throws -> Void) throws {
         let lower = days.lowerBound.dayNumber, upper = days.upperBound.dayNumber
         let rows = try Row.fetchCursor(db.cachedStatement(sql: """
             SELECT id, first_day, last_day, body FROM calendar_event
@@ -55,7 +60,13 @@ enum EventRows {
                OR (long_span = 1 AND first_day <= ? AND (last_day IS NULL OR last_day >= ?))
             """), arguments: [EventRow.shortSpanFloor(from: lower), upper, lower, upper, lower])
         while let row = try rows.next() {
-            try visit(row[0], EventSpan(firstDay: row[1], lastDay: row[2]), row[3])
+            let id: String = row[0], span = EventSpan(firstDay: row[1], lastDay: row[2])
+            try row.withUnsafeData(atIndex: 3) { body in
+                guard let body else {
+                    throw ServiceError.serviceFailure(debugId: DebugID.make(), cause: "stored calendar event: the body is NULL")
+                }
+                try body.withUnsafeBytes { try visit(id, span, $0.bindMemory(to: UInt8.self)) }
+            }
         }
     }
 

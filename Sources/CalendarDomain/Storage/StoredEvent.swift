@@ -13,18 +13,21 @@ import SwitchboardCore
 enum StoredEvent {
     static func decode(_ body: String) throws -> CalendarEvent {
         var body = body
-        return try body.withUTF8 { bytes in
-            var reader = StoredJSONReader(bytes)
-            do {
-                let event = try self.event(&reader)
-                try reader.end()
-                return event
-            } catch let problem as Problem {
-                throw problem.serviceError
-            } catch let notJSON as StoredJSONReader.NotJSON {
-                throw ServiceError.serviceFailure(debugId: DebugID.make(),
-                                                  cause: "stored calendar event: not JSON at byte \(notJSON.offset): \(notJSON.reason)")
-            }
+        return try body.withUTF8(decode(bytes:))
+    }
+
+    /// The event of a body's UTF-8 bytes, which need not be valid UTF-8: the reader checks.
+    static func decode(bytes: UnsafeBufferPointer<UInt8>) throws -> CalendarEvent {
+        var reader = StoredJSONReader(bytes)
+        do {
+            let event = try self.event(&reader)
+            try reader.end()
+            return event
+        } catch let problem as Problem {
+            throw problem.serviceError
+        } catch let notJSON as StoredJSONReader.NotJSON {
+            throw ServiceError.serviceFailure(debugId: DebugID.make(),
+                                              cause: "stored calendar event: not JSON at byte \(notJSON.offset): \(notJSON.reason)")
         }
     }
 

@@ -22,8 +22,8 @@ public struct MethodRegistry: Sendable {
         _ handler: @escaping @Sendable (_ params: M.Params, _ context: RequestContext) async throws -> M.Result
     ) {
         add(MethodEntry(name: M.name, summary: M.summary, kind: .request, body: .task { params in
-            let decoded = try ParamsDecoding.decode(M.Params.self, from: params)
-            return { context in try ResultEncoding.encode(try await handler(decoded, context)) }
+            let decoded = try ParamsDecoding.decode(M.Params.self, from: params, open: M.paramsAreOpen)
+            return { context in try M.encode(result: try await handler(decoded, context)) }
         }))
     }
 
@@ -33,8 +33,8 @@ public struct MethodRegistry: Sendable {
         _ handler: @escaping @Sendable (_ params: M.Params, _ context: RequestContext) throws -> M.Result
     ) {
         add(MethodEntry(name: M.name, summary: M.summary, kind: .request, body: .immediate { params, context in
-            let decoded = try ParamsDecoding.decode(M.Params.self, from: params)
-            return try ResultEncoding.encode(try handler(decoded, context))
+            let decoded = try ParamsDecoding.decode(M.Params.self, from: params, open: M.paramsAreOpen)
+            return try M.encode(result: try handler(decoded, context))
         }))
     }
 
@@ -46,12 +46,12 @@ public struct MethodRegistry: Sendable {
         _ handler: @escaping @Sendable (_ params: M.Params, _ context: RequestContext, _ entries: [MethodEntry]) throws -> M.Result
     ) {
         add(.deferred(name: M.name, summary: M.summary) { params in
-            let decoded = try ParamsDecoding.decode(M.Params.self, from: params)
+            let decoded = try ParamsDecoding.decode(M.Params.self, from: params, open: M.paramsAreOpen)
             return { context, answer in
                 let dispatcher = context.connection.dispatcher
                 let respond: @Sendable () -> Void = {
                     do {
-                        answer.succeed(try ResultEncoding.encode(try handler(decoded, context, dispatcher.entries)))
+                        answer.succeed(try M.encode(result: try handler(decoded, context, dispatcher.entries)))
                     } catch {
                         answer.fail(error)
                     }

@@ -10,25 +10,23 @@ import Jansson
 /// (`_meta` at the top aside: MCP and LSP carry progress tokens there), and so is a string holding
 /// `U+0000`. Types that must take members they do not know (an LSP `initialize`) adopt ``OpenParams``.
 enum ParamsDecoding {
-    static func decode<P: Decodable>(_ type: P.Type, from params: JSONView?) throws -> P {
+    /// `open`: `P` is ``OpenParams`` (``RPCMethod/paramsAreOpen``); `nil` asks with a cast.
+    static func decode<P: Decodable>(_ type: P.Type, from params: JSONView?, open: Bool? = nil) throws -> P {
         if P.self == JSONValue.self { return (params.map(JSONValue.init) ?? .null) as! P }
         if P.self == EmptyParams.self {
             if let params { try refuseMembers(of: params) }
             return EmptyParams() as! P
         }
-        guard let params else { return try decoder(for: P.self).decode(P.self, from: emptyObject.view) }
+        let decoder = (open ?? (P.self is any OpenParams.Type)) ? openDecoder : strictDecoder
+        guard let params else { return try decoder.decode(P.self, from: emptyObject.view) }
         guard params.kind == .object else {
             throw JSONFieldError(field: "", expected: "object (named params)", got: params.preview())
         }
-        return try decoder(for: P.self).decode(P.self, from: params)
+        return try decoder.decode(P.self, from: params)
     }
 
     /// Members that are never read: what ``OpenParams`` and strict decoding accept without asking.
     static let metaMember = "_meta"
-
-    private static func decoder<P>(for type: P.Type) -> JanssonDecoder {
-        P.self is any OpenParams.Type ? openDecoder : strictDecoder
-    }
 
     private static let strictDecoder = {
         var decoder = JanssonDecoder()
@@ -71,10 +69,12 @@ public protocol OpenParams: Decodable {}
 
 /// Encodes a method's result into a jansson value.
 enum ResultEncoding {
-    static func encode<R: Encodable>(_ result: R) throws -> JanssonValue {
+    /// `knownPlain`: `R` is known to be neither ``JanssonEncodable`` nor ``JSONTextEncodable``
+    /// (``RPCMethod/encode(result:)``), so no cast asks.
+    static func encode<R: Encodable>(_ result: R, knownPlain: Bool = false) throws -> JanssonValue {
         // Metatype checks are cheap where a dynamic cast is not; strings are the commonest scalar result.
         if R.self == String.self { return JanssonValue.string(unsafeBitCast(result, to: String.self)) }
         if R.self == JSONValue.self { return unsafeBitCast(result, to: JSONValue.self).makeJansson() }
-        return try JanssonEncoder().encode(result)
+        return knownPlain ? try JanssonEncoder().encodeThroughEncoder(result) : try JanssonEncoder().encode(result)
     }
 }

@@ -17,6 +17,30 @@ public protocol RPCMethod: SendableMetatype {
     static var name: String { get }
     /// One line for `host.methods` and `rpc.discover`.
     static var summary: String { get }
+    /// `result` as jansson values. Left to its defaults, which are picked when the conformance is
+    /// compiled: the result's own writer when it is ``JSONTextEncodable`` or ``JanssonEncodable``, else
+    /// its `Encodable` conformance. A cast at run time to find out would cost a fresh process a search
+    /// of every conformance in the binary for each new type.
+    static func encode(result: Result) throws -> JanssonValue
+    /// True when `Params` is ``OpenParams`` (decided the same way).
+    static var paramsAreOpen: Bool { get }
+}
+
+extension RPCMethod {
+    public static func encode(result: Result) throws -> JanssonValue { try ResultEncoding.encode(result, knownPlain: true) }
+    public static var paramsAreOpen: Bool { false }
+}
+
+extension RPCMethod where Result: JSONTextEncodable {
+    public static func encode(result: Result) throws -> JanssonValue { try result.makeRawJansson() }
+}
+
+extension RPCMethod where Result: JanssonEncodable {
+    public static func encode(result: Result) throws -> JanssonValue { JanssonValue(taking: try result.makeJanssonObject()) }
+}
+
+extension RPCMethod where Params: OpenParams {
+    public static var paramsAreOpen: Bool { true }
 }
 
 /// A notification the host accepts: a name and params, never a reply.
