@@ -70,7 +70,7 @@ public final class TerminalPrompt {
                     interrupted = true
                 case SIGWINCH: editor.resize()
                 default:
-                    connection.cancelAll()
+                    connection.cancelAll(heldWorkDeadline: monotonicNanoseconds() + 1_000_000_000)
                     writeAll("\n")
                     return 0
                 }

@@ -50,6 +50,35 @@ struct BinarySignalTests {
         #expect(elapsed >= 190, "the drain timeout was honoured (\(elapsed) ms)")
     }
 
+    @Test("SIGTERM while every thread of the task pool runs a request that ignores its cancel: a request waiting for a slot is still answered before exit")
+    func waitingRequestAnsweredWhileThePoolIsBusy() throws {
+        // The task pool has a thread per core; as many busy requests as cores take every thread.
+        let cores = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        let host = try SpawnedHost(arguments: ["--drain-timeout", "200", "--max-in-flight", String(cores)])
+        for id in 1...cores {
+            try host.send(H.request(id, "host.sleep", #"{"ms":600000,"steps":10000,"busy":true,"_meta":{"progressToken":"t\#(id)"}}"#))
+        }
+        // Each reports progress once it runs.
+        var running: Set<String> = []
+        while running.count < cores {
+            let message = try host.nextMessage()
+            if message["method"] == "$/progress", let token = message["params"]?["token"]?.stringValue { running.insert(token) }
+        }
+        // No slot is free: this one waits for one.
+        let waiting = cores + 1
+        try host.send(H.request(waiting, "host.sleep", #"{"ms":600000,"steps":10}"#))
+        host.signal(SIGTERM)
+        let (reply, _) = try host.response(to: .integer(Int64(waiting)))
+        H.expectWellFormedResponse(reply)
+        // -32800: it waited until the drain gave up (the case this is about); -32600: the host read it
+        // after the signal, when it takes no more requests.
+        #expect([-32800, -32600].contains(H.errorCode(reply)), "\(reply)")
+        let rest = try host.readToEndOfOutput()
+        #expect(try host.waitForExit() == .exited(0))
+        let answered = rest.filter { $0["id"] != nil && H.errorCode($0) == -32800 }.count
+        #expect(answered == cores, "each busy request is answered -32800 at exit: \(rest.filter { $0["id"] != nil })")
+    }
+
     @Test("SIGTERM on an idle host with stdin open ends it with status 0 at once")
     func idleSignal() throws {
         let host = try SpawnedHost()

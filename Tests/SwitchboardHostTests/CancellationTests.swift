@@ -150,7 +150,7 @@ struct CancellationTests {
         try await host.send(json: request("test.block", params: ["key": "b"], id: 2))
         try await host.probe.waitFor("step:a")
         try await host.probe.waitFor("start:b")
-        host.connection.cancelAll()
+        host.connection.cancelAll(heldWorkDeadline: monotonicNanoseconds() + 1_000_000_000)
         expectError(try await host.reply(to: 1), id: 1, code: -32800)
         expectError(try await host.reply(to: 2), id: 2, code: -32800)
     }

@@ -129,16 +129,33 @@ public final class Connection: Sendable {
 
     /// Cancels every request in flight (used when draining runs out of time); those still waiting
     /// for a slot are answered `-32800` at once.
-    public func cancelAll() {
+    ///
+    /// Each such answer is queued before this returns, without waiting for room in the output (a
+    /// client that stopped reading must not hold the drain), so the drain's flush writes it; one the
+    /// full output refuses is sent from a task that waits for room. Sent from a task alone, the
+    /// answers were lost at exit whenever every thread of the task pool was busy with requests that
+    /// ignore their cancel. A batch such an answer completes then gets its after-answer work, waited
+    /// for until `deadline` (monotonic ns); `false` when some of it was still running then.
+    @discardableResult
+    public func cancelAll(heldWorkDeadline deadline: UInt64) -> Bool {
+        var completed: [BatchCollector] = []
         for request in inFlight.cancelAll() {
             inFlight.remove(request)
-            // Not sent from this thread: when the client stopped reading, the drain must not wait for it.
-            if let answer = answer(.failure(.cancelled), for: request.context, target: request.target) {
-                Task {
-                    await self.send(answer)
-                    if case .batch(let collector, _) = request.target { await collector.runHeldActions() }
-                }
+            guard let message = answer(.failure(.cancelled), for: request.context, target: request.target) else { continue }
+            var collector: BatchCollector?
+            if case .batch(let batch, _) = request.target, batch.hasHeldActions { collector = batch }
+            if holdUntilFramed(message) || sink.offer(framed(message)) {
+                if let collector { completed.append(collector) }
+                continue
             }
+            Task {
+                await self.sink.enqueue(self.framed(message))
+                await collector?.runHeldActions()
+            }
+        }
+        guard !completed.isEmpty else { return true }
+        return PlainThreadWait.run(until: deadline) { [completed] in
+            for collector in completed { await collector.runHeldActions() }
         }
     }
 

@@ -66,7 +66,7 @@ public enum StdioHost {
         func escalate(_ reason: StopReason) -> Int32? {
             switch reason {
             case .outputClosed, .inputFailed:
-                connection.cancelAll()
+                connection.cancelAll(heldWorkDeadline: monotonicNanoseconds() + 1_000_000_000)
                 return reason == .outputClosed ? 0 : 1
             case .signal, .clientDied:
                 if deadline == nil { deadline = monotonicNanoseconds() + grace }
@@ -83,7 +83,9 @@ public enum StdioHost {
             if let later = stop.latestReason, later.isUrgent, let code = escalate(later) { return code }
             if let limit = deadline, monotonicNanoseconds() >= limit {
                 logger.warning("cancelling \(connection.inFlightCount) requests still running after \(options.drainTimeoutMilliseconds) ms")
-                connection.cancelAll()
+                if !connection.cancelAll(heldWorkDeadline: monotonicNanoseconds() + 1_000_000_000) {
+                    logger.warning("cancelling while the after-answer work of a batch it completed still runs")
+                }
                 if !connection.waitUntilIdle(deadline: monotonicNanoseconds() + 1_000_000_000) {
                     logger.warning("exiting with \(connection.inFlightCount) requests that ignored their cancellation")
                     if !connection.abandonRunning(heldWorkDeadline: monotonicNanoseconds() + 1_000_000_000) {
