@@ -111,7 +111,8 @@ enum RecurrenceExpansion {
     /// A zone whose id is `UTC`, made from a VTIMEZONE of that id alone: libical's own UTC zone
     /// (`icaltimezone_get_utc_timezone`) first loads its list of built-in zones, parsing the tz
     /// database's `zone.tab`, a twentieth of a fresh process's first agenda. The iterator reads only
-    /// the id, which it gives ICU; nothing ever changes or frees the zone.
+    /// the id, which it gives ICU. Never freed; asked for an offset, libical would cache an empty
+    /// table of changes in it, under its own lock (the zone has no STANDARD or DAYLIGHT part).
     nonisolated(unsafe) private static let utc: OpaquePointer? = {
         guard let component = icalparser_parse_string("BEGIN:VTIMEZONE\r\nTZID:UTC\r\nEND:VTIMEZONE\r\n") else { return nil }
         guard let zone = icaltimezone_new() else {

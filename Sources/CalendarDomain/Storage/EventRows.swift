@@ -42,7 +42,10 @@ enum EventRows {
     ]
 
     static func all(_ db: Database) throws -> [CalendarEvent] {
-        try String.fetchAll(db.cachedStatement(sql: "SELECT body FROM calendar_event ORDER BY id")).map(EventRow.decode)
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT body FROM calendar_event ORDER BY id"))
+        var events: [CalendarEvent] = []
+        while let row = try rows.next() { events.append(try body(of: row, at: 0, StoredEvent.decode(bytes:))) }
+        return events
     }
 
     /// Calls `visit` with the id, stored span and JSON of each event that may show on a day of `days`
@@ -61,12 +64,18 @@ enum EventRows {
             """), arguments: [EventRow.shortSpanFloor(from: lower), upper, lower, upper, lower])
         while let row = try rows.next() {
             let id: String = row[0], span = EventSpan(firstDay: row[1], lastDay: row[2])
-            try row.withUnsafeData(atIndex: 3) { body in
-                guard let body else {
-                    throw ServiceError.serviceFailure(debugId: DebugID.make(), cause: "stored calendar event: the body is NULL")
-                }
-                try body.withUnsafeBytes { try visit(id, span, $0.bindMemory(to: UInt8.self)) }
+            try body(of: row, at: 3) { try visit(id, span, $0) }
+        }
+    }
+
+    /// Calls `use` with the bytes of the body in column `index` of `row`, SQLite's own (valid during
+    /// the call alone); every read of a body goes through here, so all take and refuse the same rows.
+    private static func body<T>(of row: Row, at index: Int, _ use: (UnsafeBufferPointer<UInt8>) throws -> T) throws -> T {
+        try row.withUnsafeData(atIndex: index) { body in
+            guard let body else {
+                throw ServiceError.serviceFailure(debugId: DebugID.make(), cause: "stored calendar event: the body is NULL")
             }
+            return try body.withUnsafeBytes { try use($0.assumingMemoryBound(to: UInt8.self)) }
         }
     }
 
@@ -77,7 +86,10 @@ enum EventRows {
     }
 
     static func event(_ db: Database, id: String) throws -> CalendarEvent? {
-        try String.fetchOne(db.cachedStatement(sql: "SELECT body FROM calendar_event WHERE id = ?"), arguments: [id]).map(EventRow.decode)
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT body FROM calendar_event WHERE id = ?"), arguments: [id]) else {
+            return nil
+        }
+        return try body(of: row, at: 0, StoredEvent.decode(bytes:))
     }
 
     /// Stores the writes' rows, then appends their change records.

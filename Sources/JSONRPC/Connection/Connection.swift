@@ -131,11 +131,11 @@ public final class Connection: Sendable {
     /// for a slot are answered `-32800` at once.
     ///
     /// Each such answer is queued before this returns, without waiting for room in the output (a
-    /// client that stopped reading must not hold the drain), so the drain's flush writes it; one the
-    /// full output refuses is sent from a task that waits for room. Sent from a task alone, the
-    /// answers were lost at exit whenever every thread of the task pool was busy with requests that
-    /// ignore their cancel. A batch such an answer completes then gets its after-answer work, waited
-    /// for until `deadline` (monotonic ns); `false` when some of it was still running then.
+    /// client that stopped reading must not hold the drain) and without needing a thread of the task
+    /// pool (requests that ignore their cancel may hold them all), so the drain's flush writes it; one
+    /// the full output refuses is sent from a task that waits for room. A batch such an answer
+    /// completes then gets its after-answer work, waited for until `deadline` (monotonic ns); `false`
+    /// when some of it was still running then.
     @discardableResult
     public func cancelAll(heldWorkDeadline deadline: UInt64) -> Bool {
         var completed: [BatchCollector] = []
@@ -160,7 +160,7 @@ public final class Connection: Sendable {
     }
 
     /// The drain's last step at exit: answers `-32800` for each request still in flight after
-    /// ``cancelAll()`` (its task ignores cancellation), without waiting for room in the output; an
+    /// ``cancelAll(heldWorkDeadline:)`` (its task ignores cancellation), without waiting for room in the output; an
     /// answer its task makes later is dropped (``InFlightRequest/claimAnswer()``).
     ///
     /// A batch's array completed here still gets its members' after-answer work (a `chat.send` in it

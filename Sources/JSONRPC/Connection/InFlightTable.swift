@@ -50,18 +50,20 @@ final class InFlightRequest: Sendable {
         }
     }
 
-    /// Cancels the request: its task if it runs, or the whole request if it still waits for a slot
-    /// (``answeredBeforeStart`` then tells the caller to answer it).
-    func cancel() {
-        let running = state.withLock { state in
+    /// Cancels the request: its task if it runs, or the whole request if it still waits for a slot.
+    /// True when this call cancelled it while it waited: the caller answers it. Only one caller gets
+    /// true, so a client's cancel and the drain's never both answer it.
+    @discardableResult
+    func cancel() -> Bool {
+        let (running, answersIt) = state.withLock { state in
             state.cancelled = true
-            if !state.started { state.answeredEarly = true }
-            return state.cancelRunning
+            let answersIt = !state.started && !state.answeredEarly
+            if answersIt { state.answeredEarly = true }
+            return (state.cancelRunning, answersIt)
         }
         running?()
+        return answersIt
     }
-
-    var answeredBeforeStart: Bool { state.withLock { $0.answeredEarly } }
 
     /// True for the first caller only: the request's own outcome, or the drain at exit that answers
     /// `-32800` for a request still running after its cancel (``Connection/abandonRunning(heldWorkDeadline:)``). The
@@ -119,18 +121,18 @@ final class InFlightTable: Sendable {
         }
     }
 
-    /// Cancels every in-flight request with `id` and returns them.
-    func cancel(_ id: RequestID) -> [InFlightRequest] {
+    /// Cancels every in-flight request with `id`; returns how many there were, and those this call
+    /// cancelled while they waited for a slot, which the caller answers.
+    func cancel(_ id: RequestID) -> (found: Int, waiting: [InFlightRequest]) {
         let requests = table.withLock { $0.all(id) }
-        requests.forEach { $0.cancel() }
-        return requests
+        return (requests.count, requests.filter { $0.cancel() })
     }
 
-    /// Cancels everything and returns the requests that were still waiting for a slot.
+    /// Cancels everything and returns the requests this call cancelled while they waited for a
+    /// slot, which the caller answers.
     func cancelAll() -> [InFlightRequest] {
         let requests = table.withLock { Array($0.first.values) + $0.more.values.flatMap { $0 } }
-        requests.forEach { $0.cancel() }
-        return requests.filter(\.answeredBeforeStart)
+        return requests.filter { $0.cancel() }
     }
 
     /// Empties the table and returns what it held.

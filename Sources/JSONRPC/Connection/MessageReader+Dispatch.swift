@@ -136,12 +136,12 @@ extension MessageReader {
             connection.logger.debug("ignored a cancellation that names no request id")
             return
         }
-        let requests = connection.inFlight.cancel(id)
-        if requests.isEmpty {
+        let (found, waiting) = connection.inFlight.cancel(id)
+        if found == 0 {
             connection.logger.debug("ignored a cancellation of \(id): not in flight")
         }
         // Requests still waiting for a slot are answered now; running ones answer when they stop.
-        for request in requests where request.answeredBeforeStart {
+        for request in waiting {
             connection.inFlight.remove(request)
             if let answer = connection.answer(.failure(.cancelled), for: request.context, target: request.target) {
                 flushReplies()

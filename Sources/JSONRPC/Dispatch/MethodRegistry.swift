@@ -71,7 +71,7 @@ public struct MethodRegistry: Sendable {
         _ handler: @escaping @Sendable (_ params: N.Params, _ context: RequestContext) throws -> Void
     ) {
         add(MethodEntry(name: N.name, summary: N.summary, kind: .notification, body: .immediate { params, context in
-            try handler(try ParamsDecoding.decode(N.Params.self, from: params), context)
+            try handler(try ParamsDecoding.decode(N.Params.self, from: params, open: N.Params.self is any OpenParams.Type), context)
             return JanssonValue.null
         }))
     }

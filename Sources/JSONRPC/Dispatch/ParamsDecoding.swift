@@ -10,14 +10,14 @@ import Jansson
 /// (`_meta` at the top aside: MCP and LSP carry progress tokens there), and so is a string holding
 /// `U+0000`. Types that must take members they do not know (an LSP `initialize`) adopt ``OpenParams``.
 enum ParamsDecoding {
-    /// `open`: `P` is ``OpenParams`` (``RPCMethod/paramsAreOpen``); `nil` asks with a cast.
-    static func decode<P: Decodable>(_ type: P.Type, from params: JSONView?, open: Bool? = nil) throws -> P {
+    /// `open`: `P` is ``OpenParams`` (``RPCMethod/paramsAreOpen``), and takes members it does not know.
+    static func decode<P: Decodable>(_ type: P.Type, from params: JSONView?, open: Bool) throws -> P {
         if P.self == JSONValue.self { return (params.map(JSONValue.init) ?? .null) as! P }
         if P.self == EmptyParams.self {
             if let params { try refuseMembers(of: params) }
             return EmptyParams() as! P
         }
-        let decoder = (open ?? (P.self is any OpenParams.Type)) ? openDecoder : strictDecoder
+        let decoder = open ? openDecoder : strictDecoder
         guard let params else { return try decoder.decode(P.self, from: emptyObject.view) }
         guard params.kind == .object else {
             throw JSONFieldError(field: "", expected: "object (named params)", got: params.preview())
@@ -69,12 +69,21 @@ public protocol OpenParams: Decodable {}
 
 /// Encodes a method's result into a jansson value.
 enum ResultEncoding {
-    /// `knownPlain`: `R` is known to be neither ``JanssonEncodable`` nor ``JSONTextEncodable``
-    /// (``RPCMethod/encode(result:)``), so no cast asks.
-    static func encode<R: Encodable>(_ result: R, knownPlain: Bool = false) throws -> JanssonValue {
-        // Metatype checks are cheap where a dynamic cast is not; strings are the commonest scalar result.
+    static func encode<R: Encodable>(_ result: R) throws -> JanssonValue {
+        try scalar(result) ?? JanssonEncoder().encode(result)
+    }
+
+    /// ``encode(_:)`` for a type known to be neither ``JanssonEncodable`` nor ``JSONTextEncodable``
+    /// (``RPCMethod/encode(result:)``): no cast asks.
+    static func encodePlain<R: Encodable>(_ result: R) throws -> JanssonValue {
+        try scalar(result) ?? JanssonEncoder().encodeThroughEncoder(result)
+    }
+
+    /// Strings and `JSONValue`s, the commonest results that need no encoder: metatype checks are
+    /// cheap where a dynamic cast is not.
+    private static func scalar<R: Encodable>(_ result: R) -> JanssonValue? {
         if R.self == String.self { return JanssonValue.string(unsafeBitCast(result, to: String.self)) }
         if R.self == JSONValue.self { return unsafeBitCast(result, to: JSONValue.self).makeJansson() }
-        return knownPlain ? try JanssonEncoder().encodeThroughEncoder(result) : try JanssonEncoder().encode(result)
+        return nil
     }
 }

@@ -27,7 +27,7 @@ public protocol RPCMethod: SendableMetatype {
 }
 
 extension RPCMethod {
-    public static func encode(result: Result) throws -> JanssonValue { try ResultEncoding.encode(result, knownPlain: true) }
+    public static func encode(result: Result) throws -> JanssonValue { try ResultEncoding.encodePlain(result) }
     public static var paramsAreOpen: Bool { false }
 }
 
