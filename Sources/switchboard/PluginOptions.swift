@@ -79,8 +79,8 @@ struct PluginLaunch {
 
     /// The supervisor of the configured plugins (none configured: `plugins.list` answers no items); no
     /// plugin takes a namespace of `policy`'s.
-    func makeSupervisor(limits: ConnectionLimits, policy: NamespacePolicy, logger: Logger) -> PluginSupervisor {
-        let configuration = PluginConfiguration.load(pluginFolders: folders, mcpConfigs: mcpConfigs, policy: policy, logger: logger)
+    func makeSupervisor(limits: ConnectionLimits, policy: @autoclosure () -> NamespacePolicy, logger: Logger) -> PluginSupervisor {
+        let configuration = PluginConfiguration.load(pluginFolders: folders, mcpConfigs: mcpConfigs, policy: policy(), logger: logger)
             .overridingSandboxes(files: sandboxFiles, unconfined: unconfined, logger: logger)
         return PluginSupervisor(configuration: configuration,
                                 settings: PluginSettings(limits: limits, shutdownGraceMilliseconds: graceMilliseconds,

@@ -116,9 +116,10 @@ struct Serve: ParsableCommand {
             }
         }
         let services = DomainServices(options: store, logger: logger)
-        // Plugins may take no namespace of the host's own methods.
-        let policy = NamespacePolicy(hostMethods: HostRegistry.make(services: services, readRoots: readRoots).names)
-        let plugins = launch.makeSupervisor(limits: host.limits, policy: policy, logger: logger)
+        // Plugins may take no namespace of the host's own methods (asked only when there are plugins).
+        let plugins = launch.makeSupervisor(limits: host.limits,
+                                            policy: NamespacePolicy(hostMethods: HostRegistry.make(services: services, readRoots: readRoots).names),
+                                            logger: logger)
         if !raw, isatty(STDIN_FILENO) != 0 {
             signal(SIGPIPE, SIG_IGN)
             let dispatcher = try HostRegistry.make(services: services, readRoots: readRoots, plugins: plugins).freeze()

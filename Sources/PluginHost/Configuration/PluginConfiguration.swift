@@ -20,9 +20,11 @@ public struct PluginConfiguration: Sendable {
 
     public init(entries: [Entry]) { self.entries = entries }
 
-    /// Reads the folders and files; every refusal is logged once. `policy` names the host's namespaces.
-    public static func load(pluginFolders: [String], mcpConfigs: [String], includeUserFolder: Bool = true, policy: NamespacePolicy,
-                            logger: Logger) -> PluginConfiguration {
+    /// Reads the folders and files; every refusal is logged once. `policy` names the host's namespaces;
+    /// it is made only when a plugin is found (a fresh host without plugins would build its method
+    /// table twice for it, a third of its start-up's instructions).
+    public static func load(pluginFolders: [String], mcpConfigs: [String], includeUserFolder: Bool = true,
+                            policy: @autoclosure () -> NamespacePolicy, logger: Logger) -> PluginConfiguration {
         var found: [Entry] = []
         var folders = pluginFolders
         if includeUserFolder, let user = userFolder() { folders.append(user) }
@@ -45,7 +47,7 @@ public struct PluginConfiguration: Sendable {
                 logger.error("--mcp-config \(error)")
             }
         }
-        let configuration = PluginConfiguration(entries: refuseConflicts(found, policy: policy))
+        let configuration = PluginConfiguration(entries: found.isEmpty ? [] : refuseConflicts(found, policy: policy()))
         for case .invalid(let name, _, _, let reason) in configuration.entries {
             logger.error("plugin \(name) is not loaded: \(reason)")
         }
