@@ -47,7 +47,13 @@ struct PluginFaultBinaryTests {
         let host = try PluginBinaryTests.host()
         #expect(try PluginBinaryTests.call(host, 1, "probe.echo", #"{"text":"up"}"#)["result"] == ["text": "up"])
         let pid = try Self.pid(of: "probe", host, id: 2)
-        try host.send(H.request(3, "probe.hang"))
+        // Killed once it has the call (its progress says so): killed before, the call could reach a
+        // restarted plugin and time out there instead.
+        try host.send(H.request(3, "probe.hang", #"{"_meta":{"progressToken":"hang"}}"#))
+        while true {
+            let message = try host.nextMessage()
+            if message["method"] == "$/progress", message["params"]?["token"] == "hang" { break }
+        }
         kill(pid, SIGKILL)
         let failed = try host.response(to: 3).response
         #expect(failed["error"]?["code"] == -32070)

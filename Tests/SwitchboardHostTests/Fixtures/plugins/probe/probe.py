@@ -115,6 +115,11 @@ def run(name, arguments, meta):
         sys.stderr.flush()
         os._exit(3)
     if name == "hang":
+        # With a progress token it says it has the call first, so a test can act once it surely does.
+        token = meta.get("progressToken")
+        if token is not None:
+            send({"jsonrpc": "2.0", "method": "notifications/progress",
+                  "params": {"progressToken": token, "progress": 0, "message": "hanging"}})
         return None
     if name == "garbage":
         sys.stdout.write("this is not JSON-RPC\n" * arguments.get("lines", 101))
