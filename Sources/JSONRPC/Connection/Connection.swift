@@ -142,8 +142,7 @@ public final class Connection: Sendable {
         for request in inFlight.cancelAll() {
             inFlight.remove(request)
             guard let message = answer(.failure(.cancelled), for: request.context, target: request.target) else { continue }
-            var collector: BatchCollector?
-            if case .batch(let batch, _) = request.target, batch.hasHeldActions { collector = batch }
+            let collector = heldWork(completedBy: request)
             if holdUntilFramed(message) || sink.offer(framed(message)) {
                 if let collector { completed.append(collector) }
                 continue
@@ -153,10 +152,7 @@ public final class Connection: Sendable {
                 await collector?.runHeldActions()
             }
         }
-        guard !completed.isEmpty else { return true }
-        return PlainThreadWait.run(until: deadline) { [completed] in
-            for collector in completed { await collector.runHeldActions() }
-        }
+        return runHeldWork(of: completed, until: deadline)
     }
 
     /// The drain's last step at exit: answers `-32800` for each request still in flight after
@@ -172,12 +168,24 @@ public final class Connection: Sendable {
         for request in inFlight.removeAll() where request.claimAnswer() {
             request.detach()
             guard let message = answer(.failure(.cancelled), for: request.context, target: request.target) else { continue }
-            if case .batch(let collector, _) = request.target, collector.hasHeldActions { completed.append(collector) }
+            if let collector = heldWork(completedBy: request) { completed.append(collector) }
             guard !holdUntilFramed(message) else { continue }
             _ = sink.offer(framed(message))
         }
+        return runHeldWork(of: completed, until: deadline)
+    }
+
+    /// The batch whose array the drain's answer to `request` just completed, when it holds after-answer work.
+    private func heldWork(completedBy request: InFlightRequest) -> BatchCollector? {
+        guard case .batch(let collector, _) = request.target, collector.hasHeldActions else { return nil }
+        return collector
+    }
+
+    /// Runs the after-answer work of the batches the drain completed, waited for until `deadline`
+    /// (monotonic ns); `false` when some of it was still running then.
+    private func runHeldWork(of completed: [BatchCollector], until deadline: UInt64) -> Bool {
         guard !completed.isEmpty else { return true }
-        return PlainThreadWait.run(until: deadline) { [completed] in
+        return PlainThreadWait.run(until: deadline) {
             for collector in completed { await collector.runHeldActions() }
         }
     }
