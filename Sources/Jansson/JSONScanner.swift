@@ -40,6 +40,9 @@ public enum JSONScanner {
         public var id: Range<Int>?
         public var method: Range<Int>?
         public var params: Range<Int>?
+        /// The value of its `result` member and of `error` (a response), likewise.
+        public var result: Range<Int>?
+        public var error: Range<Int>?
     }
 
     public struct Scan: Sendable, Equatable {
@@ -196,6 +199,8 @@ extension JSONScanner {
                 if isName(key, "id") { message?.id = memberStart..<index }
                 if isName(key, "params") { message?.params = memberStart..<index }
                 if isName(key, "method") { message?.method = memberStart..<index }
+                if isName(key, "result") { message?.result = memberStart..<index }
+                if isName(key, "error") { message?.error = memberStart..<index }
             }
         }
 

@@ -57,17 +57,14 @@ struct Call: ParsableCommand {
         let outcome = InProcessCall.callBlocking(method, params: params, dispatcher: dispatcher, logger: logger) { note in
             writeLine(note.jsonText(), to: STDERR_FILENO)
         }
-        // The answer's text parsed once and its result written from jansson's values.
+        // The answer's result (or error) indented from its text, which the scanner checked: no values built.
         let answered: Bool
-        if let response = try? JSONParser.parse(outcome.responseText) {
-            answered = withExtendedLifetime(response) {
-                if let result = response.view["result"] {
-                    writeLine(JSONWriter.string(of: result, pretty: true), to: STDOUT_FILENO)
-                    return true
-                }
-                writeLine(JSONWriter.string(of: response.view["error"] ?? response.view, pretty: true), to: STDERR_FILENO)
-                return false
-            }
+        if let message = outcome.responseMessage, message.isObject {
+            answered = message.result != nil
+            let printed = message.result ?? message.error ?? message.range
+            var text = outcome.responseText.withUnsafeBytes { JSONIndenter.indented(UnsafeRawBufferPointer(rebasing: $0[printed])) }
+            text.append(0x0A)
+            SystemCall.writeAll(answered ? STDOUT_FILENO : STDERR_FILENO, text)
         } else {
             writeLine("switchboard: the answer is not JSON", to: STDERR_FILENO)
             answered = false

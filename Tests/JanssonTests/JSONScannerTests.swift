@@ -152,6 +152,18 @@ struct JSONScannerTests {
         #expect(slice(scan.messages[2].range) == "3")
     }
 
+    @Test("finds a response's result and error, nested ones aside")
+    func responseMembers() throws {
+        let text = #"[{"jsonrpc":"2.0","id":1,"result":{"error":2,"result":[3]}},{"id":2,"error":{"code":-1,"message":"m"}}]"#
+        let bytes = Array(text.utf8)
+        let scan = try #require(JSONScanner.scan(bytes))
+        func slice(_ range: Range<Int>?) -> String? { range.map { String(decoding: bytes[$0], as: UTF8.self) } }
+        #expect(slice(scan.messages[0].result) == #"{"error":2,"result":[3]}"#)
+        #expect(scan.messages[0].error == nil)
+        #expect(slice(scan.messages[1].error) == #"{"code":-1,"message":"m"}"#)
+        #expect(scan.messages[1].result == nil)
+    }
+
     @Test("a real reads back exactly when the writer's shortest form states the same number", arguments: [
         ("1e2", true), ("100.0", true), ("0.1", true), ("1.50", true), ("-2.25", true), ("1E-7", true), ("0.0", true),
         ("0.1000000000000000000001", false), ("9007199254740993.0", false), ("2.50000000000000000001", false),

@@ -62,6 +62,30 @@ struct CLITests {
         #expect(a.lowerBound < b.lowerBound, "member order kept")
     }
 
+    @Test("`switchboard call` prints a result laid out as jansson indents it, its tokens as the host wrote them")
+    func callPrintsIndented() throws {
+        let run = try Self.run(["call", "host.echo", #"{"a":[1,{"b":[]},{}],"c":"x, y: [z]","d":0.1,"é":null}"#])
+        #expect(run.termination == .exited(0))
+        #expect(run.stdout == """
+            {
+              "a": [
+                1,
+                {
+                  "b": []
+                },
+                {}
+              ],
+              "c": "x, y: [z]",
+              "d": 0.1,
+              "é": null
+            }
+
+            """)
+        let error = try Self.run(["call", "host.sleep", #"{"ms":-1}"#])
+        #expect(error.termination == .exited(1))
+        #expect(error.stderr.hasPrefix("{\n  \"code\": -32602,\n  \"message\": "), "\(error.stderr)")
+    }
+
     @Test("`switchboard call no.such` prints the -32601 error JSON on stderr and exits 1 with nothing on stdout")
     func callUnknownMethod() throws {
         let run = try Self.run(["call", "no.such"])
