@@ -24,7 +24,8 @@ extension AppDatabase {
         return DatabaseRegionObservation(tracking: Table("change_log"))
             .start(in: writer, onError: { _ in }, onChange: { _ in
                 signal.post()
-                if let announcement { _ = utimensat(AT_FDCWD, announcement, nil, 0) }
+                // Not through a symbolic link: the lock file is ours, what it might point to is not.
+                if let announcement { _ = utimensat(AT_FDCWD, announcement, nil, AT_SYMLINK_NOFOLLOW) }
             })
     }
 

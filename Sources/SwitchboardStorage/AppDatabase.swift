@@ -71,7 +71,9 @@ public struct AppDatabase: Sendable {
                 return
             }
         }
-        let lock = try DatabaseFile.access(path) == .readWrite ? SetupLock.acquire(for: path, waiting: waiting) : nil
+        let writable = try DatabaseFile.access(path) == .readWrite
+        if writable { try Self.checkOwnershipBeforeWriting(path) }
+        let lock = writable ? try SetupLock.acquire(for: path, waiting: waiting) : nil
         try beforeOpen()
         let access = try DatabaseFile.access(path)
         do {
@@ -84,7 +86,8 @@ public struct AppDatabase: Sendable {
                 try Self.checkNotNewer(writer, migrator, path: path)
                 try Self.migrate(writer, migrator)
             case .readOnly(let cause):
-                writers = try WriterSlot(opened: DatabaseQueue(path: path, configuration: Self.configuration(readOnly: true)), path: path, signal: nil)
+                writers = try WriterSlot(opened: DatabaseQueue(path: DatabaseFile.sqliteName(path), configuration: Self.configuration(readOnly: true)),
+                                         path: path, signal: nil)
                 readOnlyCause = cause
                 readers = nil
                 try Self.checkOwnership(writer, path: path)
@@ -152,6 +155,17 @@ public struct AppDatabase: Sendable {
     static func migrate(_ writer: any DatabaseWriter, _ migrator: DatabaseMigrator) throws {
         // No pruning here: ChangeLog.record prunes as the log grows.
         try migrator.migrate(writer)
+    }
+
+    /// Refuses another program's database before anything writes to it or beside it: opening the
+    /// writer switches a file to WAL, and the setup lock makes `PATH.lock`. Read on a read-only connection.
+    static func checkOwnershipBeforeWriting(_ path: String) throws {
+        guard DatabaseFile.hasContent(path) else { return }
+        do {
+            try checkOwnership(DatabaseQueue(path: DatabaseFile.sqliteName(path), configuration: configuration(readOnly: true)), path: path)
+        } catch let error as DatabaseError {
+            throw storageError(error, path: path)
+        }
     }
 
     /// Refuses an SQLite database of another program: one with tables but not the change log.
@@ -256,7 +270,7 @@ extension AppDatabase {
         }
         let ours: Bool
         do {
-            let queue = try DatabaseQueue(path: path, configuration: configuration(readOnly: true))
+            let queue = try DatabaseQueue(path: DatabaseFile.sqliteName(path), configuration: configuration(readOnly: true))
             ours = try queue.read { db in try db.tableExists("change_log") && db.tableExists("grdb_migrations") }
         } catch {
             ours = false

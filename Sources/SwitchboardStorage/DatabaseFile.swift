@@ -53,6 +53,13 @@ public enum DatabaseFile {
         return .readWrite
     }
 
+    /// The name to give SQLite for `path`. SQLite reads a name that starts with `file:` as a URI — its
+    /// options, or another file than the one the checks here looked at — so such a path is given as
+    /// `./file:…`, which SQLite takes as the file's name.
+    public static func sqliteName(_ path: String) -> String {
+        path.hasPrefix("file:") ? "./" + path : path
+    }
+
     /// True when `path` is a file with something in it (a database that may be set up already).
     public static func hasContent(_ path: String) -> Bool {
         var info = stat()

@@ -74,7 +74,7 @@ final class ReadConnections: Sendable {
         }
         if let reused { return reused }
         do {
-            return try DatabaseQueue(path: path, configuration: AppDatabase.configuration(readOnly: true))
+            return try DatabaseQueue(path: DatabaseFile.sqliteName(path), configuration: AppDatabase.configuration(readOnly: true))
         } catch {
             state.withLock { $0.open -= 1 }
             throw error

@@ -15,8 +15,12 @@ struct SetupLock: ~Copyable {
 
     /// Takes the lock, waiting for the process that holds it; `waiting` is called once if it must wait.
     /// Returns `nil` when the lock file cannot be created (a read-only folder: nothing can be set up there).
-    static func acquire(for path: String, waiting: () -> Void) -> SetupLock? {
-        let fd = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+    /// Throws when `PATH.lock` is a symbolic link: opening it would create or lock the file it points to.
+    static func acquire(for path: String, waiting: () -> Void) throws(ServiceError) -> SetupLock? {
+        let fd = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        if fd < 0, errno == ELOOP {
+            throw .storageUnavailable(path: path, cause: "its lock file \(path).lock is a symbolic link; remove it")
+        }
         guard fd >= 0 else { return nil }
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
             waiting()

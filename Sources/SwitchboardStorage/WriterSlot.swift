@@ -38,7 +38,7 @@ final class WriterSlot: Sendable {
         try opened.withLock { opened in
             if let opened { return opened.writer }
             do {
-                let pool = try DatabasePool(path: path, configuration: AppDatabase.configuration(readOnly: false))
+                let pool = try DatabasePool(path: DatabaseFile.sqliteName(path), configuration: AppDatabase.configuration(readOnly: false))
                 opened = Opened(writer: pool, observation: signal.map { AppDatabase.observeCommits(of: pool, path: path, signal: $0) })
                 return pool
             } catch let error as DatabaseError {

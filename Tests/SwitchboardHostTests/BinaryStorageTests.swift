@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import Jansson
 import Testing
@@ -20,6 +21,17 @@ struct BinaryStorageTests {
 
     static func run(_ arguments: [String]) throws -> H.Run {
         try H.run(arguments, raw: true, timeout: 60_000)
+    }
+
+    /// The binary run with `arguments` in `folder` (a shell changes to it first; no argument holds a quote).
+    static func run(_ arguments: [String], in folder: String) throws -> H.Run {
+        let words = ([BinaryHarness.binaryPath] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        let host = try SpawnedHost(arguments: ["-c", "cd '\(folder)' && exec \(words)"], executable: "/bin/sh", raw: true)
+        host.closeInput()
+        try host.readToEndOfOutput(within: 60_000)
+        let termination = try host.waitForExit(within: 60_000)
+        return H.Run(stdout: String(decoding: host.stdoutBytes, as: UTF8.self), stderr: String(decoding: host.stderrBytes, as: UTF8.self),
+                     termination: termination)
     }
 
     @Test("16 processes started at once on one fresh database all open, migrate, seed and answer", arguments: 1...2)
@@ -106,6 +118,70 @@ struct BinaryStorageTests {
         #expect(error?["data"] == ["path": .string(path), "cause": .string(cause)])
         host.closeInput()
         #expect(try host.waitForExit(within: 60_000) == .exited(0))
+    }
+
+    @Test("another program's database is refused untouched: its bytes as they were, nothing made beside it",
+          arguments: ["call", "serve", "seed"])
+    func foreignDatabaseUntouched(command: String) throws {
+        let folder = try Self.folder()
+        defer { _ = system("rm -rf '\(folder)'") }
+        let path = folder + "/other.sqlite"
+        try DatabaseQueue(path: path).write { db in try db.execute(sql: "CREATE TABLE notes(text TEXT); INSERT INTO notes VALUES ('x')") }
+        let before = try #require(FileManager.default.contents(atPath: path))
+        switch command {
+        case "call":
+            #expect(try Self.run(["call", "feed.list", #"{"limit":1}"#, "--db", path] + Self.small).termination == .exited(1))
+        case "seed":
+            #expect(try Self.run(["seed", "--db", path] + Self.small).termination != .exited(0))
+        default:
+            let host = try SpawnedHost(arguments: ["--db", path] + Self.small)
+            try host.send(H.request(1, "feed.list", #"{"limit":1}"#))
+            #expect(try host.response(to: 1, within: 60_000).response["error"]?["code"] == -32050)
+            host.closeInput()
+            #expect(try host.waitForExit(within: 60_000) == .exited(0))
+        }
+        #expect(FileManager.default.contents(atPath: path) == before, "the file's bytes changed")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["other.sqlite"])
+    }
+
+    @Test("a --db path that starts with file: is that file, not an SQLite URI")
+    func fileColonIsAFileName() throws {
+        let folder = try Self.folder()
+        defer { _ = system("rm -rf '\(folder)'") }
+        let other = folder + "/other.sqlite"
+        try DatabaseQueue(path: other).write { db in try db.execute(sql: "CREATE TABLE notes(text TEXT)") }
+        let before = try #require(FileManager.default.contents(atPath: other))
+        for name in ["file:other.sqlite", "file:x.sqlite?mode=memory"] {
+            let run = try Self.run(["call", "feed.list", #"{"limit":1}"#, "--db", name] + Self.small, in: folder)
+            #expect(run.termination == .exited(0), "\(name): \(run.stderr)")
+            #expect(FileManager.default.fileExists(atPath: folder + "/" + name), "the database is the file named \(name)")
+        }
+        #expect(FileManager.default.contents(atPath: other) == before)
+    }
+
+    @Test("a lock file that is a symbolic link is refused, and nothing is made or touched through it")
+    func symbolicLockFileRefused() throws {
+        let folder = try Self.folder()
+        defer { _ = system("rm -rf '\(folder)'") }
+        #expect(mkdir(folder + "/db", 0o755) == 0 && mkdir(folder + "/else", 0o755) == 0)
+        #expect(symlink("../else/created.txt", folder + "/db/a.sqlite.lock") == 0)
+        let run = try Self.run(["call", "feed.list", #"{"limit":1}"#, "--db", folder + "/db/a.sqlite"] + Self.small)
+        #expect(run.termination == .exited(1))
+        #expect(run.stderr.contains("a.sqlite.lock is a symbolic link"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/else/created.txt"))
+
+        // Set up first, then linked: a commit's announcement touches the link, not what it points to.
+        let database = folder + "/db/b.sqlite"
+        #expect(try Self.run(["seed", "--db", database] + Self.small).termination == .exited(0))
+        #expect(FileManager.default.createFile(atPath: folder + "/else/victim.txt", contents: Data("keep".utf8)))
+        var old = [timespec(tv_sec: 1_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, folder + "/else/victim.txt", &old, 0) == 0)
+        #expect(unlink(database + ".lock") == 0 && symlink("../else/victim.txt", database + ".lock") == 0)
+        let send = try Self.run(["call", "chat.send", #"{"roomId":"grp-team","text":"x","clientMessageId":"c1"}"#, "--db", database] + Self.small)
+        #expect(send.termination == .exited(0), "\(send.stderr)")
+        var info = stat()
+        #expect(stat(folder + "/else/victim.txt", &info) == 0)
+        #expect(info.st_mtim.tv_sec == 1_000_000, "the file the lock points to was touched")
     }
 
     @Test("a read-only database serves reads; writes answer -32051 naming the file", arguments: ["file", "folder"])
