@@ -11,6 +11,8 @@ struct BinarySecretLogTests {
     typealias H = BinaryHarness
 
     static let password = "hunter2-PASSWORD-MARKER"
+    /// Short enough for jansson to quote it in a parse error.
+    static let shortPassword = "Hunter2sec"
 
     /// Logins that succeed and that fail on the email, on the password or on a member, all with the password.
     static let logins: [String] = [
@@ -38,12 +40,21 @@ struct BinarySecretLogTests {
         _ = try host.nextMessage()
         try host.write(#"{"jsonrpc":"2.0","id":11,"method":"mail.login","params":{"password":"\#(Self.password)""# + "\n")
         #expect(H.errorCode(try host.nextMessage()) == -32700)
+        // Parse errors that jansson explains by quoting the token they stopped in (up to 20 bytes):
+        // here, a short password.
+        for broken in [#""password":"\#(Self.shortPassword)\q"}}"#, #""password":"\#(Self.shortPassword)"#] {
+            try host.write(#"{"jsonrpc":"2.0","id":12,"method":"mail.login","params":{"email":"a@b.example","# + broken + "\n")
+            let answer = try host.nextMessage()
+            #expect(H.errorCode(answer) == -32700)
+            #expect(!answer.jsonText().contains(Self.shortPassword), "\(answer.jsonText())")
+        }
         host.closeInput()
         #expect(try host.waitForExit() == .exited(0))
         #expect(!host.stderrText.contains(Self.password), "\(host.stderrText)")
         let recorded = try #require(folder.read("session.jsonl"))
         #expect(recorded.contains("mail.login"), "the recording holds the logins")
         #expect(!recorded.contains(Self.password), "\(recorded)")
+        #expect(!recorded.contains(Self.shortPassword), "\(recorded)")
     }
 
     @Test("call mail.login at trace level prints the answer, and the password on no stderr line")

@@ -51,7 +51,7 @@ extension MessageReader {
     /// request's id whenever that can be read. Anything else jansson refused is a parse error.
     func handleUnholdable(_ text: UnsafeRawBufferPointer, parseError: JSONParseError) {
         guard let scan = JSONScanner.scan(text), !scan.unholdable.isEmpty else {
-            replyError(.parseError(parseError), id: nil, target: .single)
+            replyError(.parseError(parseError, in: text), id: nil, target: .single)
             return
         }
         // Held for the views the messages point into.

@@ -104,7 +104,7 @@ public final class MessageReader {
             handleUnholdable(bytes, parseError: error)
             return
         } catch {
-            replyError(.parseError(error), id: nil, target: .single)
+            replyError(.parseError(error, in: bytes), id: nil, target: .single)
             return
         }
         withExtendedLifetime(document) { handleDocument(document.view, text: bytes) }

@@ -19,13 +19,27 @@ public struct ResponseError: Error, Sendable, Equatable, CustomStringConvertible
 }
 
 extension ResponseError {
-    public static func parseError(_ error: JSONParseError) -> ResponseError {
-        ResponseError(
+    /// jansson's reason quotes the text near where it failed: not when `text` names a secret member
+    /// (``secretMembers``), as the quote could be the secret (an unclosed or badly escaped password).
+    public static func parseError(_ error: JSONParseError, in text: UnsafeRawBufferPointer) -> ResponseError {
+        let reason = holdsSecretMember(text) ? error.problem : error.reason
+        return ResponseError(
             code: .parseError,
-            message: "Parse error: \(error.reason) at line \(error.line), column \(error.column)",
-            data: ["reason": .string(error.reason), "line": .integer(Int64(error.line)),
+            message: "Parse error: \(reason) at line \(error.line), column \(error.column)",
+            data: ["reason": .string(reason), "line": .integer(Int64(error.line)),
                    "column": .integer(Int64(error.column)), "offset": .integer(Int64(error.offset))]
         )
+    }
+
+    /// Whether `text` holds a secret member's name in quotes, as a member name is written.
+    static func holdsSecretMember(_ text: UnsafeRawBufferPointer) -> Bool {
+        secretMembers.contains { name in
+            let quoted = Array("\"\(name)\"".utf8)
+            guard text.count >= quoted.count else { return false }
+            return (0...(text.count - quoted.count)).contains { start in
+                text[start] == quoted[0] && quoted.indices.allSatisfy { text[start + $0] == quoted[$0] }
+            }
+        }
     }
 
     public static func parseError(_ reason: String) -> ResponseError {
