@@ -156,6 +156,9 @@ struct MCPServerBinaryTests {
         let read = try Self.call(host, 3, "resources/read", #"{"uri":"feed://item/3"}"#)
         #expect(read["result"]?["contents"]?.arrayValue?.first?["uri"] == "feed://item/3")
         #expect(try Self.call(host, 4, "resources/read", #"{"uri":"nowhere://x"}"#)["error"]?["code"] == -32002)
+        // An item that is not there is a resource not found too, MCP's one code, naming the URI.
+        let missing = try Self.call(host, 40, "resources/read", #"{"uri":"feed://item/99999999"}"#)["error"]
+        #expect(missing?["code"] == -32002 && missing?["data"] == ["uri": "feed://item/99999999"], "\(missing ?? .null)")
 
         #expect(try Self.call(host, 5, "resources/subscribe", #"{"uri":"mail://inbox"}"#)["result"] == [:])
         #expect(try Self.call(host, 6, "resources/subscribe", #"{"uri":"mail://inbox"}"#)["result"] == [:])

@@ -21,7 +21,9 @@ enum MCPResources {
         guard let source else { throw notFound }
         do {
             return try await source.read(uri, within: context)
-        } catch let error as ResponseError where error.code == .invalidParams && error.data?["field"] == "uri" {
+        } catch let error as ResponseError where error.code == .invalidParams && error.data?["field"] == "uri" || error.code == .notFound {
+            // A URI no one serves, or one naming an item that is not there (`feed://item/99999999`): MCP
+            // has one code for both.
             throw notFound
         }
     }
