@@ -86,7 +86,7 @@ public struct AppDatabase: Sendable {
                 try Self.checkNotNewer(writer, migrator, path: path)
                 try Self.migrate(writer, migrator)
             case .readOnly(let cause):
-                writers = try WriterSlot(opened: DatabaseQueue(path: DatabaseFile.sqliteName(path), configuration: Self.configuration(readOnly: true)),
+                writers = try WriterSlot(opened: DatabaseQueue(path: DatabaseFile.readOnlyName(path), configuration: Self.configuration(readOnly: true)),
                                          path: path, signal: nil)
                 readOnlyCause = cause
                 readers = nil

@@ -60,6 +60,29 @@ public enum DatabaseFile {
         path.hasPrefix("file:") ? "./" + path : path
     }
 
+    /// The name to open `path` with for reading only. A WAL database is read through its `-shm` file,
+    /// which SQLite makes beside it: in a folder this user cannot write, with no `-wal` or `-shm`
+    /// there, it cannot, and even a read fails. No `-wal` means no commit is pending, and a user who
+    /// cannot write the folder cannot start one either (a writer needs the `-wal`), so the file is
+    /// opened `immutable`: no shared memory, no locks.
+    public static func readOnlyName(_ path: String) -> String {
+        let folder = self.folder(of: path)
+        guard Glibc.access(folder, W_OK) != 0, Glibc.access(path + "-wal", F_OK) != 0, Glibc.access(path + "-shm", F_OK) != 0 else {
+            return sqliteName(path)
+        }
+        // `file:` then the path, absolute after an empty authority; bytes other than these percent-encoded.
+        let plain = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/._-~".utf8)
+        var uri = path.hasPrefix("/") ? "file://" : "file:"
+        for byte in path.utf8 {
+            if plain.contains(byte) {
+                uri.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                uri += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0xF, radix: 16, uppercase: true)
+            }
+        }
+        return uri + "?immutable=1"
+    }
+
     /// True when `path` is a file with something in it (a database that may be set up already).
     public static func hasContent(_ path: String) -> Bool {
         var info = stat()

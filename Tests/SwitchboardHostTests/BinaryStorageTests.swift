@@ -205,6 +205,30 @@ struct BinaryStorageTests {
         #expect(error["data"] == ["path": .string(database), "cause": .string(cause)])
     }
 
+    @Test("a database in a folder this user cannot write serves reads when no -wal or -shm is there (not root: root makes them anyway)")
+    func readOnlyFolderForAnotherUser() throws {
+        // A folder of its own, open to every user, as the scratch folders are not.
+        var template = Array("/tmp/switchboard-ro-XXXXXX".utf8CString)
+        let folder = try #require(template.withUnsafeMutableBufferPointer { $0.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) } })
+        defer { _ = system("chmod -R u+w '\(folder)'; rm -rf '\(folder)'") }
+        #expect(chmod(folder, 0o755) == 0 && mkdir(folder + "/data", 0o755) == 0)
+        let database = folder + "/data/ro.sqlite"
+        #expect(try Self.run(["seed", "--db", database] + Self.small).termination == .exited(0))
+        #expect(access(database + "-wal", F_OK) != 0 && access(database + "-shm", F_OK) != 0, "the last connection removed them")
+        #expect(chmod(database, 0o644) == 0 && chmod(folder + "/data", 0o555) == 0)
+        // As nobody when run as root (root writes into a read-only folder all the same), else as this user.
+        let call = ["call", "inbox.list", #"{"limit":2}"#, "--db", database] + Self.small
+        let host = geteuid() == 0
+            ? try SpawnedHost(arguments: ["--reuid=65534", "--regid=65534", "--clear-groups", "env", "HOME=\(folder)", BinaryHarness.binaryPath] + call,
+                              executable: "/usr/bin/setpriv", raw: true)
+            : try SpawnedHost(arguments: call, raw: true)
+        host.closeInput()
+        try host.readToEndOfOutput(within: 60_000)
+        #expect(try host.waitForExit(within: 60_000) == .exited(0), "\(host.stderrText)")
+        #expect(try JSONValue(parsing: String(decoding: host.stdoutBytes, as: UTF8.self))["items"]?.arrayValue?.count == 2)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/data").sorted() == ["ro.sqlite", "ro.sqlite.lock"])
+    }
+
     @Test("seed --reset refuses to delete a file that is not a switchboard database")
     func resetRefusesForeignFiles() throws {
         let folder = try Self.folder()
