@@ -114,6 +114,56 @@ struct CalendarExpansionBoundsTests {
         #expect(cache.bytes > 0)
     }
 
+    /// Every minute of every day, but only on February 30th: candidates that never pass. libical
+    /// looked at each minute to the year 2582 within one call.
+    static func neverPasses(count: Int? = nil) -> RecurrenceRule {
+        RecurrenceRule(frequency: .daily, byMonthDay: [30], byMonth: ["2"], byHour: Array(0...23), byMinute: Array(0...59), count: count)
+    }
+
+    @Test("a rule whose candidates never pass is cut by the candidate budget: its end unknown, a window answered", arguments: [nil, 1])
+    func candidatesThatNeverPass(count: Int?) {
+        let rule = Self.neverPasses(count: count)
+        let start = Self.local("2026-01-01T00:00:00")
+        var seen = 0
+        let outcome = RecurrenceExpansion.iterate(rule, from: start, notBefore: start, through: Self.local("2199-12-31T23:59:59"),
+                                                  maximumSteps: 1_000_000) { _ in
+            seen += 1
+            return true
+        }
+        // libical yields the first start only when it passes the rule (the agenda adds it: RFC 5545).
+        #expect(outcome == .stopped && seen == 0)
+        #expect(RecurrenceExpansion.lastStart(of: rule, from: start) == nil, "a count not reached within the budget: no end known")
+        #expect(EventSpan(.timed("never", "Never", "2026-01-01T00:00:00", rules: [Self.neverPasses(count: 2)])).lastDay == nil,
+                "an end not found is no end: the event may show on any later day")
+        // A month's window looks at its own candidates alone and is whole.
+        #expect(Self.expand(rule, from: "2026-01-01T00:00:00", "2026-11-01T00:00:00"..."2026-11-30T23:59:59").starts == [])
+    }
+
+    @Test("an iteration whose task is cancelled stops between slices")
+    func cancelledIterationStops() async {
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return RecurrenceExpansion.iterate(Self.neverPasses(), from: Self.local("2026-01-01T00:00:00"), notBefore: Self.local("2026-01-02T00:00:00"),
+                                               through: Self.local("2199-12-31T23:59:59"), maximumSteps: 1_000_000) { _ in true }
+        }
+        #expect(await task.value == .stopped)
+    }
+
+    @Test("creating such an event answers, and so do its agenda and day", arguments: CalendarBackend.allCases)
+    func neverPassingEventAnswers(backend: CalendarBackend) async throws {
+        let harness = try await CalendarHarness(backend)
+        let rule: JSONValue = ["frequency": "daily", "byMonth": ["2"], "byMonthDay": [30], "count": 1,
+                               "byHour": .array((0...23).map { .integer(Int64($0)) }), "byMinute": .array((0...59).map { .integer(Int64($0)) })]
+        let created = await harness.result("calendar.create", [
+            "id": "never", "title": "Never", "start": "2026-11-01T00:00:00", "timeZone": "UTC", "duration": "PT1H", "recurrenceRules": [rule],
+        ])
+        #expect(created?["event"]?["id"] == "never")
+        let day = try #require(await harness.result("calendar.day", ["date": "2026-11-24"]))
+        #expect(day["events"] == [])
+        let agenda = try #require(await harness.result("calendar.agenda", ["from": "2026-11-01", "to": "2026-11-30"]))
+        #expect(agenda["days"]?.arrayValue?.first?["events"]?.arrayValue?.count == 1, "the first start is an occurrence")
+    }
+
     @Test("a thousand daily events from 1900 show once each on one day of 2026", arguments: CalendarBackend.allCases)
     func thousandOldDailies(backend: CalendarBackend) async throws {
         let events = (0..<1000).map { index in

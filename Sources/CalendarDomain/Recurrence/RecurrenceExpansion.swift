@@ -61,6 +61,14 @@ enum RecurrenceExpansion {
     /// is the same rule from there with k fewer); any other `count` rule from `start`, which its `count`
     /// (at most ``RecurrenceRule/maximumCount``) bounds. At most `maximumSteps` occurrences at or after
     /// `lower`, and ``RecurrenceRule/maximumCount`` before it, are looked at.
+    ///
+    /// - Important: libical looks at every candidate the `by*` parts make (one per day and listed
+    ///   hour and minute) until one passes the rule's filters, within one call: a rule whose filters
+    ///   never pass (February 30th, every minute) kept a call busy to the year 2582, past any
+    ///   cancellation. So libical is given the window's end as `UNTIL`, in slices of about
+    ///   ``candidatesPerSlice`` candidates with a check for cancellation between them, and the `count`
+    ///   is counted here (slices start by `set_start`). When ``candidateBudget`` candidates are looked
+    ///   at, the iteration stops (`.stopped`), as the step bound stops it.
     static func iterate(_ rule: RecurrenceRule, from start: LocalDateTime, notBefore lower: LocalDateTime, through end: LocalDateTime,
                         maximumSteps: Int, _ visit: (LocalDateTime) -> Bool) -> Iteration {
         var rule = rule, first = start, skip: LocalDateTime?
@@ -75,27 +83,50 @@ enum RecurrenceExpansion {
                 first = start.adding(seconds: periods * period)
             }
         }
+        let last = min(end, rule.until ?? end)
+        guard last >= (skip ?? first) else { return rule.until.map { $0 < end } ?? false ? .ended : .reached }
         LibicalSetup.once()
-        let recurrence = icalrecurrencetype_from_string(rule.rruleText)
-        guard recurrence.freq != ICAL_NO_RECURRENCE, let iterator = icalrecur_iterator_new(recurrence, iteratorTime(first))
-        else { return .ended }
-        defer { icalrecur_iterator_free(iterator) }
-        if let skip { _ = icalrecur_iterator_set_start(iterator, iteratorTime(skip)) }
-        var before = 0, after = 0
-        while after < maximumSteps, before <= RecurrenceRule.maximumCount {
-            if (before + after) & 1023 == 1023, Task.isCancelled { return .stopped }
-            let next = icalrecur_iterator_next(iterator)
-            guard icaltime_is_null_time(next) == 0, let local = ICalendarText.local(next) else { return .ended }
-            guard local <= end else { return .reached }
-            if local < lower {
-                before += 1
-                continue
+        var recurrence = icalrecurrencetype_from_string(rule.rruleText)
+        guard recurrence.freq != ICAL_NO_RECURRENCE else { return .ended }
+        recurrence.count = 0
+        let perDay = Int64(max(1, rule.byHour?.count ?? 1) * max(1, rule.byMinute?.count ?? 1))
+        let sliceSeconds = max(1, Int64(candidatesPerSlice) / perDay) * 86_400
+        var sliceStart = skip ?? first
+        var counted = 0, before = 0, after = 0, candidates: Int64 = 0
+        while true {
+            if Task.isCancelled { return .stopped }
+            let sliceEnd = sliceStart.seconds > last.seconds - sliceSeconds ? last : sliceStart.adding(seconds: sliceSeconds - 1)
+            recurrence.until = iteratorTime(sliceEnd)
+            guard let iterator = icalrecur_iterator_new(recurrence, iteratorTime(first)) else { return .ended }
+            defer { icalrecur_iterator_free(iterator) }
+            if sliceStart > first { _ = icalrecur_iterator_set_start(iterator, iteratorTime(sliceStart)) }
+            while true {
+                guard after < maximumSteps, before <= RecurrenceRule.maximumCount else { return .stopped }
+                if (before + after) & 1023 == 1023, Task.isCancelled { return .stopped }
+                let next = icalrecur_iterator_next(iterator)
+                guard icaltime_is_null_time(next) == 0, let local = ICalendarText.local(next) else { break }
+                guard local <= sliceEnd else { break }
+                counted += 1
+                if let count = rule.count, counted > count { return .ended }
+                if local < lower {
+                    before += 1
+                    continue
+                }
+                after += 1
+                if !visit(local) { return .reached }
             }
-            after += 1
-            if !visit(local) { return .reached }
+            if rule.count.map({ counted >= $0 }) ?? false { return .ended }
+            if sliceEnd >= last { return rule.until.map { $0 <= end } ?? false ? .ended : .reached }
+            candidates += (sliceEnd.seconds - sliceStart.seconds) / 86_400 * perDay + perDay
+            if candidates >= candidateBudget { return .stopped }
+            sliceStart = sliceEnd.adding(seconds: 1)
         }
-        return .stopped
     }
+
+    /// Candidates libical looks at between two checks for cancellation, about.
+    static let candidatesPerSlice = 50_000
+    /// Candidates one iteration looks at, at most, about (libical and ICU take a microsecond or two each).
+    static let candidateBudget: Int64 = 250_000
 
     /// `local` as libical's iterator is given it: a wall time marked UTC. libical opens an ICU calendar
     /// in the start's zone for every iterator, and a floating start names ICU's unknown zone, whose
@@ -136,11 +167,12 @@ enum RecurrenceExpansion {
         guard rule.count != nil else { return nil }
         var last = start
         let end = LocalDateTime(seconds: CalendarDate(year: LocalDateTime.years.upperBound, month: 12, day: 31)?.midnight.seconds ?? 0)
-        _ = iterate(rule, from: start, notBefore: start, through: max(start, end), maximumSteps: RecurrenceRule.maximumCount) { local in
+        let outcome = iterate(rule, from: start, notBefore: start, through: max(start, end), maximumSteps: RecurrenceRule.maximumCount) { local in
             last = local
             return true
         }
-        return last
+        // Cut short (a rule whose candidates seldom pass), its end is not known: it may show on any later day.
+        return outcome == .stopped ? nil : last
     }
 }
 
