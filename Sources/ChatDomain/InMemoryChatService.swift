@@ -113,6 +113,8 @@ public final class InMemoryChatService: ChatService {
             let stored = store.store(roomId: roomId, senderId: sender, text: text, clientMessageId: clientMessageId, sentAt: now)
             return (Committed(stored.message, state: store.state), room)
         }
+        // Stored before under this client id, but for another room: this message is not the one stored.
+        if committed.value.duplicate == true, committed.value.roomId != roomId { throw ChatSend.reused(clientMessageId, in: committed.value.roomId) }
         guard let room = reply else { return committed }
         signal.post()
         if peerReplies, let peer = SimulatedPeer.peer(in: room, answering: sender) { answer(in: room.id, as: peer) }

@@ -1,5 +1,6 @@
 import ChatDomain
 import GRDB
+import Jansson
 import PostgresNIO
 import PostgresTesting
 import SwitchboardCore
@@ -165,6 +166,31 @@ struct ChatServiceTests {
             await #expect(throws: ServiceError.notFound(kind: "room", id: "dm-u1-u2")) {
                 try await chat.send(sender: Self.me, roomId: "dm-u1-u2", text: "x", clientMessageId: "c-2")
             }
+        }
+    }
+
+    @Test("one client id for two rooms in one batch (both queued before either was stored): the second fails alone, nothing is lost",
+          arguments: Backend.available)
+    func clientIdReusedInOneBatch(backend: Backend) async throws {
+        try await Self.withChat(backend) { chat in
+            let outcomes = await chat.send([
+                ChatSendRequest(sender: Self.me, roomId: "grp-team", text: "to the team", clientMessageId: "k9"),
+                ChatSendRequest(sender: Self.me, roomId: "dm-u0-u1", text: "to ada only", clientMessageId: "k9"),
+                ChatSendRequest(sender: Self.me, roomId: "grp-team", text: "to the team (again)", clientMessageId: "k9"),
+            ])
+            let first = try outcomes[0].get().value
+            #expect(first.roomId == "grp-team" && first.text == "to the team" && !first.duplicate)
+            guard case .failure(let error as JSONFieldError) = outcomes[1] else {
+                Issue.record("the send for another room: \(outcomes[1])")
+                return
+            }
+            #expect(error.field == "clientMessageId" && error.got.hasSuffix("used in grp-team"), "\(error)")
+            let again = try outcomes[2].get().value
+            #expect(again.duplicate && again.id == first.id, "a retry for the same room is the stored message")
+            let team = try await chat.history(user: Self.me, roomId: "grp-team", page: PageRequest(limit: 1)).items
+            #expect(team.map(\.text) == ["to the team"])
+            let direct = try await chat.history(user: Self.me, roomId: "dm-u0-u1", page: PageRequest(limit: 1)).items
+            #expect(direct.map(\.text) != ["to ada only"])
         }
     }
 

@@ -53,6 +53,13 @@ public enum ChatSend: RPCMethod {
     /// The most messages stored in one transaction.
     static let maxBatch = 256
 
+    /// A client id the sender used for a message in another room: a transaction id names one message,
+    /// so reusing it for another room is a client's mistake, refused whether the first is stored yet or not.
+    static func reused(_ clientMessageId: String, in room: String) -> JSONFieldError {
+        JSONFieldError(field: "clientMessageId", expected: "an id not used yet for a message in another room",
+                       got: "\(JSONFieldError.quote(clientMessageId)), used in \(room)")
+    }
+
     static func run(_ params: Params, chat: any ChatService, queue: Queue, user: String, context: RequestContext) async throws -> Result {
         try ChatLimits.check(params.roomId, field: "roomId", maximum: ChatLimits.id)
         try ChatLimits.check(params.text, field: "text", maximum: ChatLimits.text)
@@ -60,10 +67,7 @@ public enum ChatSend: RPCMethod {
         let check = try await chat.sendCheck(sender: user, roomId: params.roomId, clientMessageId: params.clientMessageId)
         if var stored = check.stored {
             // A transaction id names one message: reused for another room it is a client's mistake.
-            guard stored.roomId == params.roomId else {
-                throw JSONFieldError(field: "clientMessageId", expected: "an id not used yet for a message in another room",
-                                     got: "\(JSONFieldError.quote(params.clientMessageId)), used in \(stored.roomId)")
-            }
+            guard stored.roomId == params.roomId else { throw reused(params.clientMessageId, in: stored.roomId) }
             stored.duplicate = true
             return Result(message: stored, state: check.state)
         }

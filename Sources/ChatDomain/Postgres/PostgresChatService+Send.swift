@@ -53,7 +53,7 @@ extension PostgresChatService {
         let outcomes = zip(batch, checks).map { request, check -> ChatSendOutcome in
             let state = ChangeTracking.state(domain: chatDomain, sequence: check.latest)
             guard let stored = check.stored, stored.roomId == request.roomId else { return .failed(error) }
-            return stored.sentAt == sentAt ? .stored(stored, state: state) : .duplicate(of: stored, state: state)
+            return stored.sentAt == sentAt ? .stored(stored, state: state) : .duplicate(of: stored, for: request, state: state)
         }
         logger.notice("chat.send: the session ended during a batch's COMMIT; looked up by client id: \(outcomes.filter(\.stored).count) of \(batch.count) stored")
         return ChatSendOutcome.answers(outcomes, signal: signal)
@@ -83,7 +83,7 @@ extension PostgresChatService {
                let check = try? await Self.sendCheck(connection, sender: request.sender, roomId: request.roomId,
                                                       clientMessageId: request.clientMessageId, logger: logger),
                let existing = check.stored {
-                return .duplicate(of: existing, state: ChangeTracking.state(domain: chatDomain, sequence: check.latest))
+                return .duplicate(of: existing, for: request, state: ChangeTracking.state(domain: chatDomain, sequence: check.latest))
             }
             return .failed(failure)
         }
@@ -96,7 +96,7 @@ extension PostgresChatService {
         let check = try await Self.sendCheck(connection, sender: request.sender, roomId: request.roomId,
                                              clientMessageId: request.clientMessageId, logger: logger)
         if let existing = check.stored {
-            return .duplicate(of: existing, state: ChangeTracking.state(domain: chatDomain, sequence: check.latest))
+            return .duplicate(of: existing, for: request, state: ChangeTracking.state(domain: chatDomain, sequence: check.latest))
         }
         guard check.isMember else { throw ServiceError.notFound(kind: "room", id: request.roomId) }
         // From here to the commit the log's head is this transaction's: positions follow commit order,

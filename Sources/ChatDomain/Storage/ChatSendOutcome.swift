@@ -1,3 +1,4 @@
+import Jansson
 import SwitchboardCore
 
 /// What storing one message of a batch came to, in either SQL service: the answer for its sender,
@@ -13,8 +14,10 @@ struct ChatSendOutcome: Sendable {
     }
 
     /// The message the sender stored before under the same client id: stored nothing, answered as
-    /// that message marked ``ChatMessage/duplicate``.
-    static func duplicate(of existing: StoredChatMessage, state: String) -> ChatSendOutcome {
+    /// that message marked ``ChatMessage/duplicate``; a failure when that message is in another room
+    /// (two sends with one client id for two rooms, both queued before either was stored).
+    static func duplicate(of existing: StoredChatMessage, for request: ChatSendRequest, state: String) -> ChatSendOutcome {
+        guard existing.roomId == request.roomId else { return .failed(ChatSend.reused(request.clientMessageId, in: existing.roomId)) }
         var message = existing.message
         message.duplicate = true
         return ChatSendOutcome(result: .success(Committed(message, state: state)), stored: false)

@@ -67,7 +67,7 @@ extension SQLiteChatService {
     static func duplicateOrRefusal(_ request: ChatSendRequest, _ db: Database) throws -> ChatSendOutcome? {
         // Inside the write transaction: another process's send with this id has committed or not at all.
         let check = try check(db, sender: request.sender, roomId: request.roomId, clientMessageId: request.clientMessageId)
-        if let existing = check.stored { return .duplicate(of: existing, state: check.state) }
+        if let existing = check.stored { return .duplicate(of: existing, for: request, state: check.state) }
         guard check.isMember else { throw ServiceError.notFound(kind: "room", id: request.roomId) }
         return nil
     }
