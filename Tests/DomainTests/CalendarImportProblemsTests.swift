@@ -42,6 +42,28 @@ struct CalendarImportProblemsTests {
         #expect(await harness.result("calendar.get", ["id": "after"])?["event"]?["title"] == "after")
     }
 
+    @Test("a time a VTIMEZONE's offset moves past 1900...2199 is refused, naming where: stored it could never be read again",
+          arguments: CalendarBackend.allCases)
+    func zoneOffsetPastTheYears(backend: CalendarBackend) async throws {
+        let harness = try await CalendarHarness(backend)
+        let zones = ["BEGIN:VTIMEZONE\r\nTZID:Far\r\nBEGIN:STANDARD\r\nDTSTART:19700101T000000\r\nTZOFFSETFROM:+1400\r\n"
+                     + "TZOFFSETTO:+1400\r\nEND:STANDARD\r\nEND:VTIMEZONE\r\n",
+                     "BEGIN:VTIMEZONE\r\nTZID:West\r\nBEGIN:STANDARD\r\nDTSTART:19700101T000000\r\nTZOFFSETFROM:-1200\r\n"
+                     + "TZOFFSETTO:-1200\r\nEND:STANDARD\r\nEND:VTIMEZONE\r\n"]
+        let events = [Self.event("early", "DTSTART;TZID=Far:19000101T100000\r\n"),
+                      Self.event("late", "DTSTART;TZID=West:21991231T200000\r\n"),
+                      Self.event("fine", "DTSTART;TZID=Far:20261123T100000\r\n")]
+        let ics = Self.calendar(events).replacingOccurrences(of: "PRODID:-//test//EN\r\n", with: "PRODID:-//test//EN\r\n" + zones.joined())
+        let imported = try #require(await harness.result("calendar.import", ["ics": .string(ics)]))
+        #expect(imported["created"] == 1, "\(imported)")
+        let errors = imported["errors"]?.arrayValue ?? []
+        #expect(errors.map { $0["index"] } == [0, 1], "\(errors)")
+        #expect(errors.allSatisfy { $0["reason"]?.stringValue?.hasPrefix("start: expected a local date-time") == true }, "\(errors)")
+        #expect(await harness.call("calendar.get", ["id": "early"]).error?["code"] == -32004)
+        #expect(await harness.result("calendar.get", ["id": "fine"])?["event"]?["start"] == "2026-11-22T20:00:00")
+        #expect(await harness.result("calendar.export", [:])?["ics"] != nil, "the calendar still exports")
+    }
+
     @Test("a VEVENT without END is reported by position and line; the valid events before and after it are imported",
           arguments: CalendarBackend.allCases)
     func veventWithoutEnd(backend: CalendarBackend) async throws {

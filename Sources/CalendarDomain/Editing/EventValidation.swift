@@ -10,6 +10,7 @@ enum EventValidation {
 
     static func check(_ event: CalendarEvent, prefix: String) throws(JSONFieldError) {
         let p = prefix.isEmpty ? "" : prefix + "."
+        try stored(event.start, field: p + "start")
         try text(event.title, field: p + "title", maximum: maximumTitle)
         if let description = event.description { try text(description, field: p + "description", maximum: maximumText) }
         if let zone = event.timeZone {
@@ -36,6 +37,7 @@ enum EventValidation {
         try people(event.locations, event.participants, prefix: p)
         for (index, rule) in (event.recurrenceRules ?? []).enumerated() {
             try rule.validate(field: "\(p)recurrenceRules[\(index)]")
+            if let until = rule.until { try stored(until, field: "\(p)recurrenceRules[\(index)].until") }
         }
         if (event.recurrenceRules?.count ?? 0) > 10 {
             throw JSONFieldError(field: p + "recurrenceRules", expected: "at most 10 rules", got: String(event.recurrenceRules?.count ?? 0))
@@ -61,6 +63,7 @@ enum EventValidation {
     /// The checks of one override, keyed `key`, of an event (all-day when `allDay`).
     static func check(_ patch: EventOverride, key: String, allDay: Bool, prefix p: String) throws(JSONFieldError) {
         let field = "\(p)recurrenceOverrides.\(key)"
+        if let start = patch.start { try stored(start, field: field + ".start") }
         if let title = patch.title { try text(title, field: field + ".title", maximum: maximumTitle) }
         if let description = patch.description { try text(description, field: field + ".description", maximum: maximumText) }
         if let duration = patch.duration { try bounded(duration, field: field + ".duration") }
@@ -85,6 +88,15 @@ enum EventValidation {
         try members(participants, field: p + "participants") { participant, field throws(JSONFieldError) in
             if let name = participant.name { try text(name, field: field + ".name", maximum: maximumTitle) }
             if let email = participant.email { try text(email, field: field + ".email", maximum: maximumTitle) }
+        }
+    }
+
+    /// A time a client writes is read within ``LocalDateTime/years``; one an import works out (a
+    /// VTIMEZONE's offset applied to a start near the edge) may fall outside, and stored it could never
+    /// be read back: refused, as a client's would be.
+    static func stored(_ time: LocalDateTime, field: String) throws(JSONFieldError) {
+        guard LocalDateTime(time.description) == time else {
+            throw JSONFieldError(field: field, expected: LocalDateTime.expected, got: "a time outside those years")
         }
     }
 
