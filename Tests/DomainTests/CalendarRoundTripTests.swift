@@ -66,4 +66,24 @@ struct CalendarRoundTripTests {
         // Other calendars still see an organizer who attends among the attendees, when nobody else has its address.
         #expect(exported.contains("ORGANIZER;CN=Ana:mailto:ana@example.com\r\nATTENDEE;CN=Ana;ROLE=CHAIR"))
     }
+
+    @Test("texts with spaces, tabs and carriage returns at their ends, random ones too, survive a round trip", arguments: CalendarBackend.allCases)
+    func spacesAtTheEnds(backend: CalendarBackend) async throws {
+        let source = try await CalendarHarness(backend)
+        var random = SplitMix64(seed: 0xE2D5)
+        let letters = [" ", " ", "\t", "\r", "\n", "a", "é", ",", ";", ":", "\\"]
+        func text() -> String { (0..<(1 + Int(random.next() % 7))).map { _ in letters[Int(random.next() % UInt64(letters.count))] }.joined() }
+        var texts = ["  two leading spaces\r and a CR", " x", "\tx", "x\t", "x ", " ", " \t", "  a\rb", "\r ", " \r"]
+        while texts.count < 60 { texts.append(text()) }
+        for (index, title) in texts.enumerated() {
+            let event: JSONValue = [
+                "id": .string("ends-\(index)"), "title": .string(title), "start": "2026-11-23T09:00:00", "duration": "PT1H",
+                "description": .string(text()), "locations": ["l1": ["name": .string(text())], "l2": ["name": .string(text())]],
+                "recurrenceRules": [["frequency": "daily", "count": 2]],
+                "recurrenceOverrides": ["2026-11-24T09:00:00": ["title": .string(text())]],
+            ]
+            _ = try #require(await source.result("calendar.create", event), "\(event.jsonText())")
+        }
+        try await Self.expectRoundTrip(source, backend: backend)
+    }
 }

@@ -4,10 +4,18 @@ import CLibical
 /// `Line one\r\nline two` would come back as `Line one\nline two`. ``ICalendarWriter`` writes a text
 /// without them and their positions in X-SWITCHBOARD-CR on the property (of a title, description or
 /// location), from which ``ICalendarReader`` puts them back. Other calendars see the text with plain
-/// line feeds. (A participant's name, a parameter, has its own way: ``exactName(_:)``.)
+/// line feeds. libical also trims the spaces and tabs at a value's ends: they go in X-SWITCHBOARD-ENDS.
+/// (A participant's name, a parameter, has its own way: ``exactName(_:)``.)
 enum ICalendarCarriageReturns {
     /// The parameter with the positions of a property value's carriage returns.
     static let valueParameter = "X-SWITCHBOARD-CR"
+    /// The parameter with the spaces and tabs that begin and end a property value, which libical trims
+    /// when it reads it: `s` a space, `t` a tab, the two ends apart by a comma (`ss,t`). A value of
+    /// spaces and tabs alone, which libical would read as no value and drop with the property, is
+    /// written as ``blankValue`` with its letters and no comma (`sts`); one of carriage returns alone
+    /// as ``blankValue`` with ends `-`.
+    static let endsParameter = "X-SWITCHBOARD-ENDS"
+    static let blankValue = "-"
     /// The parameter with a participant's exact name, percent-encoded, where CN cannot hold it.
     static let nameParameter = "X-SWITCHBOARD-CN"
 
@@ -73,12 +81,42 @@ enum ICalendarCarriageReturns {
         return String(result)
     }
 
-    /// A new property of `text` (made by `make`, without the carriage returns), marked with their positions.
+    /// A new property of `text` (made by `make`, without the carriage returns), marked with their
+    /// positions and with the spaces and tabs at its ends.
     static func property(_ text: String, _ make: (UnsafePointer<CChar>) -> OpaquePointer?) -> OpaquePointer? {
         let (plain, positions) = split(text)
-        guard let property = plain.withCString(make) else { return nil }
+        // Carriage returns alone leave no value: written as the blank value too, its ends `-`.
+        let ends = plain.isEmpty ? (positions == nil ? nil : blankValue) : ends(of: plain)
+        let blank = ends.map { !$0.contains(",") } ?? false
+        guard let property = (blank ? blankValue : plain).withCString(make) else { return nil }
         if let positions { mark(property, valueParameter, positions) }
+        if let ends { mark(property, endsParameter, ends) }
         return property
+    }
+
+    /// The spaces and tabs at the ends of `text` as ``endsParameter`` writes them, `nil` when there are none.
+    static func ends(of text: String) -> String? {
+        let scalars = Array(text.unicodeScalars)
+        let lead = scalars.prefix { $0 == " " || $0 == "\t" }
+        let trail = scalars.dropFirst(lead.count).reversed().prefix { $0 == " " || $0 == "\t" }.reversed()
+        guard !lead.isEmpty || !trail.isEmpty else { return nil }
+        let letters = { (run: [Unicode.Scalar]) in String(run.map { $0 == " " ? "s" : "t" }) }
+        return lead.count == scalars.count ? letters(Array(lead)) : letters(Array(lead)) + "," + letters(Array(trail))
+    }
+
+    /// `trimmed` (a value libical read) with the ends ``ends(of:)`` wrote put back; unchanged when
+    /// `ends` is no such text or the value was not trimmed.
+    static func restore(_ trimmed: String, ends: String) -> String {
+        if ends == blankValue { return trimmed == blankValue ? "" : trimmed }
+        let parts = ends.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.allSatisfy({ $0.allSatisfy { $0 == "s" || $0 == "t" } }) else { return trimmed }
+        let spaces = { (letters: Substring) in String(letters.map { $0 == "s" ? " " : "\t" }) }
+        if parts.count == 1, trimmed == blankValue { return spaces(parts[0]) }
+        guard parts.count == 2,
+              trimmed.first.map({ $0 != " " && $0 != "\t" }) ?? true, trimmed.last.map({ $0 != " " && $0 != "\t" }) ?? true else {
+            return trimmed
+        }
+        return spaces(parts[0]) + trimmed + spaces(parts[1])
     }
 
     /// Adds the parameter `name` with `positions` to `property`.
@@ -88,9 +126,11 @@ enum ICalendarCarriageReturns {
         icalproperty_add_parameter(property, parameter)
     }
 
-    /// `text` of `property` with the carriage returns its X-SWITCHBOARD-CR places put back.
+    /// `text` of `property` with the spaces and tabs of its X-SWITCHBOARD-ENDS and the carriage returns
+    /// its X-SWITCHBOARD-CR places put back.
     static func restore(_ text: String, of property: OpaquePointer) -> String {
-        parameter(valueParameter, of: property).map { restore(text, positions: $0) } ?? text
+        let whole = parameter(endsParameter, of: property).map { restore(text, ends: $0) } ?? text
+        return parameter(valueParameter, of: property).map { restore(whole, positions: $0) } ?? whole
     }
 
     /// The value of `property`'s X parameter `name`.
