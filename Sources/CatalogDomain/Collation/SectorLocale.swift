@@ -10,7 +10,9 @@ enum SectorLocale {
     /// script, region and collation type it knows), or the `-32602` error naming `locale`.
     static func parse(_ text: String) throws(JSONFieldError) -> Locale {
         guard let tag = LocaleTag(text) else {
-            throw invalid(text, "a BCP 47 language tag such as \"de\", \"sv-SE\" or \"de-u-co-phonebk\"")
+            // The parts collation uses: a valid tag with others (`de-u-ks-level1`, `en-x-private`) is refused as not read.
+            throw invalid(text, "a BCP 47 tag of language[-Script][-REGION][-u-co-type] (no other extensions, variants or private use), "
+                          + "such as \"de\", \"sv-SE\" or \"de-u-co-phonebk\"")
         }
         guard Locale.LanguageCode(tag.language).isISOLanguage, knownLanguages.contains(tag.language) else {
             throw invalid(text, "a locale whose language (\"\(tag.language)\") this host has collation data for")
