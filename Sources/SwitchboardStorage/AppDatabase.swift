@@ -159,19 +159,22 @@ public struct AppDatabase: Sendable {
 
     /// Refuses another program's database before anything writes to it or beside it: opening the
     /// writer switches a file to WAL, and the setup lock makes `PATH.lock`. Read on a read-only connection.
+    /// GRDB's `grdb_migrations` alone is not counted: another switchboard setting the file up makes it
+    /// (in a statement of its own) before the change log; the check under the setup lock decides then.
     static func checkOwnershipBeforeWriting(_ path: String) throws {
         guard DatabaseFile.hasContent(path) else { return }
         do {
-            try checkOwnership(DatabaseQueue(path: DatabaseFile.sqliteName(path), configuration: configuration(readOnly: true)), path: path)
+            try checkOwnership(DatabaseQueue(path: DatabaseFile.sqliteName(path), configuration: configuration(readOnly: true)), path: path,
+                               ignoring: "grdb_migrations")
         } catch let error as DatabaseError {
             throw storageError(error, path: path)
         }
     }
 
     /// Refuses an SQLite database of another program: one with tables but not the change log.
-    static func checkOwnership(_ reader: any DatabaseReader, path: String) throws {
+    static func checkOwnership(_ reader: any DatabaseReader, path: String, ignoring ignored: String = "") throws {
         let (tables, ours) = try reader.read { db in
-            (try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table'") ?? 0,
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name != ?", arguments: [ignored]) ?? 0,
              try db.tableExists("change_log"))
         }
         guard tables == 0 || ours else {

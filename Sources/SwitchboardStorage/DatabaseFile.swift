@@ -62,12 +62,16 @@ public enum DatabaseFile {
 
     /// The name to open `path` with for reading only. A WAL database is read through its `-shm` file,
     /// which SQLite makes beside it: in a folder this user cannot write, with no `-wal` or `-shm`
-    /// there, it cannot, and even a read fails. No `-wal` means no commit is pending, and a user who
-    /// cannot write the folder cannot start one either (a writer needs the `-wal`), so the file is
-    /// opened `immutable`: no shared memory, no locks.
+    /// there, it cannot, and even a read fails. When the file itself has no write permission bit
+    /// either, it is meant to stay as it is (``access(_:)`` reads modes so), no commit is pending (no
+    /// `-wal`), and it is opened `immutable`: no shared memory, no locks. A file its owner may still
+    /// write is opened as usual: `immutable` would read it wrongly once the owner writes; it reads
+    /// while a `-shm` is there (a process of the owner has it open).
     public static func readOnlyName(_ path: String) -> String {
         let folder = self.folder(of: path)
-        guard Glibc.access(folder, W_OK) != 0, Glibc.access(path + "-wal", F_OK) != 0, Glibc.access(path + "-shm", F_OK) != 0 else {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & 0o222 == 0, Glibc.access(folder, W_OK) != 0,
+              Glibc.access(path + "-wal", F_OK) != 0, Glibc.access(path + "-shm", F_OK) != 0 else {
             return sqliteName(path)
         }
         // `file:` then the path, absolute after an empty authority; bytes other than these percent-encoded.

@@ -135,8 +135,25 @@ struct CalendarExpansionBoundsTests {
         #expect(RecurrenceExpansion.lastStart(of: rule, from: start) == nil, "a count not reached within the budget: no end known")
         #expect(EventSpan(.timed("never", "Never", "2026-01-01T00:00:00", rules: [Self.neverPasses(count: 2)])).lastDay == nil,
                 "an end not found is no end: the event may show on any later day")
-        // A month's window looks at its own candidates alone and is whole.
-        #expect(Self.expand(rule, from: "2026-01-01T00:00:00", "2026-11-01T00:00:00"..."2026-11-30T23:59:59").starts == [])
+        // A month's window: without a count it starts there, looks at its own candidates alone and is
+        // whole; with one it counts from the start, and the budget cuts it before the window (it says so).
+        var none = true
+        let window = RecurrenceExpansion.starts(of: rule, from: start, in: Self.local("2026-11-01T00:00:00")...Self.local("2026-11-30T23:59:59"),
+                                                cache: OccurrenceCache()) { _ in
+            none = false
+            return true
+        }
+        #expect(none)
+        #expect(count == nil ? window == .complete : window != .complete, "\(window)")
+    }
+
+    @Test("a count at the bound (5000) ends at its last start, not cut by the step bound")
+    func countAtTheBound() {
+        let start = Self.local("2026-01-01T09:00:00")
+        #expect(RecurrenceExpansion.lastStart(of: RecurrenceRule(frequency: .daily, count: RecurrenceRule.maximumCount), from: start)
+                == start.adding(seconds: Int64(RecurrenceRule.maximumCount - 1) * 86_400))
+        #expect(RecurrenceExpansion.lastStart(of: RecurrenceRule(frequency: .weekly, byDay: [.init(day: .mo), .init(day: .fr)],
+                                                                 count: RecurrenceRule.maximumCount), from: start) != nil)
     }
 
     @Test("an iteration whose task is cancelled stops between slices")

@@ -42,7 +42,8 @@ struct BinarySecretLogTests {
         #expect(H.errorCode(try host.nextMessage()) == -32700)
         // Parse errors that jansson explains by quoting the token they stopped in (up to 20 bytes):
         // here, a short password.
-        for broken in [#""password":"\#(Self.shortPassword)\q"}}"#, #""password":"\#(Self.shortPassword)"#] {
+        for broken in [#""password":"\#(Self.shortPassword)\q"}}"#, #""password":"\#(Self.shortPassword)"#,
+                       #""pass\u0077ord":"\#(Self.shortPassword)\q"}}"#] {
             try host.write(#"{"jsonrpc":"2.0","id":12,"method":"mail.login","params":{"email":"a@b.example","# + broken + "\n")
             let answer = try host.nextMessage()
             #expect(H.errorCode(answer) == -32700)

@@ -205,7 +205,7 @@ struct BinaryStorageTests {
         #expect(error["data"] == ["path": .string(database), "cause": .string(cause)])
     }
 
-    @Test("a database in a folder this user cannot write serves reads when no -wal or -shm is there (not root: root makes them anyway)")
+    @Test("a read-only database in a folder this user cannot write serves reads when no -wal or -shm is there (not root: root makes them anyway)")
     func readOnlyFolderForAnotherUser() throws {
         // A folder of its own, open to every user, as the scratch folders are not.
         var template = Array("/tmp/switchboard-ro-XXXXXX".utf8CString)
@@ -215,7 +215,7 @@ struct BinaryStorageTests {
         let database = folder + "/data/ro.sqlite"
         #expect(try Self.run(["seed", "--db", database] + Self.small).termination == .exited(0))
         #expect(access(database + "-wal", F_OK) != 0 && access(database + "-shm", F_OK) != 0, "the last connection removed them")
-        #expect(chmod(database, 0o644) == 0 && chmod(folder + "/data", 0o555) == 0)
+        #expect(chmod(database, 0o444) == 0 && chmod(folder + "/data", 0o555) == 0)
         // As nobody when run as root (root writes into a read-only folder all the same), else as this user.
         let call = ["call", "inbox.list", #"{"limit":2}"#, "--db", database] + Self.small
         let host = geteuid() == 0

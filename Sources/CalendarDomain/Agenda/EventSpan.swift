@@ -1,5 +1,5 @@
 /// The days an event can show on in any zone: from two days before its first start to two days after
-/// its last end (`nil` when it repeats without end). Both services store it to find the events of a
+/// its last end (`nil` when it repeats without end, or its end was not found). Both services store it to find the events of a
 /// range without expanding every event.
 public struct EventSpan: Sendable, Equatable {
     public var firstDay: Int64

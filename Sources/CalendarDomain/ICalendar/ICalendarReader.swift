@@ -219,6 +219,7 @@ enum ICalendarReader {
         }
         let masterStart = ZonedTime(wall: master.start, zone: master.timeZone.flatMap(ZoneRules.named), isDate: master.showWithoutTime)
         let key = try ZonedTime(idProperty, icalproperty_get_recurrenceid(idProperty)).wall(in: masterStart)
+        try EventValidation.stored(key, field: "RECURRENCE-ID")
         let start = try ZonedTime(startProperty, icalproperty_get_dtstart(startProperty))
         var patch = EventOverride()
         let title = text(component, ICAL_SUMMARY_PROPERTY) ?? ""

@@ -89,7 +89,9 @@ enum RecurrenceExpansion {
         var recurrence = icalrecurrencetype_from_string(rule.rruleText)
         guard recurrence.freq != ICAL_NO_RECURRENCE else { return .ended }
         recurrence.count = 0
-        let perDay = Int64(max(1, rule.byHour?.count ?? 1) * max(1, rule.byMinute?.count ?? 1))
+        // Candidates a day, about: each listed hour and minute, on every day (on the listed weekdays of a weekly rule).
+        let times = Int64(max(1, rule.byHour?.count ?? 1) * max(1, rule.byMinute?.count ?? 1))
+        let perDay = rule.frequency == .weekly ? max(1, times * Int64(max(1, rule.byDay?.count ?? 1)) / 7) : times
         let sliceSeconds = max(1, Int64(candidatesPerSlice) / perDay) * 86_400
         var sliceStart = skip ?? first
         var counted = 0, before = 0, after = 0, candidates: Int64 = 0
@@ -158,7 +160,8 @@ enum RecurrenceExpansion {
         return zone
     }()
 
-    /// The start of the last occurrence of a finite rule, or `nil` for one that goes on without end.
+    /// The start of the last occurrence of a finite rule, or `nil` for one that goes on without end or
+    /// whose end was not found (the candidate budget, or a cancellation, cut the count short).
     /// A `count` rule is counted (at most ``RecurrenceRule/maximumCount`` occurrences); for an `until`
     /// rule, `until` itself stands in: no occurrence starts after it, and the answer only bounds where
     /// an event can show (``EventSpan``).
@@ -167,7 +170,8 @@ enum RecurrenceExpansion {
         guard rule.count != nil else { return nil }
         var last = start
         let end = LocalDateTime(seconds: CalendarDate(year: LocalDateTime.years.upperBound, month: 12, day: 31)?.midnight.seconds ?? 0)
-        let outcome = iterate(rule, from: start, notBefore: start, through: max(start, end), maximumSteps: RecurrenceRule.maximumCount) { local in
+        // One step more than any count, so the count ends the iteration, not the step bound.
+        let outcome = iterate(rule, from: start, notBefore: start, through: max(start, end), maximumSteps: RecurrenceRule.maximumCount + 1) { local in
             last = local
             return true
         }

@@ -27,8 +27,14 @@ public enum SecretRedaction {
     }
 
     /// A frame (or a typed line) that is not JSON, cut before the first secret member name it holds,
-    /// quoted (`"password"`) or as a `key=value` word (`password=`): the rest may be the secret.
+    /// quoted (`"password"`) or as a `key=value` word (`password=`): the rest may be the secret. Cut
+    /// as well before a `\u` escape, with which a name can be spelled (`"pass\u0077ord"`).
     public static func redact(text: String) -> String {
+        if let escape = text.firstRange(of: "\\u"), !secretMembers.contains(where: { name in
+            [("\"\(name)\""), ("\(name)=")].contains { text.firstRange(of: $0).map { $0.lowerBound < escape.lowerBound } ?? false }
+        }) {
+            return String(text[..<escape.lowerBound]) + placeholder
+        }
         var cut: (at: String.Index, name: String, quoted: Bool)?
         for name in secretMembers {
             for (pattern, quoted) in [("\"\(name)\"", true), ("\(name)=", false)] {
