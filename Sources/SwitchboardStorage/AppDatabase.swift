@@ -86,11 +86,19 @@ public struct AppDatabase: Sendable {
                 try Self.checkNotNewer(writer, migrator, path: path)
                 try Self.migrate(writer, migrator)
             case .readOnly(let cause):
-                writers = try WriterSlot(opened: DatabaseQueue(path: DatabaseFile.readOnlyName(path), configuration: Self.configuration(readOnly: true)),
-                                         path: path, signal: nil)
+                let queue: DatabaseQueue
+                do {
+                    // GRDB's opening reads the schema: the first read.
+                    queue = try DatabaseQueue(path: DatabaseFile.readOnlyName(path), configuration: Self.configuration(readOnly: true))
+                    try Self.checkOwnership(queue, path: path)
+                } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY || error.resultCode == .SQLITE_CANTOPEN {
+                    // SQLite reads a WAL database through PATH-shm, which it could not make here.
+                    throw ServiceError.storageUnavailable(path: path, cause: "cannot be read here: SQLite needs \(path)-shm beside it, "
+                        + "and \(cause); open it once where it can be written, or make the file read-only too (chmod a-w) to read it as it is")
+                }
+                writers = try WriterSlot(opened: queue, path: path, signal: nil)
                 readOnlyCause = cause
                 readers = nil
-                try Self.checkOwnership(writer, path: path)
                 try Self.checkNotNewer(writer, migrator, path: path)
                 guard try writer.read({ db in try migrator.hasCompletedMigrations(db) }) else {
                     throw ServiceError.storageUnavailable(

@@ -227,6 +227,18 @@ struct BinaryStorageTests {
         #expect(try host.waitForExit(within: 60_000) == .exited(0), "\(host.stderrText)")
         #expect(try JSONValue(parsing: String(decoding: host.stdoutBytes, as: UTF8.self))["items"]?.arrayValue?.count == 2)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/data").sorted() == ["ro.sqlite", "ro.sqlite.lock"])
+
+        // A file its owner may still write is not read as it is: the error says why, and what to do.
+        #expect(chmod(database, 0o644) == 0)
+        let writable = geteuid() == 0
+            ? try SpawnedHost(arguments: ["--reuid=65534", "--regid=65534", "--clear-groups", "env", "HOME=\(folder)", BinaryHarness.binaryPath] + call,
+                              executable: "/usr/bin/setpriv", raw: true)
+            : try SpawnedHost(arguments: call, raw: true)
+        writable.closeInput()
+        try writable.readToEndOfOutput(within: 60_000)
+        #expect(try writable.waitForExit(within: 60_000) == .exited(1))
+        #expect(writable.stderrText.contains("cannot be read here: SQLite needs \(database)-shm beside it"), "\(writable.stderrText)")
+        #expect(!writable.stderrText.contains("reads still work"), "\(writable.stderrText)")
     }
 
     @Test("seed --reset refuses to delete a file that is not a switchboard database")
