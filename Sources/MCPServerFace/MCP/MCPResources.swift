@@ -33,12 +33,14 @@ enum MCPResources {
         guard let source else { throw ResponseError.methodNotFound(MCPResourcesSubscribe.name) }
         let subscriptions = subscriptions(of: context.connection)
         guard subscriptions.claim(uri) else { return [:] }
+        let id: String
         do {
-            subscriptions.record(uri, id: try await source.subscription(to: uri, within: context).subscriptionId)
+            id = try await source.subscription(to: uri, within: context).subscriptionId
         } catch {
-            subscriptions.record(uri, id: nil)
+            _ = subscriptions.record(uri, id: nil)
             throw error
         }
+        if let released = subscriptions.record(uri, id: id) { _ = try? source.unsubscription(released, within: context) }
         return [:]
     }
 
