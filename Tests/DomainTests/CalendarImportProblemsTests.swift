@@ -67,6 +67,21 @@ struct CalendarImportProblemsTests {
         #expect(await harness.result("calendar.export", [:])?["ics"] != nil, "the calendar still exports")
     }
 
+    @Test("a VTIMEZONE whose offset is beyond ±18 hours (libical reads +999999 as 99 hours) is not kept: its events are reported",
+          arguments: ["+999999", "-1900", "+1801"])
+    func offsetBeyondEighteenHours(offset: String) async throws {
+        let harness = try await CalendarHarness(.memory)
+        let zone = "BEGIN:VTIMEZONE\r\nTZID:Odd\r\nBEGIN:STANDARD\r\nDTSTART:19700101T000000\r\nTZOFFSETFROM:+0100\r\n"
+            + "TZOFFSETTO:\(offset)\r\nEND:STANDARD\r\nEND:VTIMEZONE\r\n"
+        let ics = Self.calendar([Self.event("odd", "DTSTART;TZID=Odd:20261123T100000\r\n"), Self.event("plain")])
+            .replacingOccurrences(of: "PRODID:-//test//EN\r\n", with: "PRODID:-//test//EN\r\n" + zone)
+        let imported = try #require(await harness.result("calendar.import", ["ics": .string(ics)]))
+        #expect(imported["created"] == 1)
+        let errors = imported["errors"]?.arrayValue ?? []
+        #expect(errors.map { $0["index"] } == [0] && errors.first?["reason"]?.stringValue?.contains("beyond ±18 hours") == true, "\(errors)")
+        #expect(await harness.call("calendar.get", ["id": "odd"]).error?["code"] == -32004)
+    }
+
     @Test("a VEVENT without END is reported by position and line; the valid events before and after it are imported",
           arguments: CalendarBackend.allCases)
     func veventWithoutEnd(backend: CalendarBackend) async throws {

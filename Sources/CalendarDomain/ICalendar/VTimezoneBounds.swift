@@ -7,7 +7,9 @@ import CLibical
 /// some 30 million changes (a 651-byte file held the host past 469 MB). A real zone changes its offset
 /// a few times a year at most, by yearly rules or listed RDATEs, so a VTIMEZONE is kept only when each
 /// rule is `FREQ=YEARLY` and yields at most ``maximumChangesPerYear`` changes a year, and when the
-/// changes of all kept VTIMEZONEs together stay within ``maximumChanges``. A refused VTIMEZONE is
+/// changes of all kept VTIMEZONEs together stay within ``maximumChanges``. Each STANDARD and DAYLIGHT
+/// must also give both offsets, readable and within ±18 hours: libical reads `+999999` as 99 hours
+/// and takes an unreadable one as no offset, so the file's times were moved or kept silently. A refused VTIMEZONE is
 /// removed from the file before any event reads it: an event whose TZID needs it is then reported
 /// (``ZonedTime``).
 enum VTimezoneBounds {
@@ -18,7 +20,10 @@ enum VTimezoneBounds {
     /// The year expansions are counted through (events go up to ``LocalDateTime/years``).
     static let horizonYear = Int(LocalDateTime.years.upperBound)
     /// Why a VTIMEZONE is refused, for the events that need it.
-    static let refusal = "rules that change the offset more than \(maximumChangesPerYear) times a year (or too many changes in all)"
+    static let refusal = "rules that change the offset more than \(maximumChangesPerYear) times a year (or too many changes in all), "
+        + "or a TZOFFSETFROM or TZOFFSETTO missing, unreadable or beyond ±18 hours"
+    /// The largest offset from UTC a STANDARD or DAYLIGHT may give, in seconds.
+    static let maximumOffset: Int32 = 18 * 3600
 
     /// Removes the VTIMEZONEs of `root` (a VCALENDAR) that are out of bounds.
     static func removeUnbounded(from root: OpaquePointer) {
@@ -45,6 +50,7 @@ enum VTimezoneBounds {
         var observance = icalcomponent_get_first_component(zone, ICAL_ANY_COMPONENT)
         while let current = observance {
             defer { observance = icalcomponent_get_next_component(zone, ICAL_ANY_COMPONENT) }
+            guard hasOffsets(current) else { return nil }
             let start = icalcomponent_get_first_property(current, ICAL_DTSTART_PROPERTY).map { icalproperty_get_dtstart($0) }
             var rule = icalcomponent_get_first_property(current, ICAL_RRULE_PROPERTY)
             while let property = rule {
@@ -60,6 +66,15 @@ enum VTimezoneBounds {
             if total > maximumChanges { return nil }
         }
         return total
+    }
+
+    /// True when `observance` gives TZOFFSETFROM and TZOFFSETTO within ``maximumOffset``, and libical
+    /// refused neither (it drops an unreadable one, leaving an X-LIC-ERROR).
+    private static func hasOffsets(_ observance: OpaquePointer) -> Bool {
+        guard icalcomponent_get_first_property(observance, ICAL_XLICERROR_PROPERTY) == nil,
+              let from = icalcomponent_get_first_property(observance, ICAL_TZOFFSETFROM_PROPERTY),
+              let to = icalcomponent_get_first_property(observance, ICAL_TZOFFSETTO_PROPERTY) else { return false }
+        return abs(icalproperty_get_tzoffsetfrom(from)) <= maximumOffset && abs(icalproperty_get_tzoffsetto(to)) <= maximumOffset
     }
 
     /// The changes a year `rule` makes (counted over its first two years), or `nil` when it is not
