@@ -67,8 +67,8 @@ struct CalendarImportProblemsTests {
         #expect(await harness.result("calendar.export", [:])?["ics"] != nil, "the calendar still exports")
     }
 
-    @Test("a VTIMEZONE whose offset is beyond ±18 hours (libical reads +999999 as 99 hours) is not kept: its events are reported",
-          arguments: ["+999999", "-1900", "+1801"])
+    @Test("a VTIMEZONE whose offset is no offset (libical reads abc as +0000) or beyond ±18 hours (+999999 as 99 hours) is not kept: its events are reported",
+          arguments: ["+999999", "-1900", "+1801", "abc", "+01", ""])
     func offsetBeyondEighteenHours(offset: String) async throws {
         let harness = try await CalendarHarness(.memory)
         let zone = "BEGIN:VTIMEZONE\r\nTZID:Odd\r\nBEGIN:STANDARD\r\nDTSTART:19700101T000000\r\nTZOFFSETFROM:+0100\r\n"
@@ -78,7 +78,8 @@ struct CalendarImportProblemsTests {
         let imported = try #require(await harness.result("calendar.import", ["ics": .string(ics)]))
         #expect(imported["created"] == 1)
         let errors = imported["errors"]?.arrayValue ?? []
-        #expect(errors.map { $0["index"] } == [0] && errors.first?["reason"]?.stringValue?.contains("beyond ±18 hours") == true, "\(errors)")
+        #expect(errors.map { $0["index"] } == [0] && errors.first?["reason"]?.stringValue?.contains("unreadable or beyond ±18 hours") == true,
+                "\(errors)")
         #expect(await harness.call("calendar.get", ["id": "odd"]).error?["code"] == -32004)
     }
 

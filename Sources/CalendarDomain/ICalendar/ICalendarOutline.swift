@@ -176,8 +176,11 @@ struct ICalendarOutline {
         if line.last != 0x0A { output.append(contentsOf: [0x0D, 0x0A]) }
     }
 
-    /// `line`, as lines of at most ``valuesPerLine`` values when it is a longer RDATE or EXDATE.
+    /// `line`, as lines of at most ``valuesPerLine`` values when it is a longer RDATE or EXDATE; a
+    /// TZOFFSETFROM or TZOFFSETTO that is no UTC offset is left out (libical reads `abc` as `+0000`
+    /// without a word, and its VTIMEZONE, lacking the offset, is then refused: ``VTimezoneBounds``).
     private mutating func emitSplitting(_ line: ArraySlice<UInt8>) {
+        if line.count < 64, let name = Self.name(line), name == "TZOFFSETFROM" || name == "TZOFFSETTO", !Self.isOffset(line) { return }
         guard line.count > Self.valuesPerLine * 8, let name = Self.name(line), name == "RDATE" || name == "EXDATE" else { return emit(line) }
         let unfolded = Self.unfolded(line)
         guard let colon = Self.valueStart(unfolded[...]) else { return emit(line) }
@@ -222,6 +225,16 @@ struct ICalendarOutline {
     private static func name(_ line: ArraySlice<UInt8>) -> String? {
         guard let end = line.firstIndex(where: { $0 == 0x3B || $0 == 0x3A }) else { return nil }
         return String(decoding: line[..<end].map(upper), as: UTF8.self)
+    }
+
+    /// True when the value of `line` is a UTC offset as RFC 5545 writes one: `+` or `-`, then HHMM or HHMMSS.
+    private static func isOffset(_ line: ArraySlice<UInt8>) -> Bool {
+        let unfolded = Self.unfolded(line)
+        guard let colon = valueStart(unfolded[...]) else { return false }
+        let value = unfolded[(colon + 1)...]
+        guard let sign = value.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") else { return false }
+        let digits = value.dropFirst()
+        return (digits.count == 4 || digits.count == 6) && digits.allSatisfy { (0x30...0x39).contains($0) }
     }
 
     /// The index of the colon before the value: the first one outside a quoted parameter value.
