@@ -216,27 +216,27 @@ struct BinaryStorageTests {
         #expect(try Self.run(["seed", "--db", database] + Self.small).termination == .exited(0))
         #expect(access(database + "-wal", F_OK) != 0 && access(database + "-shm", F_OK) != 0, "the last connection removed them")
         #expect(chmod(database, 0o444) == 0 && chmod(folder + "/data", 0o555) == 0)
-        // As nobody when run as root (root writes into a read-only folder all the same), else as this user.
-        let call = ["call", "inbox.list", #"{"limit":2}"#, "--db", database] + Self.small
-        let host = geteuid() == 0
-            ? try SpawnedHost(arguments: ["--reuid=65534", "--regid=65534", "--clear-groups", "env", "HOME=\(folder)", BinaryHarness.binaryPath] + call,
-                              executable: "/usr/bin/setpriv", raw: true)
-            : try SpawnedHost(arguments: call, raw: true)
-        host.closeInput()
-        try host.readToEndOfOutput(within: 60_000)
-        #expect(try host.waitForExit(within: 60_000) == .exited(0), "\(host.stderrText)")
+        // As nobody when run as root (root writes into a read-only folder all the same), else as this user;
+        // the call's output read to its end and its exit waited for.
+        func callAsAnotherUser() throws -> (SpawnedHost, BinaryHarness.Termination) {
+            let call = ["call", "inbox.list", #"{"limit":2}"#, "--db", database] + Self.small
+            let host = geteuid() == 0
+                ? try SpawnedHost(arguments: ["--reuid=65534", "--regid=65534", "--clear-groups", "env", "HOME=\(folder)", BinaryHarness.binaryPath] + call,
+                                  executable: "/usr/bin/setpriv", raw: true)
+                : try SpawnedHost(arguments: call, raw: true)
+            host.closeInput()
+            try host.readToEndOfOutput(within: 60_000)
+            return (host, try host.waitForExit(within: 60_000))
+        }
+        let (host, ended) = try callAsAnotherUser()
+        #expect(ended == .exited(0), "\(host.stderrText)")
         #expect(try JSONValue(parsing: String(decoding: host.stdoutBytes, as: UTF8.self))["items"]?.arrayValue?.count == 2)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/data").sorted() == ["ro.sqlite", "ro.sqlite.lock"])
 
         // A file its owner may still write is not read as it is: the error says why, and what to do.
         #expect(chmod(database, 0o644) == 0)
-        let writable = geteuid() == 0
-            ? try SpawnedHost(arguments: ["--reuid=65534", "--regid=65534", "--clear-groups", "env", "HOME=\(folder)", BinaryHarness.binaryPath] + call,
-                              executable: "/usr/bin/setpriv", raw: true)
-            : try SpawnedHost(arguments: call, raw: true)
-        writable.closeInput()
-        try writable.readToEndOfOutput(within: 60_000)
-        #expect(try writable.waitForExit(within: 60_000) == .exited(1))
+        let (writable, refused) = try callAsAnotherUser()
+        #expect(refused == .exited(1))
         #expect(writable.stderrText.contains("cannot be read here: SQLite needs \(database)-shm beside it"), "\(writable.stderrText)")
         #expect(!writable.stderrText.contains("reads still work"), "\(writable.stderrText)")
     }
