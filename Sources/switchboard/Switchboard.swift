@@ -20,6 +20,18 @@ struct Switchboard: ParsableCommand {
     )
 }
 
+/// The position (from 1) of the first command-line argument that is not UTF-8: `CommandLine.arguments`
+/// turns such bytes into U+FFFD, so a path would name another file and params would carry other text,
+/// silently (serve mode refuses such input with -32700).
+func firstArgumentNotUTF8() -> Int? {
+    for index in 1..<Int(CommandLine.argc) {
+        guard let argument = CommandLine.unsafeArgv[index] else { continue }
+        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(argument).assumingMemoryBound(to: UInt8.self), count: strlen(argument))
+        if String(validating: bytes, as: UTF8.self) == nil { return index }
+    }
+    return nil
+}
+
 /// The entry point. A bare `switchboard` — what editors and scripts start — serves with the default
 /// options without running the argument parser: its reflection is most of a Swift program's start-up
 /// time, and start-up is what a client waits for. So do `switchboard --db FILE` with the other store
@@ -32,6 +44,10 @@ enum Main {
         // than kill the host; plugins still start with default dispositions.
         signal(SIGXFSZ, SIG_IGN)
         guard CommandLine.arguments.count == 1 else {
+            if let position = firstArgumentNotUTF8() {
+                writeLine("switchboard: argument \(position) is not UTF-8 (bytes of another encoding); give it as UTF-8", to: STDERR_FILENO)
+                exit(64)
+            }
             let arguments = Array(CommandLine.arguments.dropFirst())
             if let code = Call.quick(arguments) ?? Serve.quick(arguments) { exit(code) }
             rejectUnknownSubcommand(CommandLine.arguments[1])

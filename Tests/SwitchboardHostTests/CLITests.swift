@@ -106,6 +106,19 @@ struct CLITests {
         #expect(error["data"]?["field"] == "ms")
     }
 
+    @Test("an argument that is not UTF-8 (a Latin-1 byte from the shell) is refused, naming its position, not turned into U+FFFD")
+    func argumentNotUTF8() throws {
+        // The harness passes Swift strings; a shell's printf makes the byte.
+        let host = try SpawnedHost(arguments: ["-c", #"exec "$0" call host.echo "$(printf '{"a":"caf\351"}')""#, BinaryHarness.binaryPath],
+                                   executable: "/bin/sh", raw: true)
+        host.closeInput()
+        try host.readToEndOfOutput(within: 60_000)
+        #expect(try host.waitForExit(within: 60_000) == .exited(64))
+        #expect(host.stdoutBytes.isEmpty)
+        #expect(host.stderrText.contains("argument 3 is not UTF-8"), "\(host.stderrText)")
+        #expect(try Self.run(["call", "host.echo", #"{"a":"café"}"#]).termination == .exited(0), "UTF-8 is taken")
+    }
+
     @Test("`switchboard call` with PARAMS that are not JSON fails and says so")
     func callInvalidJSON() throws {
         let run = try Self.run(["call", "host.echo", #"{"a":"#])
