@@ -34,14 +34,7 @@ extension ResponseError {
     /// Whether `text` holds a secret member's name in quotes, as a member name is written, or any
     /// `\u` escape (a name spelled with one, `"pass\u0077ord"`, is the same name).
     static func holdsSecretMember(_ text: UnsafeRawBufferPointer) -> Bool {
-        if zip(text, text.dropFirst()).contains(where: { $0 == UInt8(ascii: "\\") && $1 == UInt8(ascii: "u") }) { return true }
-        return secretMembers.contains { name in
-            let quoted = Array("\"\(name)\"".utf8)
-            guard text.count >= quoted.count else { return false }
-            return (0...(text.count - quoted.count)).contains { start in
-                text[start] == quoted[0] && quoted.indices.allSatisfy { text[start + $0] == quoted[$0] }
-            }
-        }
+        text.firstRange(of: Array("\\u".utf8)) != nil || secretMembers.contains { text.firstRange(of: Array("\"\($0)\"".utf8)) != nil }
     }
 
     public static func parseError(_ reason: String) -> ResponseError {
