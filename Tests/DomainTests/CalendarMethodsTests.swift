@@ -172,13 +172,27 @@ struct CalendarMethodsTests {
         #expect(gone.error?["data"]?["field"] == "id")
     }
 
-    @Test("zone names: current IANA names ICU lists under older ones are taken; ICU's own ids are not",
+    @Test("zone names: current IANA names ICU lists under older ones are taken, and the tz database's names without a slash; ICU's own ids are not",
           arguments: [("Asia/Kolkata", true), ("Europe/Kyiv", true), ("Asia/Calcutta", true), ("Etc/GMT+5", true), ("UTC", true),
-                      ("GMT+5", false), ("EST5EDT", false), ("Europe/Berlim", false), ("europe/berlin", false), ("Europe//Berlin", false)])
+                      ("EST5EDT", true), ("CET", true), ("PST8PDT", true), ("Zulu", true), ("NZ-CHAT", true),
+                      ("GMT+5", false), ("PST", false), ("IST", false), ("Factory", false), ("cet", false),
+                      ("Europe/Berlim", false), ("europe/berlin", false), ("Europe//Berlin", false)])
     func zoneNames(zone: String, known: Bool) async throws {
         let harness = try await CalendarHarness(.memory)
         let outcome = await harness.call("calendar.day", ["date": "2026-11-23", "timeZone": .string(zone)])
         #expect((outcome.result != nil) == known)
+    }
+
+    @Test("a tz database name without a slash keeps its rules: EST5EDT is UTC-4 in July and UTC-5 in January")
+    func zoneWithoutSlash() async throws {
+        let harness = try await CalendarHarness(.memory)
+        for (start, instant) in [("2026-07-01T08:00:00", "2026-07-01T12:00:00Z"), ("2026-01-05T08:00:00", "2026-01-05T13:00:00Z")] {
+            let created = try #require(await harness.result("calendar.create", ["title": "Call", "start": .string(start), "timeZone": "EST5EDT"]))
+            #expect(created["event"]?["timeZone"] == "EST5EDT")
+            let date = String(start.prefix(10))
+            let day = try #require(await harness.result("calendar.day", ["date": .string(date), "timeZone": "UTC"]))
+            #expect(day["events"]?.arrayValue?.first?["startsAt"] == .string(instant))
+        }
     }
 
     @Test("a floating event is at its wall time in the agenda's zone")

@@ -51,6 +51,15 @@ struct CLITests {
         #expect(run.termination == .exited(0))
     }
 
+    @Test("the host's zone from TZ may be a tz database name without a slash (TZ=EST5EDT), not UTC in its place")
+    func hostZoneWithoutSlash() throws {
+        let run = try Self.run(["call", "calendar.day", #"{"date":"2026-07-01"}"#, "--backend", "memory"], environment: ["TZ": "EST5EDT"])
+        #expect(run.termination == .exited(0))
+        let day = try JSONValue(parsing: run.stdout)
+        #expect(day["timeZone"] == "EST5EDT")
+        #expect(day["lengthMinutes"] == 1440)
+    }
+
     @Test("`switchboard call host.echo PARAMS` prints the params as pretty JSON")
     func callEcho() throws {
         let run = try Self.run(["call", "host.echo", #"{"a":[1,2],"b":{"c":"d"}}"#])

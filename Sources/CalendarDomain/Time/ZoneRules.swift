@@ -51,6 +51,11 @@ public struct ZoneRules: Sendable {
                 cache.zones[identifier] = rules
                 return rules
             }
+            if !area, tzdataNames.contains(identifier), let zone = TimeZone(identifier: identifier) {
+                let rules = ZoneRules(identifier: identifier, zone: zone)
+                cache.zones[identifier] = rules
+                return rules
+            }
             if cache.names == nil { cache.names = Set(TimeZone.knownTimeZoneIdentifiers).union(["UTC", "Etc/UTC", "GMT"]) }
             let listed = cache.names?.contains(identifier) == true
             guard listed || area, let zone = TimeZone(identifier: identifier),
@@ -74,6 +79,16 @@ public struct ZoneRules: Sendable {
             !part.isEmpty && part.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || "0123456789_-+".unicodeScalars.contains($0)) }
         }
     }
+
+    /// The tz database's names that are not `Area/Location` (its `backward`, `etcetera` and
+    /// `northamerica`/`europe` files), which ICU knows but leaves out of its list; ICU's own ids
+    /// (`PST`, `GMT+5`) are not among them. `Factory` is left out: it has no offset, only `-00`.
+    static let tzdataNames: Set<String> = [
+        "CET", "CST6CDT", "Cuba", "EET", "EST", "EST5EDT", "Egypt", "Eire", "GB", "GB-Eire", "GMT", "GMT+0", "GMT-0",
+        "GMT0", "Greenwich", "HST", "Hongkong", "Iceland", "Iran", "Israel", "Jamaica", "Japan", "Kwajalein", "Libya",
+        "MET", "MST", "MST7MDT", "NZ", "NZ-CHAT", "Navajo", "PRC", "PST8PDT", "Poland", "Portugal", "ROC", "ROK",
+        "Singapore", "Turkey", "UCT", "UTC", "Universal", "W-SU", "WET", "Zulu",
+    ]
 
     private struct Cache {
         var names: Set<String>?
