@@ -51,12 +51,13 @@ struct CLITests {
         #expect(run.termination == .exited(0))
     }
 
-    @Test("the host's zone from TZ may be a tz database name without a slash (TZ=EST5EDT), not UTC in its place")
-    func hostZoneWithoutSlash() throws {
-        let run = try Self.run(["call", "calendar.day", #"{"date":"2026-07-01"}"#, "--backend", "memory"], environment: ["TZ": "EST5EDT"])
+    @Test("the host's zone is TZ as the C library reads it, not UTC in its place: a tz database name without a slash, or a name after a colon",
+          arguments: [("EST5EDT", "EST5EDT"), (":Europe/Berlin", "Europe/Berlin")])
+    func hostZoneFromTZ(tz: String, zone: String) throws {
+        let run = try Self.run(["call", "calendar.day", #"{"date":"2026-07-01"}"#, "--backend", "memory"], environment: ["TZ": tz])
         #expect(run.termination == .exited(0))
         let day = try JSONValue(parsing: run.stdout)
-        #expect(day["timeZone"] == "EST5EDT")
+        #expect(day["timeZone"] == .string(zone))
         #expect(day["lengthMinutes"] == 1440)
     }
 
