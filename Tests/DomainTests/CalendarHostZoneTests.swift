@@ -2,7 +2,7 @@
 import Foundation
 import Testing
 
-/// The host's zone is read from `TZ` as the C library reads it (``ZoneRules/fromEnvironment(_:)``):
+/// The host's zone is read from `TZ` as the C library reads it (``HostZone.fromEnvironment(_:)``):
 /// Foundation took UTC for `:Europe/Berlin` and for a path into a zoneinfo folder.
 @Suite("The host's zone from TZ")
 struct CalendarHostZoneTests {
@@ -14,7 +14,7 @@ struct CalendarHostZoneTests {
     func named(value: String, zone: String) throws {
         let folder = try Self.zoneinfo()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        #expect(ZoneRules.fromEnvironment(value.replacingOccurrences(of: "@", with: folder))?.identifier == zone)
+        #expect(HostZone.fromEnvironment(value.replacingOccurrences(of: "@", with: folder))?.identifier == zone)
     }
 
     @Test("anything else names none: a POSIX rule, an empty value, a missing file, a file outside a zoneinfo folder, an unknown name",
@@ -23,7 +23,7 @@ struct CalendarHostZoneTests {
     func none(value: String) throws {
         let folder = try Self.zoneinfo()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        #expect(ZoneRules.fromEnvironment(value.replacingOccurrences(of: "@", with: folder)) == nil)
+        #expect(HostZone.fromEnvironment(value.replacingOccurrences(of: "@", with: folder)) == nil)
     }
 
     /// A folder holding `zoneinfo/` with a few (empty) zone files, `localtime` linking to one of them,
@@ -39,5 +39,58 @@ struct CalendarHostZoneTests {
         }
         try files.createSymbolicLink(atPath: folder + "/localtime", withDestinationPath: folder + "/zoneinfo/Asia/Tokyo")
         return folder
+    }
+}
+
+/// `/etc/localtime` that is a copy of a zone's file, as a container that mounts the host's sees it:
+/// Foundation named it by its abbreviation (`JST`), which is no zone, and the host took UTC.
+@Suite("The host's zone from a copied /etc/localtime")
+struct CalendarLocalTimeCopyTests {
+    /// A zoneinfo folder of fake zone files: Asia/Tokyo and Japan the same bytes (as the tz database
+    /// links them), Europe/Paris as long but other bytes, posix/Asia/Tokyo the same again.
+    static func folder() throws -> String {
+        let folder = NSTemporaryDirectory() + "switchboard-localtime-" + UUID().uuidString
+        let files = FileManager.default
+        let tokyo = Data("TZif2-tokyo-rules".utf8)
+        for (path, data) in [("zoneinfo/Asia/Tokyo", tokyo), ("zoneinfo/Japan", tokyo), ("zoneinfo/posix/Asia/Tokyo", tokyo),
+                             ("zoneinfo/Europe/Paris", Data("TZif2-paris-rules".utf8)),
+                             ("zoneinfo/Europe/Berlin", Data("TZif2-berlin-rules-longer".utf8)),
+                             ("copy-of-tokyo", tokyo), ("copy-of-berlin", Data("TZif2-berlin-rules-longer".utf8)),
+                             ("unknown", Data("TZif2-other-rules".utf8)), ("not-tzif", Data("not a zone file".utf8)),
+                             ("timezone-japan", Data("Japan\n".utf8)), ("timezone-stale", Data("Europe/Berlin\n".utf8)),
+                             ("timezone-climbing", Data("../copy-of-tokyo\n".utf8))] {
+            let file = folder + "/" + path
+            try files.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            #expect(files.createFile(atPath: file, contents: data))
+        }
+        try files.createSymbolicLink(atPath: folder + "/link-to-paris", withDestinationPath: folder + "/zoneinfo/Europe/Paris")
+        return folder
+    }
+
+    @Test("a link names its zone; a copy is the zone /etc/timezone names when its bytes match, else the first Area/Location zone with its bytes",
+          arguments: [("link-to-paris", "none", "Europe/Paris"), ("copy-of-tokyo", "none", "Asia/Tokyo"),
+                      ("copy-of-tokyo", "timezone-japan", "Japan"), ("copy-of-tokyo", "timezone-stale", "Asia/Tokyo"),
+                      ("copy-of-tokyo", "timezone-climbing", "Asia/Tokyo"), ("copy-of-berlin", "timezone-japan", "Europe/Berlin")])
+    func found(localTime: String, timezoneFile: String, zone: String) throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let found = HostZone.fromLocalTime(folder + "/" + localTime, zoneinfo: folder + "/zoneinfo", timezoneFile: folder + "/" + timezoneFile)
+        #expect(found?.identifier == zone)
+    }
+
+    @Test("no zone for a file that is not a zone's, one no zone file matches, or none at all",
+          arguments: ["not-tzif", "unknown", "missing", "zoneinfo"])
+    func none(localTime: String) throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(HostZone.fromLocalTime(folder + "/" + localTime, zoneinfo: folder + "/zoneinfo", timezoneFile: folder + "/timezone-japan") == nil)
+    }
+
+    @Test("a FIFO in /etc/localtime's place is not opened (it would wait for a writer)")
+    func fifo() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(mkfifo(folder + "/fifo", 0o600) == 0)
+        #expect(HostZone.fromLocalTime(folder + "/fifo", zoneinfo: folder + "/zoneinfo", timezoneFile: folder + "/fifo") == nil)
     }
 }

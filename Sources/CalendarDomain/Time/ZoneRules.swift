@@ -66,29 +66,10 @@ public struct ZoneRules: Sendable {
         }
     }
 
-    /// The host's zone: `TZ` as the C library reads it (``fromEnvironment(_:)``), else `/etc/localtime`
-    /// as Foundation reads it; UTC when it has no IANA name.
-    public static func host() -> ZoneRules {
-        let environment = getenv("TZ").map { String(cString: $0) }
-        return environment.flatMap(fromEnvironment) ?? named(TimeZone.current.identifier) ?? ZoneRules(identifier: "UTC", zone: .gmt)
-    }
+    /// The host's zone (``HostZone``), found once per process; UTC when the host names none.
+    public static func host() -> ZoneRules { hostZone }
 
-    /// The zone a `TZ` value names as the C library reads one: a name (`Europe/Berlin`), the same after
-    /// a colon (`:Europe/Berlin`), or a file of a zoneinfo folder (`:/etc/localtime`, a link to
-    /// `/usr/share/zoneinfo/Europe/Berlin`; `/usr/share/zoneinfo/Asia/Tokyo`), named by its path
-    /// there. Foundation reads neither of the last two, and took UTC. `nil` for anything else (a POSIX
-    /// rule such as `EST5EDT,M3.2.0,M11.1.0`, a file outside a zoneinfo folder, an empty value).
-    static func fromEnvironment(_ value: String) -> ZoneRules? {
-        let name = value.hasPrefix(":") ? String(value.dropFirst()) : value
-        guard name.hasPrefix("/") else { return name.isEmpty ? nil : named(name) }
-        guard name.utf8.count < 4096, let resolved = realpath(name, nil) else { return nil }
-        defer { free(resolved) }
-        let path = String(cString: resolved)
-        guard let folder = path.range(of: "/zoneinfo/", options: .backwards) else { return nil }
-        var zone = path[folder.upperBound...]
-        for prefix in ["posix/", "right/"] where zone.hasPrefix(prefix) { zone = zone.dropFirst(prefix.count) }
-        return named(String(zone))
-    }
+    private static let hostZone = HostZone.find() ?? ZoneRules(identifier: "UTC", zone: .gmt)
 
     /// True for an `Area/Location` name as the tz database spells them, which ICU's own ids
     /// (`GMT+5`, `PST`) are not.
