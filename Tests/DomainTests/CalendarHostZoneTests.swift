@@ -64,12 +64,15 @@ struct CalendarLocalTimeCopyTests {
             #expect(files.createFile(atPath: file, contents: data))
         }
         try files.createSymbolicLink(atPath: folder + "/link-to-paris", withDestinationPath: folder + "/zoneinfo/Europe/Paris")
+        // As Debian's tzdata has it: a name that is a link to its zone's file.
+        try files.createSymbolicLink(atPath: folder + "/zoneinfo/ROK", withDestinationPath: "Asia/Tokyo")
+        #expect(files.createFile(atPath: folder + "/timezone-link", contents: Data("ROK\n".utf8)))
         return folder
     }
 
     @Test("a link names its zone; a copy is the zone /etc/timezone names when its bytes match, else the first Area/Location zone with its bytes",
           arguments: [("link-to-paris", "none", "Europe/Paris"), ("copy-of-tokyo", "none", "Asia/Tokyo"),
-                      ("copy-of-tokyo", "timezone-japan", "Japan"), ("copy-of-tokyo", "timezone-stale", "Asia/Tokyo"),
+                      ("copy-of-tokyo", "timezone-japan", "Japan"), ("copy-of-tokyo", "timezone-link", "ROK"), ("copy-of-tokyo", "timezone-stale", "Asia/Tokyo"),
                       ("copy-of-tokyo", "timezone-climbing", "Asia/Tokyo"), ("copy-of-berlin", "timezone-japan", "Europe/Berlin")])
     func found(localTime: String, timezoneFile: String, zone: String) throws {
         let folder = try Self.folder()

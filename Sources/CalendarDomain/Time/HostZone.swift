@@ -73,11 +73,11 @@ enum HostZone {
         return nil
     }
 
-    /// The bytes of a regular file of less than 1 MiB (a zone's file is a few kB), `nil` when it cannot
-    /// be read (a FIFO is not opened: it would wait for a writer).
+    /// The bytes of a regular file (or a link to one) of less than 1 MiB (a zone's file is a few kB),
+    /// `nil` when it cannot be read (a FIFO is not opened: it would wait for a writer).
     private static func contents(_ path: String) -> [UInt8]? {
-        guard (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType == .typeRegular,
-              let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         guard let data = try? handle.read(upToCount: 1 << 20), data.count < 1 << 20 else { return nil }
         return [UInt8](data)
