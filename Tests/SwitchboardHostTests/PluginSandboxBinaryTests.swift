@@ -175,6 +175,35 @@ struct PluginSandboxBinaryTests {
         #expect(try host.waitForExit() == .exited(0))
     }
 
+    @Test("The root in disguise grants nothing: --mcp-config args and env of /., // and /tmp/.., and a manifest cwd that climbs out of its folder; the secret stays out of reach")
+    func rootInDisguise() throws {
+        let home = try Home()
+        let folder = try H.temporaryFolder("sandbox-root")
+        let jail = Self.fixtures + "/jail/jail.py"
+        let config = folder + "/mcp.json"
+        try PluginShippedTests.write(#"{"mcpServers":{"jail":{"command":"python3","args":[\#(Self.json(jail)),"/.","//"],"env":{"ROOTDIR":"/tmp/.."}}}}"#,
+                                     to: config, mode: 0o600)
+        let plugins = folder + "/plugins"
+        for made in [plugins, plugins + "/climb"] { mkdir(made, 0o700) }
+        try PluginShippedTests.write(try RegularFileText.read(jail), to: plugins + "/climb/jail.py", mode: 0o600)
+        try PluginShippedTests.write(#"{"name":"climb","version":"1","namespace":"climb","command":["python3",\#(Self.json(plugins + "/climb/jail.py"))],"cwd":"../../../../../../../../.."}"#,
+                                     to: plugins + "/climb/plugin.json", mode: 0o600)
+        let host = try SpawnedHost(arguments: ["serve", "--mcp-config", config, "--plugins", plugins, "--backend", "memory", "--plugin-grace", "500"],
+                                   environment: home.environment)
+        for (id, namespace) in [(1, "jail"), (2, "climb")] {
+            let answer = try Self.call(host, id, namespace + ".read", #"{"path":\#(Self.json(home.secret))}"#)
+            let secret = try #require(answer["result"], "\(namespace): \(answer)")
+            #expect(secret["ok"] == false && secret["error"] == "EACCES", "\(namespace): \(secret)")
+        }
+        for (id, name) in [(3, "jail"), (4, "climb")] {
+            let sandbox = try #require(try Self.item(host, id, name)["sandbox"]?.objectValue)
+            let granted = (sandbox["read"]?.arrayValue ?? []) + (sandbox["write"]?.arrayValue ?? [])
+            #expect(!granted.contains { ["/", "/.", "//", "/tmp/.."].contains($0.stringValue ?? "") }, "\(name): \(sandbox)")
+        }
+        host.closeInput()
+        #expect(try host.waitForExit() == .exited(0))
+    }
+
     @Test("network false: in its own network namespace where the kernel allows one, else Landlock's TCP rules with UDP said not covered")
     func networkFalseSaysHowItIsHeld() throws {
         let home = try Home()

@@ -46,12 +46,15 @@ public enum MCPClientConfig {
     static let launcherCaches = ["~/.cache/uv", "~/.npm"]
 
     /// The sandbox of an entry that declares none: the defaults, plus read-write for each existing absolute
-    /// path in its `args`, `cwd` and `env` values (the user pointed the server there), plus the launcher
-    /// caches read-only. The command's venv is readable like every plugin's (``SandboxPlan``).
+    /// path in its `args`, `cwd` and `env` values (the user pointed the server there), free of links and
+    /// dots, but never the root (`/.`, `//` and `/tmp/..` are the root too), plus the launcher caches
+    /// read-only. The command's venv is readable like every plugin's (``SandboxPlan``).
     static func defaultPolicy(arguments: [String], cwd: String?, env: [String: String]) -> SandboxPolicy {
         let named = arguments + [cwd].compactMap { $0 } + env.keys.sorted().compactMap { env[$0] }
         var policy = SandboxPolicy()
-        policy.write = named.filter { $0.hasPrefix("/") && $0 != "/" && FileText.exists($0) }
+        var seen: Set<String> = []
+        policy.write = named.filter { $0.hasPrefix("/") && FileText.exists($0) }.map(FileText.absolute)
+            .filter { $0 != "/" && seen.insert($0).inserted }
         policy.read = launcherCaches.filter { FileText.exists(SandboxPlan.expandHome($0)) }
         return policy
     }

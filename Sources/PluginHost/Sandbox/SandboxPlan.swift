@@ -60,11 +60,19 @@ struct SandboxPlan: Sendable {
                 }
             }
         }
-        // A plugin.json's own folder and its working folder (its "cwd" names where it runs from).
-        let own = manifest.folder.map { [$0, manifest.cwd] } ?? []
-        plan.read = own.filter(FileText.exists) + systemReads.filter(FileText.exists)
+        // A plugin.json's own folder and its working folder (its "cwd" names where it runs from) when that
+        // lies inside it: a "cwd" of "../../.." would read the user's files unseen; elsewhere it is declared.
+        let own = manifest.folder.map { folder -> [String] in
+            let real = FileText.absolute(folder)
+            return [folder, manifest.cwd].filter(FileText.exists).map(FileText.absolute).filter { $0 == real || $0.hasPrefix(real + "/") }
+        } ?? []
+        plan.read = own + systemReads.filter(FileText.exists)
         if let program { plan.read += executableReads(program, searchPath: searchPath) }
-        plan.read += programFolders(searchPath: searchPath).filter { $0 != "/" && $0 != home && $0 + "/" != home }
+        let realHome = home.map(FileText.absolute)
+        plan.read += programFolders(searchPath: searchPath).filter { folder in
+            let real = FileText.absolute(folder)
+            return real != "/" && real != realHome && folder != home && folder + "/" != home
+        }
         plan.devices = systemDevices.filter(FileText.exists)
         plan.write = [data]
         add(policy.read, to: \.read)
