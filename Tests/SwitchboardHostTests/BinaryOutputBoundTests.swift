@@ -120,6 +120,33 @@ struct BinaryDroppedPushTests {
         }
     }
 
+    @Test("a client that writes 3,000 requests before it reads: replies made on the input thread wait in the output bound, not at the pipe's 64 KiB, so the writes all go through",
+          arguments: ["host.ping", "feed.get"])
+    func writesBeforeReading(method: String) throws {
+        let host = try RawHost(["--backend", "memory"])
+        let params = method == "feed.get" ? #"{"id":"x"}"# : nil
+        let requests = Array((1...3_000).map { H.frame(H.request($0, method, params), .ndjson) }.joined())
+        // The event: every request was taken. Before, the host stopped reading once its replies filled the
+        // pipe (its input thread blocked in write), and this write waited with it.
+        _ = fcntl(host.input, F_SETFL, fcntl(host.input, F_GETFL) | O_NONBLOCK)
+        let deadline = H.nowMilliseconds() + 60_000
+        var offset = 0
+        while offset < requests.count {
+            var poller = pollfd(fd: host.input, events: Int16(POLLOUT), revents: 0)
+            let remaining = deadline - H.nowMilliseconds()
+            guard remaining > 0, poll(&poller, 1, Int32(remaining)) > 0 else {
+                throw H.Failure("the host stopped reading after \(offset) bytes, with \(host.unreadOutput) bytes of replies unread")
+            }
+            let count = requests[offset...].withUnsafeBytes { write(host.input, $0.baseAddress, $0.count) }
+            if count > 0 { offset += count }
+        }
+        close(host.input)
+        let text = try host.read(host.output) { String(decoding: $0, as: UTF8.self).split(separator: "\n").count >= 3_000 }
+        let ids = String(decoding: text, as: UTF8.self).split(separator: "\n").compactMap { try? JSONValue(parsing: String($0))["id"]?.int64Value }
+        #expect(ids.sorted() == (1...3_000).map { Int64($0) })
+        #expect(text.count > 65_536, "the replies are more than a pipe holds at first")
+    }
+
     @Test("progress pushed while stdout is full is dropped, the answer waits, and one $/notificationsDropped counts the drops")
     func progressDropped() throws {
         let host = try RawHost(["--backend", "memory", "--max-output-bytes", "1024", "--log-level", "debug"])

@@ -9,8 +9,8 @@ import SystemCalls
 /// Writes frames to a file descriptor (stdout, a plugin's stdin), holding at most about `limit` bytes
 /// that are not written yet (see ``FrameSink`` for what happens at the bound).
 ///
-/// The input thread writes its replies itself when nothing else is being written, and so does a task
-/// when the pipe has room for its whole frame (the write cannot block), which saves a thread hop per
+/// The input thread writes its replies itself when nothing else is being written and the pipe has room
+/// for the frame, and so does a task (the write cannot block), which saves a thread hop per
 /// request; other frames are queued and written by a writer thread. ``writeIfRoom(_:)`` does the same for a
 /// plain thread that must not wait (a plugin's reader answering a client). Only one of
 /// them writes at a time, so frames never interleave. Threads are woken only when there is work for
@@ -77,11 +77,14 @@ public final class FileDescriptorSink: FrameSink, @unchecked Sendable {
     /// How many answers wait for room.
     public var waitingAnswerCount: Int { lock.withLock { parked.count } }
 
+    /// A reply of the input thread: written by it when that cannot block (nothing else is being written
+    /// and a pipe has room: a client that writes its requests before it reads would otherwise stop the
+    /// host at the pipe's 64 KiB, far below ``limit``), else queued; the thread waits only at the bound.
     public func writeFromInput(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
         let direct: Bool = lock.withLock {
             if closed { return false }
-            if !writing, pending.isEmpty, parked.isEmpty {
+            if !writing, pending.isEmpty, parked.isEmpty, pipeCapacity.load(ordering: .relaxed) == 0 || takesAtOnce(bytes.count) {
                 writing = true
                 inWrite = bytes.count
                 return true
