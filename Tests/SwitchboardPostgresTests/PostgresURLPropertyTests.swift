@@ -38,6 +38,26 @@ struct PostgresURLPropertyTests {
         }
     }
 
+    @Test("a password with any text in its middle (an unencoded ?, / or & among it): neither half shows",
+          arguments: ["?", "/", "&", "?x=", "?sslmode=", "&&", "/db?", "?a&b=c", ":", "//"])
+    func splitPassword(middle: String) async {
+        let (head, tail) = ("Zq9SEC", "RETpwX")
+        await propertyCheck(count: 300, input: Self.text) { extra in
+            // Another @ would end the password there, and the rest would be a host or a database, which are shown.
+            let extra = extra.filter { $0 != "@" }
+            for url in ["postgres://u:\(head)\(middle)\(extra)\(tail)@h.example:5432/db", "postgres://u:\(head)\(middle)\(tail)@h.example/db?sslmode=disable",
+                        "postgres://u:\(head)\(middle)\(tail)@h.example", "postgres://u:\(head)\(extra)\(middle)\(tail)@h.example"] {
+                do {
+                    let settings = try PostgresSettings.resolve(url: url, environment: [:], home: "/nonexistent", systemUser: "osuser")
+                    #expect(!settings.redactedDescription.contains(tail) && !settings.redactedDescription.contains(head), "\(url)")
+                } catch {
+                    let text = String(describing: error)
+                    #expect(!text.contains(tail) && !text.contains(head), "\(url): \(text)")
+                }
+            }
+        }
+    }
+
     @Test("any text in each part of a URL with a password")
     func anyPart() async {
         await propertyCheck(count: 2_000, input: Self.text, Gen.int(in: 0...4)) { part, position in

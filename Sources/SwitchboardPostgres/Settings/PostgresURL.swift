@@ -54,6 +54,11 @@ struct PostgresURL: Equatable {
         let beforeQuery = rest[..<(queryStart ?? rest.endIndex)]
         let pathStart = beforeQuery.firstIndex(of: UInt8(ascii: "/"))
         let authority = beforeQuery[..<(pathStart ?? beforeQuery.endIndex)]
+        // A / or ? in a password ends the authority early: the rest of the password would be read as a
+        // database name or a parameter, and named in an error.
+        if !authority.contains(UInt8(ascii: "@")), rest[authority.endIndex...].contains(UInt8(ascii: "@")) {
+            throw PostgresSettingsError("URL", "has an @ after its host: a /, ? or @ in a user name or password is written %2F, %3F or %40")
+        }
 
         var hostPort = authority
         if let at = authority.lastIndex(of: UInt8(ascii: "@")) {
@@ -105,7 +110,7 @@ struct PostgresURL: Equatable {
         for pair in query.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
             guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else {
                 let name = try Self.decode(pair, part: "a parameter's name") ?? ""
-                throw PostgresSettingsError("URL", "parameter \(PostgresSettingsError.quoted(Substring(name))) has no value (name=value)")
+                throw PostgresSettingsError("URL", "parameter \(Self.shown(name)) has no value (name=value)")
             }
             let name = try Self.decode(pair[..<equals], part: "a parameter's name") ?? ""
             let value = try Self.decode(pair[(equals + 1)...], part: name.isEmpty ? "a parameter" : name)
@@ -126,9 +131,17 @@ struct PostgresURL: Equatable {
             case "passfile": passFile = value
             default:
                 throw PostgresSettingsError(
-                    "URL", "parameter \(PostgresSettingsError.quoted(Substring(name))) is not one switchboard reads (\(Self.parameters.joined(separator: ", ")))")
+                    "URL", "parameter \(Self.shown(name)) is not one switchboard reads (\(Self.parameters.joined(separator: ", ")))")
             }
         }
+    }
+
+    /// A parameter's name for an error: quoted when it looks like one (letters, digits, `_`, at most 40),
+    /// else not at all: it may be the rest of a password with a `?` or `&` in it.
+    private static func shown(_ name: String) -> String {
+        let nameLike = !name.isEmpty && name.utf8.count <= 40
+            && name.utf8.allSatisfy { $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
+        return nameLike ? PostgresSettingsError.quoted(Substring(name)) : "(not a name; a ? or & in a password is written %3F or %26)"
     }
 
     /// Percent-decodes a part: `nil` when empty (libpq treats an empty part as absent); an error for a
