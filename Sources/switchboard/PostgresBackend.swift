@@ -95,6 +95,7 @@ final class PostgresBackend: StoreBackend {
             let settings = try resolvedSettings()
             let migrations = domains.map { demoMigrations($0) }
             let logger = context.logger
+            for note in settings.notes { logger.warning("PostgreSQL: \(note)") }
             let store = try BlockingWait.run { () async throws -> PostgresStore in
                 do throws(PostgresStoreError) {
                     return try await PostgresStore.open(settings, migrations: migrations, logger: logger)

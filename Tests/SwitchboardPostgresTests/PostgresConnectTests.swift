@@ -43,6 +43,23 @@ struct PostgresConnectTests {
         #expect(try await Self.currentUser(fromEnvironment) == "switchboard")
     }
 
+    @Test("a password file others may read is not used, and the refusal for want of a password says why")
+    func passFileOthersMayRead() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pgpass-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/pass"
+        try "127.0.0.1:\(TestPostgres.port):*:switchboard:\(TestPostgres.password)\n".write(toFile: file, atomically: true, encoding: .utf8)
+        chmod(file, 0o644)
+        let settings = try TestPostgres.settings(
+            url: "postgres://switchboard@127.0.0.1:\(TestPostgres.port)/postgres?sslmode=disable&passfile=\(file)")
+        #expect(settings.password == nil)
+        let text = await TestPostgres.openFailure(settings)?.description ?? ""
+        #expect(text.contains("asks for a password"), "\(text)")
+        #expect(text.contains("password file \(file) has group or world access"), "\(text)")
+        #expect(!text.contains(TestPostgres.password))
+    }
+
     @Test("the server down at start: one error naming host and port, no wait, no password")
     func serverDown() async throws {
         let port = try TestPostgres.closedPort()
