@@ -50,6 +50,26 @@ public final class DedicatedPostgresCluster: Sendable {
         _ = try Self.run(["restart", directory])
     }
 
+    /// Stops the server (`pg_ctl stop -m fast`), keeping the cluster: connecting is refused until ``resume()``.
+    public func halt() throws {
+        _ = try Self.run(["halt", directory])
+    }
+
+    /// Starts a halted server again, on the same port.
+    public func resume() throws {
+        _ = try Self.run(["resume", directory])
+    }
+
+    /// Stops the server's processes (SIGSTOP) with their sockets open: a server that never answers,
+    /// as a frozen machine or a cut network looks, until ``thaw()``.
+    public func freeze() throws {
+        _ = try Self.run(["freeze", directory])
+    }
+
+    public func thaw() throws {
+        _ = try Self.run(["thaw", directory])
+    }
+
     private static func start() throws -> DedicatedPostgresCluster {
         let exports = try run(["start"])
         var values: [String: String] = [:]

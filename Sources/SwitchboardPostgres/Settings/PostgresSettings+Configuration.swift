@@ -51,7 +51,11 @@ extension PostgresSettings {
         }
         configuration.options.connectTimeout = .seconds(connectTimeoutSeconds)
         configuration.options.tlsServerName = tlsServerName
-        configuration.options.additionalStartupParameters = [("application_name", applicationName)]
+        // A session left inside a transaction (its host frozen or cut off) is ended by the server after the
+        // answer timeout, so the locks it holds do not stop every other host's writes for good.
+        configuration.options.additionalStartupParameters = [
+            ("application_name", applicationName), ("idle_in_transaction_session_timeout", "\(answerTimeoutSeconds)s"),
+        ]
         configuration.options.minimumConnections = Self.minimumPoolConnections
         return configuration
     }

@@ -61,14 +61,53 @@ extension PostgresStore {
     /// middle of a query) is never answered: without the close, the pool could lease it to the next
     /// request, which would hang. A statement given to a connection whose socket has closed is dropped
     /// unanswered too, so `body` runs watched (``PostgresSessionWatch``): the close fails it.
+    ///
+    /// Bounded at both ends (``PostgresDeadlines``): a connection must be leased within `connect_timeout`
+    /// (the pool otherwise keeps a request waiting while it retries a server that is down, a minute and
+    /// more), and `body` must end within ``PostgresSettings/answerTimeoutSeconds``.
     private func withSession<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
-        try await client.withConnection { connection in
-            defer { self.sessions.end(connection) }
-            do {
-                return try await self.watched(connection, body)
-            } catch {
-                if self.endsSession(error) { try? await connection.close() }
-                throw error
+        let lease = PostgresDeadlines.Lease()
+        return try await withThrowingTaskGroup(of: Result?.self) { group in
+            group.addTask {
+                try await self.client.withConnection { connection in
+                    guard lease.take() else { throw CancellationError() }
+                    defer { self.sessions.end(connection) }
+                    do {
+                        return try await PostgresDeadlines.answered(within: self.settings.answerTimeoutSeconds, closing: connection) {
+                            try await self.watched(connection, body)
+                        }
+                    } catch {
+                        if self.endsSession(error) { try? await connection.close() }
+                        throw error
+                    }
+                }
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(self.settings.connectTimeoutSeconds))
+                if lease.expire() { throw await self.noConnection() }
+                return nil
+            }
+            while let next = try await group.next() {
+                if let result = next {
+                    group.cancelAll()
+                    return result
+                }
+            }
+            throw CancellationError()
+        }
+    }
+
+    /// Why no connection came within `connect_timeout`: a connection of its own says (the server refuses,
+    /// the name does not resolve), else the wait itself.
+    private func noConnection() async -> PostgresNoConnection {
+        let seconds = settings.connectTimeoutSeconds
+        do {
+            try await Self.checkReachable(settings, logger: logger)
+            return PostgresNoConnection(cause: "no connection of the pool came within \(seconds) s (connect_timeout), though the server answers")
+        } catch {
+            switch error {
+            case .unreachable(let refused): return PostgresNoConnection(cause: refused.cause)
+            case .migration: return PostgresNoConnection(cause: "no connection came within \(seconds) s (connect_timeout)")
             }
         }
     }
@@ -152,6 +191,12 @@ extension PostgresStore {
             return ServiceError.serviceFailure(debugId: DebugID.make(), cause: "PostgreSQL: a stored row does not decode")
         case is ChannelError, is IOError, is NIOConnectionError, is NIOSSLError, is PostgresSessionEnded:
             return unavailable(error)
+        case let error as PostgresNoConnection:
+            return ServiceError.storageUnavailable(path: settings.redactedDescription, cause: "PostgreSQL at \(settings.serverName): \(error.cause)")
+        case let error as PostgresNoAnswer:
+            return ServiceError.storageUnavailable(
+                path: settings.redactedDescription,
+                cause: "PostgreSQL at \(settings.serverName): the server did not answer within \(error.seconds) s; the connection was closed")
         default:
             // The pool's own errors (shut down, request cancelled) are of a module postgres-nio does not export.
             return String(reflecting: type(of: error)).hasSuffix(".ConnectionPoolError") ? unavailable(error) : error
