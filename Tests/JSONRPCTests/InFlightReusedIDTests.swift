@@ -31,4 +31,16 @@ struct InFlightReusedIDTests {
         #expect(peer.written.map { $0["result"] ?? $0["error"]?["code"] } == ["second", "first", -32800])
         #expect(peer.connection.inFlightCount == 0)
     }
+
+    @Test("a cancellation sent as a request is answered: null when it names a request id, else -32602 naming the member")
+    func cancellationAsRequest() throws {
+        let peer = try Peer(onCancel: true)
+        peer.receive([#"{"jsonrpc":"2.0","id":1,"method":"$/cancelRequest","params":{}}"#,
+                      #"{"jsonrpc":"2.0","id":2,"method":"notifications/cancelled","params":{"requestId":[1]}}"#,
+                      #"{"jsonrpc":"2.0","id":3,"method":"$/cancelRequest","params":{"id":9}}"#,
+                      #"{"jsonrpc":"2.0","id":4,"method":"notifications/cancelled"}"#])
+        #expect(peer.written.map { $0["id"] } == [1, 2, 3, 4])
+        #expect(peer.written.map { $0["error"]?["data"]?["field"] } == ["id", "requestId", nil, "requestId"])
+        #expect(peer.written[2]["result"] == .null)
+    }
 }

@@ -6,8 +6,18 @@ extension MessageReader {
     /// Runs one request or notification: cheap methods here and now, the others as tasks.
     func dispatch(id: RequestID?, idView: JSONView?, method: String, params: JSONView?, target: ReplyTarget) {
         if BuiltinNotifications.isCancellation(method) {
-            cancel(params)
-            if let idView { reply(OutgoingMessage.response(id: idView, result: .null), target: target) }
+            let named = cancel(params)
+            // Sent as a request, it is answered: null, or what is wrong with its params.
+            if let idView {
+                if named {
+                    reply(OutgoingMessage.response(id: idView, result: .null), target: target)
+                } else {
+                    let member = method == "$/cancelRequest" ? "id" : "requestId"
+                    replyError(.invalidParams(JSONFieldError(field: member, expected: "the id of a request (a string or an integer)",
+                                                             got: (params?[member]).map { $0.preview() } ?? "nothing")),
+                               id: idView, target: target)
+                }
+            }
             return
         }
         guard connection.isAccepting else {
@@ -130,11 +140,12 @@ extension MessageReader {
         }
     }
 
-    /// `$/cancelRequest {"id": X}` (LSP) or `notifications/cancelled {"requestId": X}` (MCP).
-    private func cancel(_ params: JSONView?) {
+    /// `$/cancelRequest {"id": X}` (LSP) or `notifications/cancelled {"requestId": X}` (MCP); false when
+    /// the params name no request id.
+    private func cancel(_ params: JSONView?) -> Bool {
         guard let idView = params?["id"] ?? params?["requestId"], let id = RequestID(idView) else {
             connection.logger.debug("ignored a cancellation that names no request id")
-            return
+            return false
         }
         let (found, waiting) = connection.inFlight.cancel(id)
         if found == 0 {
@@ -149,6 +160,7 @@ extension MessageReader {
                 if case .batch(let collector, _) = request.target { collector.runHeldActionsLater() }
             }
         }
+        return true
     }
 
     /// `params._meta.progressToken`, when it is a string or an integer.
