@@ -1,5 +1,6 @@
 import Jansson
 import JSONRPC
+import Logging
 
 /// What the host's built-in methods need from the process that runs them.
 public struct HostEnvironment: Sendable {
@@ -35,8 +36,12 @@ extension MethodRegistry {
             RPCDiscover.document(for: context.connection.dispatcher, entries: entries, catalog: catalog ?? .embedded)
         }
         registry.registerImmediate(Initialize.self) { params, context in
-            if let pid = params.processId, pid > 0, pid <= Int(Int32.max) {
-                try ClientProcessWatch.of(context.connection).watch(Int32(pid), start: environment.watchClientProcess)
+            if let pid = params.processId {
+                if pid > 0, pid <= Int(Int32.max) {
+                    try ClientProcessWatch.of(context.connection).watch(Int32(pid), start: environment.watchClientProcess)
+                } else {
+                    context.connection.logger.warning("initialize: processId \(pid) is not a process id; not watched, relying on end of input")
+                }
             }
             return Initialize.result(params, connection: context.connection)
         }
