@@ -19,6 +19,41 @@ struct PostgresMigratorTests {
         return names
     }
 
+    @Test("a database the host may only read (default_transaction_read_only) opens once migrated: reads work, a write is -32051's read-only error")
+    func readOnlyDatabase() async throws {
+        try await TestPostgres.withFreshDatabase { settings in
+            let first = try await PostgresStore.open(settings, migrations: [Self.notes], logger: TestPostgres.logger)
+            _ = try await first.write { connection in
+                try await connection.query("INSERT INTO notes(id, text) VALUES (1, 'kept')", logger: TestPostgres.logger)
+            }
+            await first.close()
+            let admin = try await TestPostgres.connect(settings)
+            try await admin.query(PostgresQuery(unsafeSQL: "ALTER DATABASE \(settings.database) SET default_transaction_read_only = on"),
+                                  logger: TestPostgres.logger)
+            try await admin.close()
+
+            let store = try await PostgresStore.open(settings, migrations: [Self.notes], logger: TestPostgres.logger)
+            let count = try await store.read { connection in
+                var counts: [Int] = []
+                for try await count in try await connection.query("SELECT count(*)::bigint FROM notes", logger: TestPostgres.logger)
+                    .decode(Int.self) { counts.append(count) }
+                return counts.first ?? -1
+            }
+            #expect(count == 1)
+            let refused = await #expect(throws: ServiceError.self) {
+                try await store.write { connection in
+                    try await connection.query("INSERT INTO notes(id, text) VALUES (2, 'refused')", logger: TestPostgres.logger)
+                }
+            }
+            guard case .storageReadOnly(_, let cause)? = refused else {
+                Issue.record("expected storageReadOnly, got \(String(describing: refused))")
+                return
+            }
+            #expect(cause.contains("25006") && cause.contains("reads still work"), "\(cause)")
+            await store.close()
+        }
+    }
+
     @Test("two hosts starting at once on an empty database both come up; each domain is migrated once, by one of them, and the other finds it done")
     func twoStarters() async throws {
         try await TestPostgres.withFreshDatabase { settings in

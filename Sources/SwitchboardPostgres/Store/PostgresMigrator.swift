@@ -26,6 +26,7 @@ public enum PostgresMigrator {
     }
 
     private static func migrate(_ domain: PostgresMigrations, on connection: PostgresConnection, logger: Logger) async throws(PostgresMigrationError) -> [String] {
+        if try await isCurrent(domain, on: connection, logger: logger) { return [] }
         var current = "(start)"
         do {
             return try await connection.withTransaction(logger: logger) { connection in
@@ -66,6 +67,35 @@ public enum PostgresMigrator {
         } catch {
             throw .failed(domain: domain.domain, migration: current, cause: PostgresErrorText.cause(of: error))
         }
+    }
+}
+
+extension PostgresMigrator {
+    /// Whether `domain` has every migration applied already, read without a write or a lock: a database
+    /// the host may only read (a standby, `default_transaction_read_only`, a role without CREATE) then
+    /// opens, where the migration transaction's `CREATE TABLE IF NOT EXISTS` is refused. A database
+    /// that holds migrations this version does not know is ``PostgresMigrationError/newerSchema(domain:unknown:)``.
+    static func isCurrent(_ domain: PostgresMigrations, on connection: PostgresConnection, logger: Logger) async throws(PostgresMigrationError) -> Bool {
+        var done: Set<String> = []
+        do {
+            var exists = false
+            for try await found in try await connection.query(
+                "SELECT to_regclass('switchboard_migrations') IS NOT NULL", logger: logger
+            ).decode(Bool.self) {
+                exists = found
+            }
+            guard exists else { return false }
+            for try await name in try await connection.query(
+                "SELECT name FROM switchboard_migrations WHERE domain = \(domain.domain)", logger: logger
+            ).decode(String.self) {
+                done.insert(name)
+            }
+        } catch {
+            throw .failed(domain: domain.domain, migration: "(start)", cause: PostgresErrorText.cause(of: error))
+        }
+        let unknown = done.subtracting(domain.migrations.map(\.name)).sorted()
+        guard unknown.isEmpty else { throw .newerSchema(domain: domain.domain, unknown: unknown) }
+        return domain.migrations.allSatisfy { done.contains($0.name) }
     }
 }
 

@@ -169,6 +169,8 @@ extension PostgresStore {
 
     /// What a domain service throws for a failure of PostgreSQL (the error documented for every domain):
     ///
+    /// - a write refused as read-only (SQLSTATE 25006: a standby, `default_transaction_read_only`) or for
+    ///   want of privilege (42501) → ``ServiceError/storageReadOnly(path:cause:)`` (-32051, as SQLite's);
     /// - the server unreachable, the connection lost, the pool closed, the server shutting down (SQLSTATE
     ///   class 08, 57P01–57P03) → ``ServiceError/storageUnavailable(path:cause:)`` with the URL without its
     ///   password and the server named; in a write, nothing was committed unless the commit itself was
@@ -183,6 +185,11 @@ extension PostgresStore {
             if let inner = error.closureError ?? error.beginError ?? error.commitError { return serviceError(inner) }
             return ServiceError.serviceFailure(debugId: DebugID.make(), cause: "PostgreSQL: the transaction failed")
         case let error as PSQLError:
+            // A read-only transaction (a standby, default_transaction_read_only) or a role without the right to write.
+            if let state = error.serverInfo?[.sqlState], ["25006", "42501"].contains(state) {
+                return ServiceError.storageReadOnly(path: settings.redactedDescription,
+                                                    cause: "PostgreSQL at \(settings.serverName): \(PostgresErrorText.cause(of: error)); reads still work")
+            }
             if let state = error.serverInfo?[.sqlState], !state.hasPrefix("08"), !["57P01", "57P02", "57P03"].contains(state) {
                 return ServiceError.serviceFailure(debugId: DebugID.make(), cause: "PostgreSQL: \(PostgresErrorText.cause(of: error))")
             }
