@@ -187,8 +187,9 @@ extension PostgresStore {
         case let error as PSQLError:
             // A read-only transaction (a standby, default_transaction_read_only) or a role without the right to write.
             if let state = error.serverInfo?[.sqlState], ["25006", "42501"].contains(state) {
+                let after = state == "25006" ? "reads still work" : "the role lacks a privilege this needs"
                 return ServiceError.storageReadOnly(path: settings.redactedDescription,
-                                                    cause: "PostgreSQL at \(settings.serverName): \(PostgresErrorText.cause(of: error)); reads still work")
+                                                    cause: "PostgreSQL at \(settings.serverName): \(PostgresErrorText.cause(of: error)); \(after)")
             }
             if let state = error.serverInfo?[.sqlState], !state.hasPrefix("08"), !["57P01", "57P02", "57P03"].contains(state) {
                 return ServiceError.serviceFailure(debugId: DebugID.make(), cause: "PostgreSQL: \(PostgresErrorText.cause(of: error))")
