@@ -29,6 +29,20 @@ struct MessageSizeLimitTests {
         #expect(host.writtenFrames.count == 2, "the oversized request itself is never answered")
     }
 
+    @Test("a message of more than 2^20 values is -32600 naming the limit, unparsed (jansson took 1.5 GB for 16 MiB of {}); a larger one of few values is read; the next line is answered")
+    func tooManyValues() async throws {
+        let host = try Harness()
+        let many = #"{"jsonrpc":"2.0","id":1,"method":"host.echo","params":["# + String(repeating: "0,", count: 1 << 20) + "0]}"
+        let long = #"{"jsonrpc":"2.0","id":2,"method":"host.echo","params":[""# + String(repeating: "x,[{", count: 1 << 20) + #""]}"#
+        for line in [many, long, #"{"jsonrpc":"2.0","id":3,"method":"host.ping"}"#] { try await host.send(line) }
+        let error = expectError(try await host.frame(0), id: nil, code: -32600)
+        #expect(error["message"] == "Invalid Request: message holds more than 1048576 values, the limit")
+        #expect(error["data"] == ["limit": 1_048_576])
+        let echoed = try await host.reply(to: 2)
+        #expect(echoed.errorCode == nil)
+        expectResult(try await host.frame(2), id: 3, "pong")
+    }
+
     @Test("a line of exactly maxMessageBytes is accepted")
     func atLimit() async throws {
         let host = try Harness(limits: ConnectionLimits(maxMessageBytes: 64))

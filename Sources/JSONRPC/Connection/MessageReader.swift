@@ -94,6 +94,12 @@ public final class MessageReader {
     }
 
     private func handleMessage(_ bytes: UnsafeRawBufferPointer) {
+        if JSONValueCount.mayExceed(bytes.count), JSONValueCount.count(bytes, stoppingAfter: JSONValueCount.maximum) > JSONValueCount.maximum {
+            let limit = Int64(JSONValueCount.maximum)
+            replyError(.invalidRequest("message holds more than \(limit) values, the limit", data: ["limit": .integer(limit)]),
+                       id: nil, target: .single)
+            return
+        }
         let document: JanssonValue
         do {
             document = try JSONParser.parse(bytes)
