@@ -49,7 +49,7 @@ struct BinaryDroppedPushTests {
     /// A host on raw pipes: the test decides when, and whether, stdout is read.
     final class RawHost {
         let pid: pid_t
-        let input: Int32
+        private(set) var input: Int32
         let output: Int32
         let errors: Int32
 
@@ -77,13 +77,20 @@ struct BinaryDroppedPushTests {
                 kill(pid, SIGKILL)
                 H.reap(pid, within: 5_000)
             }
-            for fd in [input, output, errors] { close(fd) }
+            for fd in [input, output, errors] where fd >= 0 { close(fd) }
         }
 
         /// Waits for the host to end and reaps it (once: the pid is not signalled after that).
         func reap(within milliseconds: Int) -> H.Termination? {
             if termination == nil { termination = H.reap(pid, within: milliseconds) }
             return termination
+        }
+
+        /// Ends the host's input (once: the descriptor's number may be another's afterwards).
+        func closeInput() {
+            guard input >= 0 else { return }
+            close(input)
+            input = -1
         }
 
         func send(_ json: String) {
@@ -140,7 +147,7 @@ struct BinaryDroppedPushTests {
             let count = requests[offset...].withUnsafeBytes { write(host.input, $0.baseAddress, $0.count) }
             if count > 0 { offset += count }
         }
-        close(host.input)
+        host.closeInput()
         let text = try host.read(host.output) { String(decoding: $0, as: UTF8.self).split(separator: "\n").count >= 3_000 }
         let ids = String(decoding: text, as: UTF8.self).split(separator: "\n").compactMap { try? JSONValue(parsing: String($0))["id"]?.int64Value }
         #expect(ids.sorted() == (1...3_000).map { Int64($0) })
