@@ -32,10 +32,7 @@ public enum SearchTokens {
                     continue
                 case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
                      .decimalNumber, .letterNumber, .otherNumber, .privateUse:
-                    // `İ` lower-cases to `i` and a combining dot, which goes with the other marks.
-                    for lower in scalar.properties.lowercaseMapping.unicodeScalars where lower.properties.generalCategory != .nonspacingMark {
-                        current.append(folded(lower))
-                    }
+                    for lower in scalar.properties.lowercaseMapping.unicodeScalars { current.append(folded(lower)) }
                     continue
                 default:
                     break
@@ -50,19 +47,13 @@ public enum SearchTokens {
         return tokens
     }
 
-    /// A Latin letter with diacritics as its ASCII base (`é` → `e`), the final sigma `ς` as `σ` and the
-    /// long s `ſ` (and `ẛ`) as `s`, as SQLite's folding has them; any other scalar as it is.
+    /// A Latin letter with diacritics as its ASCII base (`é` → `e`); any other scalar as it is.
     private static func folded(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
         guard !scalar.isASCII else { return scalar }
-        if let special = specialFolds[scalar.value] { return special }
         let parts = String(scalar).decomposedStringWithCanonicalMapping.unicodeScalars
-        guard let first = parts.first, parts.count > 1,
+        guard let base = parts.first, base.isASCII, parts.count > 1,
               parts.dropFirst().allSatisfy({ $0.properties.generalCategory == .nonspacingMark })
         else { return scalar }
-        let base = specialFolds[first.value] ?? first
-        return base.isASCII ? base : scalar
+        return base
     }
-
-    /// Letters SQLite's `unicode61` folds to another letter: `ς` → `σ`, `ſ` → `s`.
-    private static let specialFolds: [UInt32: Unicode.Scalar] = [0x03C2: "\u{03C3}", 0x017F: "s"]
 }
