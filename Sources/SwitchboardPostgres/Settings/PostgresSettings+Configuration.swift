@@ -51,11 +51,7 @@ extension PostgresSettings {
         }
         configuration.options.connectTimeout = .seconds(connectTimeoutSeconds)
         configuration.options.tlsServerName = tlsServerName
-        // A session left inside a transaction (its host frozen or cut off) is ended by the server after the
-        // answer timeout, so the locks it holds do not stop every other host's writes for good.
-        configuration.options.additionalStartupParameters = [
-            ("application_name", applicationName), ("idle_in_transaction_session_timeout", "\(answerTimeoutSeconds)s"),
-        ]
+        configuration.options.additionalStartupParameters = [("application_name", applicationName)]
         configuration.options.minimumConnections = Self.minimumPoolConnections
         return configuration
     }

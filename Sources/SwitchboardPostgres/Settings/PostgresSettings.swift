@@ -33,10 +33,6 @@ public struct PostgresSettings: Sendable, Equatable {
     public var connectTimeoutSeconds: Int
     /// Sent to the server as `application_name` (shown in `pg_stat_activity`).
     public var applicationName: String
-    /// How long one piece of work on a leased connection (a read, or a write's transaction) may go
-    /// unanswered before the connection is closed and the work fails as storage unavailable: a server
-    /// that stopped without closing its sockets (frozen, or cut off by the network) never answers.
-    public var answerTimeoutSeconds = 60
     /// What the resolution chose not to use, for the log (a password file others can read, say).
     /// Names no secret.
     public var notes: [String]

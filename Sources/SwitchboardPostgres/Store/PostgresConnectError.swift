@@ -11,12 +11,10 @@ public struct PostgresConnectError: Error, Sendable, Equatable, CustomStringConv
     public var settings: String
     public var cause: String
 
-    /// The settings' notes (a password file that was not used, and why) follow the cause: a refusal
-    /// for want of a password is otherwise a puzzle.
     public init(_ settings: PostgresSettings, cause: String) {
         self.server = settings.serverName
         self.settings = settings.redactedDescription
-        self.cause = ([cause] + settings.notes).joined(separator: "; ")
+        self.cause = cause
     }
 
     public var description: String { "cannot connect to PostgreSQL at \(server): \(cause)" }

@@ -46,6 +46,11 @@ extension PostgresStore {
                 return result
             }
         } catch {
+            // A role that may read but not write: a write's refusal for want of privilege is read-only's.
+            if Self.sqlState(of: error) == "42501" {
+                throw ServiceError.storageReadOnly(path: settings.redactedDescription,
+                                                   cause: "PostgreSQL at \(settings.serverName): \(PostgresErrorText.cause(of: error)); the role may not write here")
+            }
             let failure = serviceError(error)
             if commitSent.load(ordering: .sequentiallyConsistent), let unavailable = failure as? ServiceError,
                case .storageUnavailable = unavailable {
@@ -61,53 +66,14 @@ extension PostgresStore {
     /// middle of a query) is never answered: without the close, the pool could lease it to the next
     /// request, which would hang. A statement given to a connection whose socket has closed is dropped
     /// unanswered too, so `body` runs watched (``PostgresSessionWatch``): the close fails it.
-    ///
-    /// Bounded at both ends (``PostgresDeadlines``): a connection must be leased within `connect_timeout`
-    /// (the pool otherwise keeps a request waiting while it retries a server that is down, a minute and
-    /// more), and `body` must end within ``PostgresSettings/answerTimeoutSeconds``.
     private func withSession<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
-        let lease = PostgresDeadlines.Lease()
-        return try await withThrowingTaskGroup(of: Result?.self) { group in
-            group.addTask {
-                try await self.client.withConnection { connection in
-                    guard lease.take() else { throw CancellationError() }
-                    defer { self.sessions.end(connection) }
-                    do {
-                        return try await PostgresDeadlines.answered(within: self.settings.answerTimeoutSeconds, closing: connection) {
-                            try await self.watched(connection, body)
-                        }
-                    } catch {
-                        if self.endsSession(error) { try? await connection.close() }
-                        throw error
-                    }
-                }
-            }
-            group.addTask {
-                try await Task.sleep(for: .seconds(self.settings.connectTimeoutSeconds))
-                if lease.expire() { throw await self.noConnection() }
-                return nil
-            }
-            while let next = try await group.next() {
-                if let result = next {
-                    group.cancelAll()
-                    return result
-                }
-            }
-            throw CancellationError()
-        }
-    }
-
-    /// Why no connection came within `connect_timeout`: a connection of its own says (the server refuses,
-    /// the name does not resolve), else the wait itself.
-    private func noConnection() async -> PostgresNoConnection {
-        let seconds = settings.connectTimeoutSeconds
-        do {
-            try await Self.checkReachable(settings, logger: logger)
-            return PostgresNoConnection(cause: "no connection of the pool came within \(seconds) s (connect_timeout), though the server answers")
-        } catch {
-            switch error {
-            case .unreachable(let refused): return PostgresNoConnection(cause: refused.cause)
-            case .migration: return PostgresNoConnection(cause: "no connection came within \(seconds) s (connect_timeout)")
+        try await client.withConnection { connection in
+            defer { self.sessions.end(connection) }
+            do {
+                return try await self.watched(connection, body)
+            } catch {
+                if self.endsSession(error) { try? await connection.close() }
+                throw error
             }
         }
     }
@@ -169,8 +135,9 @@ extension PostgresStore {
 
     /// What a domain service throws for a failure of PostgreSQL (the error documented for every domain):
     ///
-    /// - a write refused as read-only (SQLSTATE 25006: a standby, `default_transaction_read_only`) or for
-    ///   want of privilege (42501) → ``ServiceError/storageReadOnly(path:cause:)`` (-32051, as SQLite's);
+    /// - a write refused as read-only (SQLSTATE 25006: a standby, `default_transaction_read_only`; and in
+    ///   ``writeReportingCommit(_:)`` 42501, no privilege) → ``ServiceError/storageReadOnly(path:cause:)``
+    ///   (-32051, as SQLite's);
     /// - the server unreachable, the connection lost, the pool closed, the server shutting down (SQLSTATE
     ///   class 08, 57P01–57P03) → ``ServiceError/storageUnavailable(path:cause:)`` with the URL without its
     ///   password and the server named; in a write, nothing was committed unless the commit itself was
@@ -186,10 +153,9 @@ extension PostgresStore {
             return ServiceError.serviceFailure(debugId: DebugID.make(), cause: "PostgreSQL: the transaction failed")
         case let error as PSQLError:
             // A read-only transaction (a standby, default_transaction_read_only) or a role without the right to write.
-            if let state = error.serverInfo?[.sqlState], ["25006", "42501"].contains(state) {
-                let after = state == "25006" ? "reads still work" : "the role lacks a privilege this needs"
+            if error.serverInfo?[.sqlState] == "25006" {
                 return ServiceError.storageReadOnly(path: settings.redactedDescription,
-                                                    cause: "PostgreSQL at \(settings.serverName): \(PostgresErrorText.cause(of: error)); \(after)")
+                                                    cause: "PostgreSQL at \(settings.serverName): \(PostgresErrorText.cause(of: error)); reads still work")
             }
             if let state = error.serverInfo?[.sqlState], !state.hasPrefix("08"), !["57P01", "57P02", "57P03"].contains(state) {
                 return ServiceError.serviceFailure(debugId: DebugID.make(), cause: "PostgreSQL: \(PostgresErrorText.cause(of: error))")
@@ -199,12 +165,6 @@ extension PostgresStore {
             return ServiceError.serviceFailure(debugId: DebugID.make(), cause: "PostgreSQL: a stored row does not decode")
         case is ChannelError, is IOError, is NIOConnectionError, is NIOSSLError, is PostgresSessionEnded:
             return unavailable(error)
-        case let error as PostgresNoConnection:
-            return ServiceError.storageUnavailable(path: settings.redactedDescription, cause: "PostgreSQL at \(settings.serverName): \(error.cause)")
-        case let error as PostgresNoAnswer:
-            return ServiceError.storageUnavailable(
-                path: settings.redactedDescription,
-                cause: "PostgreSQL at \(settings.serverName): the server did not answer within \(error.seconds) s; the connection was closed")
         default:
             // The pool's own errors (shut down, request cancelled) are of a module postgres-nio does not export.
             return String(reflecting: type(of: error)).hasSuffix(".ConnectionPoolError") ? unavailable(error) : error

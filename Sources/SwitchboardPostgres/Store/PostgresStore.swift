@@ -57,7 +57,12 @@ public final class PostgresStore: Sendable {
         } catch let error as PostgresConnectError {
             throw .unreachable(error)
         } catch {
-            throw .unreachable(PostgresConnectError(settings, cause: PostgresErrorText.cause(of: error)))
+            var cause = PostgresErrorText.cause(of: error)
+            // A refusal for want of a password is a puzzle without the settings' notes (a password file not used, and why).
+            if let refusal = error as? PSQLError, refusal.code == .authMechanismRequiresPassword {
+                cause = ([cause] + settings.notes).joined(separator: "; ")
+            }
+            throw .unreachable(PostgresConnectError(settings, cause: cause))
         }
     }
 
