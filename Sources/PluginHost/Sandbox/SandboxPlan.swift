@@ -60,15 +60,14 @@ struct SandboxPlan: Sendable {
                 }
             }
         }
-        // A plugin.json's own folder and its working folder (its "cwd" names where it runs from) when that
-        // lies inside it: a "cwd" of "../../.." would read the user's files unseen; elsewhere it is declared.
-        let own = manifest.folder.map { folder -> [String] in
-            let real = FileText.absolute(folder)
-            return [folder, manifest.cwd].filter(FileText.exists).map(FileText.absolute).filter { $0 == real || $0.hasPrefix(real + "/") }
-        } ?? []
+        // A plugin.json's own folder and its working folder (its "cwd" names where it runs from), free of
+        // links and dots, but never the root or a folder holding the user's home: a "cwd" of "../../.."
+        // would read the user's files unseen.
+        let realHome = home.map(FileText.absolute)
+        let own = manifest.folder.map { [$0, manifest.cwd] }?.filter(FileText.exists).map(FileText.absolute)
+            .filter { !Self.holds($0, realHome) } ?? []
         plan.read = own + systemReads.filter(FileText.exists)
         if let program { plan.read += executableReads(program, searchPath: searchPath) }
-        let realHome = home.map(FileText.absolute)
         plan.read += programFolders(searchPath: searchPath).filter { folder in
             let real = FileText.absolute(folder)
             return real != "/" && real != realHome && folder != home && folder + "/" != home
@@ -80,6 +79,11 @@ struct SandboxPlan: Sendable {
         plan.read = unique(plan.read)
         plan.write = unique(plan.write)
         return plan
+    }
+
+    /// Whether granting `folder` would grant the root or the user's home with it.
+    static func holds(_ folder: String, _ home: String?) -> Bool {
+        folder == "/" || home.map { $0 == folder || $0.hasPrefix(folder + "/") } ?? false
     }
 
     /// `$XDG_DATA_HOME/switchboard/plugins/<name>`, else `~/.local/share/…`, else under the temporary folder.
