@@ -14,7 +14,7 @@ struct CalendarHostZoneTests {
     func named(value: String, zone: String) throws {
         let folder = try Self.zoneinfo()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        #expect(HostZone.fromEnvironment(value.replacingOccurrences(of: "@", with: folder))?.identifier == zone)
+        #expect(HostZone.fromEnvironment(value.replacingOccurrences(of: "@", with: folder), zoneinfo: folder + "/zoneinfo")?.identifier == zone)
     }
 
     @Test("anything else names none: a POSIX rule, an empty value, a missing file, a file outside a zoneinfo folder, an unknown name",
@@ -23,7 +23,7 @@ struct CalendarHostZoneTests {
     func none(value: String) throws {
         let folder = try Self.zoneinfo()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        #expect(HostZone.fromEnvironment(value.replacingOccurrences(of: "@", with: folder)) == nil)
+        #expect(HostZone.fromEnvironment(value.replacingOccurrences(of: "@", with: folder), zoneinfo: folder + "/zoneinfo") == nil)
     }
 
     /// A folder holding `zoneinfo/` with a few (empty) zone files, `localtime` linking to one of them,
@@ -79,6 +79,14 @@ struct CalendarLocalTimeCopyTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let found = HostZone.fromLocalTime(folder + "/" + localTime, zoneinfo: folder + "/zoneinfo", timezoneFile: folder + "/" + timezoneFile)
         #expect(found?.identifier == zone)
+    }
+
+    @Test("TZ=:/etc/localtime where that is a copy names the zone, as /etc/localtime itself")
+    func environmentPathToCopy() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(HostZone.fromEnvironment(":" + folder + "/copy-of-tokyo", zoneinfo: folder + "/zoneinfo")?.identifier == "Asia/Tokyo")
+        #expect(HostZone.fromEnvironment(folder + "/not-tzif", zoneinfo: folder + "/zoneinfo") == nil)
     }
 
     @Test("no zone for a file that is not a zone's, one no zone file matches, or none at all",

@@ -21,14 +21,15 @@ enum HostZone {
     }
 
     /// The zone a `TZ` value names as the C library reads one: a name (`Europe/Berlin`), the same after
-    /// a colon (`:Europe/Berlin`), or a file of a zoneinfo folder (`:/etc/localtime`, a link to
-    /// `/usr/share/zoneinfo/Europe/Berlin`; `/usr/share/zoneinfo/Asia/Tokyo`), named by its path
-    /// there. `nil` for anything else (a POSIX rule such as `EST5EDT,M3.2.0,M11.1.0`, a file outside a
-    /// zoneinfo folder, an empty value).
-    static func fromEnvironment(_ value: String) -> ZoneRules? {
+    /// a colon (`:Europe/Berlin`), or a file (`:/etc/localtime`): one of a zoneinfo folder or a link to
+    /// one, named by its path there, or a copy of one, found as ``fromLocalTime(_:zoneinfo:timezoneFile:)``
+    /// finds it. `nil` for anything else (a POSIX rule such as `EST5EDT,M3.2.0,M11.1.0`, a file of no
+    /// zone, an empty value).
+    static func fromEnvironment(_ value: String, zoneinfo: String = zoneinfo) -> ZoneRules? {
         let name = value.hasPrefix(":") ? String(value.dropFirst()) : value
         guard name.hasPrefix("/") else { return name.isEmpty ? nil : ZoneRules.named(name) }
-        return zoneFile(name)
+        // `TZ=:/etc/localtime` where that is a copy (a container's), as /etc/localtime itself is read.
+        return fromLocalTime(name, zoneinfo: zoneinfo, timezoneFile: "/etc/timezone")
     }
 
     /// The zone of the file at `path` when it is (or links to) a file in a folder named `zoneinfo`,

@@ -42,28 +42,25 @@ public struct ZoneRules: Sendable {
         guard identifier.utf8.count <= 64 else { return nil }
         return cache.withLock { cache in
             if let known = cache.zones[identifier] { return known }
-            // An `Area/Location` name ICU knows by that very name needs no list: enumerating ICU's
-            // zones was a tenth of a fresh process's first agenda. ICU's list leaves out some current
-            // names (Asia/Kolkata, Europe/Kyiv) that it still knows.
-            let area = isAreaLocation(identifier)
-            if area, let zone = TimeZone(identifier: identifier), zone.identifier == identifier {
-                let rules = ZoneRules(identifier: identifier, zone: zone)
-                cache.zones[identifier] = rules
-                return rules
-            }
-            if !area, tzdataNames.contains(identifier), let zone = TimeZone(identifier: identifier) {
-                let rules = ZoneRules(identifier: identifier, zone: zone)
-                cache.zones[identifier] = rules
-                return rules
-            }
-            if cache.names == nil { cache.names = Set(TimeZone.knownTimeZoneIdentifiers).union(["UTC", "Etc/UTC", "GMT"]) }
-            let listed = cache.names?.contains(identifier) == true
-            guard listed || area, let zone = TimeZone(identifier: identifier),
-                  listed || zone.identifier == identifier else { return nil }
+            guard let zone = known(identifier, names: &cache.names) else { return nil }
             let rules = ZoneRules(identifier: identifier, zone: zone)
             cache.zones[identifier] = rules
             return rules
         }
+    }
+
+    /// ICU's zone of a tz database name, `nil` for any other name. An `Area/Location` name ICU knows
+    /// by that very name needs no list: enumerating ICU's zones (`names`, made on first need) was a
+    /// tenth of a fresh process's first agenda, and ICU's list leaves out some current names
+    /// (Asia/Kolkata, Europe/Kyiv) that it still knows, and those without a slash (``tzdataNames``).
+    private static func known(_ identifier: String, names: inout Set<String>?) -> TimeZone? {
+        let area = isAreaLocation(identifier)
+        if area, let zone = TimeZone(identifier: identifier), zone.identifier == identifier { return zone }
+        if !area, tzdataNames.contains(identifier) { return TimeZone(identifier: identifier) }
+        if names == nil { names = Set(TimeZone.knownTimeZoneIdentifiers).union(["UTC", "Etc/UTC", "GMT"]) }
+        let listed = names?.contains(identifier) == true
+        guard listed || area, let zone = TimeZone(identifier: identifier), listed || zone.identifier == identifier else { return nil }
+        return zone
     }
 
     /// The host's zone (``HostZone``), found once per process; UTC when the host names none.
