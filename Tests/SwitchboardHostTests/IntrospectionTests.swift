@@ -23,7 +23,8 @@ struct IntrospectionTests {
         #expect(result["serverInfo"]?["version"]?.stringValue?.isEmpty == false)
         let capabilities = try #require(result["capabilities"])
         #expect(capabilities["framing"] == "ndjson")
-        #expect(capabilities["limits"] == ["maxMessageBytes": 12345, "maxBatchLength": 17, "maxNestingDepth": 33, "maxInFlight": 5, "maxOutputBytes": 999])
+        #expect(capabilities["limits"] == ["maxMessageBytes": 12345, "maxBatchLength": 17, "maxNestingDepth": 33, "maxInFlight": 5, "maxOutputBytes": 999,
+                                           "maxValues": 1_048_576])
         let namespaceValues = try #require(capabilities["namespaces"]?.arrayValue)
         let namespaces = namespaceValues.compactMap { $0.stringValue }
         for expected in ["host", "rpc", "test"] { #expect(namespaces.contains(expected), "namespaces: \(namespaces)") }
@@ -38,7 +39,7 @@ struct IntrospectionTests {
         let reply = try await host.call("initialize", params: ["protocolVersion": "2025-06-18"], id: 1)
         #expect(reply.result?["protocolVersion"] == "2025-06-18")
         #expect(reply.result?["capabilities"]?["limits"] == [
-            "maxMessageBytes": .integer(16 << 20), "maxBatchLength": 1000, "maxNestingDepth": 128, "maxInFlight": 64, "maxOutputBytes": .integer(4 << 20),
+            "maxMessageBytes": .integer(16 << 20), "maxBatchLength": 1000, "maxNestingDepth": 128, "maxInFlight": 64, "maxOutputBytes": .integer(4 << 20), "maxValues": 1_048_576,
         ])
     }
 

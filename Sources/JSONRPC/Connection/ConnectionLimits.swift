@@ -16,13 +16,18 @@ public struct ConnectionLimits: Sendable, Equatable {
     /// with them the requests' slots, so the connection stops reading); notifications the host pushes
     /// on its own are dropped and reported afterwards in one `$/notificationsDropped`.
     public var maxOutputBytes: Int
+    /// The most values one message may hold (``JSONValueCount``); more is refused before it is parsed.
+    /// A plugin's output is not bounded so: a tool's result may be large, and the plugin is the
+    /// host's own child, bounded by its message size.
+    public var maxValues: Int
 
     public init(maxMessageBytes: Int = 16 << 20, maxBatchLength: Int = 1000, maxNestingDepth: Int = 128, maxInFlight: Int = 64,
-                maxOutputBytes: Int = 4 << 20) {
+                maxOutputBytes: Int = 4 << 20, maxValues: Int = JSONValueCount.maximum) {
         self.maxMessageBytes = maxMessageBytes
         self.maxBatchLength = maxBatchLength
         self.maxNestingDepth = min(maxNestingDepth, JSONParser.maximumDepth)
         self.maxInFlight = maxInFlight
         self.maxOutputBytes = maxOutputBytes
+        self.maxValues = maxValues
     }
 }

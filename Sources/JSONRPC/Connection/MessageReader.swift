@@ -94,9 +94,9 @@ public final class MessageReader {
     }
 
     private func handleMessage(_ bytes: UnsafeRawBufferPointer) {
-        if JSONValueCount.mayExceed(bytes.count), JSONValueCount.count(bytes, stoppingAfter: JSONValueCount.maximum) > JSONValueCount.maximum {
-            let limit = Int64(JSONValueCount.maximum)
-            replyError(.invalidRequest("message holds more than \(limit) values, the limit", data: ["limit": .integer(limit)]),
+        let valueLimit = connection.limits.maxValues
+        if JSONValueCount.mayExceed(bytes.count, limit: valueLimit), JSONValueCount.count(bytes, stoppingAfter: valueLimit) > valueLimit {
+            replyError(.invalidRequest("message holds more than \(valueLimit) values, the limit", data: ["limit": .integer(Int64(valueLimit))]),
                        id: nil, target: .single)
             return
         }

@@ -26,6 +26,8 @@ public struct PluginSettings: Sendable {
     public init(limits: ConnectionLimits = ConnectionLimits(), shutdownGraceMilliseconds: Int = 2_000,
                 listingWaitMilliseconds: Int = defaultListingWaitMilliseconds,
                 maxCrashes: Int = 3, crashWindowSeconds: Int = 60, sandbox: SandboxSettings = SandboxSettings(), logger: Logger) {
+        var limits = limits
+        limits.maxValues = .max
         self.limits = limits
         self.shutdownGraceMilliseconds = shutdownGraceMilliseconds
         self.listingWaitMilliseconds = listingWaitMilliseconds

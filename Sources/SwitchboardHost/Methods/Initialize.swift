@@ -45,6 +45,7 @@ public enum Initialize: RPCMethod {
             public var maxNestingDepth: Int
             public var maxInFlight: Int
             public var maxOutputBytes: Int
+            public var maxValues: Int
         }
 
         public struct Capabilities: Encodable, Sendable {
@@ -73,7 +74,7 @@ public enum Initialize: RPCMethod {
                 framing: (connection.framing ?? .ndjson).rawValue,
                 limits: .init(maxMessageBytes: limits.maxMessageBytes, maxBatchLength: limits.maxBatchLength,
                               maxNestingDepth: limits.maxNestingDepth, maxInFlight: limits.maxInFlight,
-                              maxOutputBytes: limits.maxOutputBytes),
+                              maxOutputBytes: limits.maxOutputBytes, maxValues: limits.maxValues),
                 namespaces: connection.dispatcher.namespaces,
                 cancellation: "$/cancelRequest",
                 progress: "$/progress",
