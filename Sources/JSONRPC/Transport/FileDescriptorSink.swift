@@ -77,9 +77,10 @@ public final class FileDescriptorSink: FrameSink, @unchecked Sendable {
     /// How many answers wait for room.
     public var waitingAnswerCount: Int { lock.withLock { parked.count } }
 
-    /// A reply of the input thread: written by it when that cannot block (nothing else is being written
-    /// and a pipe has room: a client that writes its requests before it reads would otherwise stop the
-    /// host at the pipe's 64 KiB, far below ``limit``), else queued; the thread waits only at the bound.
+    /// A reply of the input thread: written by it when nothing else is being written and a pipe has
+    /// room (a client that writes its requests before it reads stopped the host at the pipe's 64 KiB,
+    /// far below ``limit``), else queued; the thread waits at the bound. ``takesAtOnce(_:)`` counts
+    /// bytes where Linux counts pages, so a pipe full of small frames can still make the write wait.
     public func writeFromInput(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
         let direct: Bool = lock.withLock {
