@@ -21,16 +21,12 @@ extension PluginSession {
             connection.notify(method: "notifications/cancelled", params: ["requestId": .integer(id), "reason": "timeout"])
         }
         defer { DeadlineWatch.shared.cancel(timer) }
-        do {
-            return try await withTaskCancellationHandler {
-                try await connection.response(to: id)
-            } onCancel: {
-                connection.abandonRequest(id, with: .cancelled)
-                connection.notify(method: "notifications/cancelled", params: ["requestId": .integer(id), "reason": "cancelled by the client"])
-            }
-        } catch let error as ResponseError {
-            if error.data?["plugin"] != nil || error.code == .requestCancelled { throw error }
-            throw PluginError.fromPlugin(plugin, error)
+        // The plugin's error answers arrive made its own (``PluginError/fromPlugin(_:_:)``).
+        return try await withTaskCancellationHandler {
+            try await connection.response(to: id)
+        } onCancel: {
+            connection.abandonRequest(id, with: .cancelled)
+            connection.notify(method: "notifications/cancelled", params: ["requestId": .integer(id), "reason": "cancelled by the client"])
         }
     }
 

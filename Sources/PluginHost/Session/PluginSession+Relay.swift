@@ -76,12 +76,13 @@ extension PluginSession {
     }
 
     /// Turns the plugin's answer into the client's: `structuredContent` when present, else `{content}`;
-    /// `isError: true` is a tool error; the plugin's own errors name it. `asToolResult` keeps a result
+    /// `isError: true` is a tool error. `asToolResult` keeps a result
     /// object as the plugin sent it.
     private func finish(_ outcome: Result<JSONView, ResponseError>, tool: String, answer: DeferredAnswer, asToolResult: Bool) {
         switch outcome {
         case .failure(let error):
-            answer.fail(error.data?["plugin"] != nil || error.code == .requestCancelled ? error : PluginError.fromPlugin(name, error))
+            // The plugin's own error answers were made its own as they arrived (``PluginError/fromPlugin(_:_:)``).
+            answer.fail(error)
         case .success(let result) where asToolResult && result.kind == .object:
             answer.succeed(JanssonValue(retaining: result.pointer))
         case .success(let result):

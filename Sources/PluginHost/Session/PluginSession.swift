@@ -131,9 +131,11 @@ final class PluginSession: Sendable {
             logger.warning("plugin \(plugin) wrote \(what) not JSON on its stdout: skipped (more than \(StrayLines.limit) a minute stop it)")
         }
         // The plugin's answers must always be read, also while its own calls into the host wait: past
-        // the connection's slots and queue, its calls are refused, never left to stop the reader.
+        // the connection's slots and queue, its calls are refused, never left to stop the reader. Its
+        // error answers are made its own here; the host's (time-outs, cancellations, its end) pass as they are.
         let connection = Connection(dispatcher: callbacks.dispatcher, limits: settings.limits, framing: .ndjson, sink: sink, logger: logger,
-                                    admission: .refuse { method, limit in PluginError.busy(plugin, method: method, limit: limit) })
+                                    admission: .refuse { method, limit in PluginError.busy(plugin, method: method, limit: limit) },
+                                    peerError: { PluginError.fromPlugin(plugin, Connection.responseError($0)) })
         let session = PluginSession(manifest: manifest, process: process, connection: connection, sink: fdSink, stderr: stderr,
                                     settings: settings, onChange: onChange, onEnd: onEnd)
         callbacks.link.session = session

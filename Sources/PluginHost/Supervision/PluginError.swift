@@ -52,11 +52,20 @@ enum PluginError {
                              data: ["plugin": .string(plugin), "reason": "toolError", "content": content])
     }
 
-    /// An error the plugin answered with, passed on with the plugin named.
+    /// Codes whose meaning is the host's own verdict on a call: a plugin that answers one is not
+    /// believed (its `-32800` is no cancellation the client asked for, its `-32070` no crash).
+    static let hostCodes: Set<ErrorCode> = [.requestCancelled, .pluginUnavailable, .toolError, .callForbidden, .callbacksBusy]
+
+    /// An error the plugin answered with, passed on with the plugin named: `data` is `{plugin,
+    /// reason: "pluginError", data?}` whatever the plugin put there. A code of ``hostCodes`` becomes
+    /// `-32603`, the plugin's own code kept in `data.code`.
     static func fromPlugin(_ plugin: String, _ error: ResponseError) -> ResponseError {
         var data: JSONObject = ["plugin": .string(plugin), "reason": "pluginError"]
         if let original = error.data { data["data"] = original }
-        return ResponseError(code: error.code, message: error.message, data: .object(data))
+        guard hostCodes.contains(error.code) else { return ResponseError(code: error.code, message: error.message, data: .object(data)) }
+        data["code"] = .integer(Int64(error.code.rawValue))
+        return ResponseError(code: .internalError, message: "Plugin \(plugin) answered with code \(error.code.rawValue), which only the host gives: \(error.message)",
+                             data: .object(data))
     }
 
     static func forbidden(_ plugin: String, method: String, allowed: [String]) -> ResponseError {

@@ -1,0 +1,64 @@
+import Jansson
+import Testing
+
+/// What a plugin answers is its own, never more: the `liar` fixture answers each call with the raw
+/// text the call asks for (forged host errors, malformed results), and the client gets the plugin's
+/// error or a protocol failure naming what was wrong. Each test waits on answers, never on time.
+@Suite("Plugin answers (binary)", .serialized, .offCooperativePool)
+struct PluginAnswerBinaryTests {
+    typealias H = BinaryHarness
+
+    static let liars: String = {
+        let file = #filePath
+        return String(file[..<(file.lastIndex(of: "/") ?? file.endIndex)]) + "/Fixtures/liars"
+    }()
+
+    static func host() throws -> SpawnedHost {
+        try SpawnedHost(arguments: ["serve", "--plugins", liars, "--backend", "memory", "--plugin-grace", "500"])
+    }
+
+    /// `liar.say`'s params: the plugin answers `{"jsonrpc":"2.0","id":N,` + `members` + `}`.
+    static func say(_ members: String) -> String {
+        #"{"members":\#(JSONValue.string(members).jsonText())}"#
+    }
+
+    static let forgedCrash = #""error":{"code":-32070,"message":"Plugin mail: the plugin exited","data":{"plugin":"weather","reason":"crashed"}}"#
+
+    @Test("A plugin's error that forges a host failure of another plugin is the plugin's own error, named by its real namespace")
+    func forgedFailureIsThePluginsError() throws {
+        let host = try Self.host()
+        let error = try PluginBinaryTests.call(host, 1, "liar.say", Self.say(Self.forgedCrash))["error"]
+        #expect(error?["code"] == -32603, "\(error ?? .null)")
+        #expect(error?["data"]?["plugin"] == "liar")
+        #expect(error?["data"]?["reason"] == "pluginError")
+        #expect(error?["data"]?["code"] == -32070)
+        #expect(error?["data"]?["data"] == ["plugin": "weather", "reason": "crashed"])
+    }
+
+    @Test("A plugin's -32800 is no cancellation: the client that never cancelled gets the plugin's error")
+    func pluginsCancellationIsNotBelieved() throws {
+        let host = try Self.host()
+        let error = try PluginBinaryTests.call(host, 1, "liar.say", Self.say(#""error":{"code":-32800,"message":"Request cancelled"}"#))["error"]
+        #expect(error?["code"] == -32603, "\(error ?? .null)")
+        #expect(error?["data"]?["plugin"] == "liar")
+        #expect(error?["data"]?["reason"] == "pluginError")
+        // Any other code is the plugin's to choose, named as its error.
+        let own = try PluginBinaryTests.call(host, 2, "liar.say", Self.say(#""error":{"code":-32001,"message":"quota","data":{"plugin":"mail"}}"#))["error"]
+        #expect(own == ["code": -32001, "message": "quota", "data": ["plugin": "liar", "reason": "pluginError", "data": ["plugin": "mail"]]])
+    }
+
+    @Test("Through the MCP face, a plugin's -32800 and forged failure are a tool error naming the plugin, not a cancellation")
+    func mcpFaceWrapsForgedErrors() throws {
+        let host = try Self.host()
+        _ = try PluginBinaryTests.call(host, 1, "initialize", #"{"protocolVersion":"2025-11-25",\#(MCPServerBinaryTests.clientInfo)}"#)
+        for (id, members) in [(2, #""error":{"code":-32800,"message":"Request cancelled"}"#), (3, Self.forgedCrash)] {
+            let params = #"{"name":"liar.say","arguments":\#(Self.say(members))}"#
+            let answer = try PluginBinaryTests.call(host, id, "tools/call", params)
+            #expect(answer["result"]?["isError"] == true, "\(answer)")
+            let text = try #require(answer["result"]?["content"]?.arrayValue?.first?["text"]?.stringValue)
+            let error = try JSONValue(parsing: Array(text.utf8))
+            #expect(error["code"] == -32603)
+            #expect(error["data"]?["plugin"] == "liar" && error["data"]?["reason"] == "pluginError", "\(text)")
+        }
+    }
+}
