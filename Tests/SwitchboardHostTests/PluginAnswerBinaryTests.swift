@@ -61,4 +61,23 @@ struct PluginAnswerBinaryTests {
             #expect(error["data"]?["plugin"] == "liar" && error["data"]?["reason"] == "pluginError", "\(text)")
         }
     }
+
+    @Test("An error without an integer code, or an answer holding an integer beyond 64 bits, is -32070 protocol naming it, not a host failure",
+          arguments: [
+              (#""error":{"message":"no code here"}"#, "code is missing"),
+              (#""error":{"code":1.5,"message":"m"}"#, "not an integer (1.5)"),
+              (#""error":"nope""#, "not an object"),
+              (#""result":{"content":[],"structuredContent":{"n":123456789012345678901234567890}}"#, "integer beyond 64 bits"),
+          ])
+    func malformedErrorIsProtocol(members: String, detail: String) throws {
+        let host = try Self.host()
+        let error = try PluginBinaryTests.call(host, 1, "liar.say", Self.say(members))["error"]
+        #expect(error?["code"] == -32070, "\(error ?? .null)")
+        #expect(error?["data"]?["plugin"] == "liar" && error?["data"]?["reason"] == "protocol")
+        #expect(error?["data"]?["detail"]?.stringValue?.contains(detail) == true, "\(error ?? .null)")
+        // Only the call failed: the plugin answers the next one, and the log has a warning, never a host error.
+        #expect(try PluginBinaryTests.call(host, 2, "liar.ok")["result"] != nil)
+        try host.waitForStderr(containing: "plugin liar answered a call with")
+        #expect(!host.stderrText.contains(" error switchboard"), "\(host.stderrText)")
+    }
 }

@@ -135,7 +135,7 @@ final class PluginSession: Sendable {
         // error answers are made its own here; the host's (time-outs, cancellations, its end) pass as they are.
         let connection = Connection(dispatcher: callbacks.dispatcher, limits: settings.limits, framing: .ndjson, sink: sink, logger: logger,
                                     admission: .refuse { method, limit in PluginError.busy(plugin, method: method, limit: limit) },
-                                    peerError: { PluginError.fromPlugin(plugin, Connection.responseError($0)) })
+                                    peerError: { [logger = settings.logger] in PluginError.answered(plugin, $0, logger: logger) })
         let session = PluginSession(manifest: manifest, process: process, connection: connection, sink: fdSink, stderr: stderr,
                                     settings: settings, onChange: onChange, onEnd: onEnd)
         callbacks.link.session = session
