@@ -80,4 +80,48 @@ struct PluginAnswerBinaryTests {
         try host.waitForStderr(containing: "plugin liar answered a call with")
         #expect(!host.stderrText.contains(" error switchboard"), "\(host.stderrText)")
     }
+
+    @Test("A tool result that is no CallToolResult is -32070 protocol naming what was wrong, never a silent success",
+          arguments: [
+              (#""result":[1,2,3]"#, "the tool result is array"),
+              (#""result":null"#, "the tool result is null"),
+              (#""result":"hello""#, "the tool result is string"),
+              (#""result":{"content":"just a string"}"#, "content is string"),
+              (#""result":{"content":[5]}"#, "content[0] is integer"),
+              (#""result":{"content":[{"text":"no type"}]}"#, "content[0] has no string type"),
+              (#""result":{"content":[],"structuredContent":[1,2]}"#, "structuredContent is array"),
+              (#""result":{"content":[],"isError":"yes"}"#, "isError is string"),
+          ])
+    func malformedToolResult(members: String, detail: String) throws {
+        let host = try Self.host()
+        let error = try PluginBinaryTests.call(host, 1, "liar.say", Self.say(members))["error"]
+        #expect(error?["code"] == -32070, "\(error ?? .null)")
+        #expect(error?["data"]?["reason"] == "protocol")
+        #expect(error?["data"]?["detail"]?.stringValue?.contains(detail) == true, "\(error ?? .null)")
+        _ = try PluginBinaryTests.call(host, 2, "initialize", #"{"protocolVersion":"2025-11-25",\#(MCPServerBinaryTests.clientInfo)}"#)
+        let mcp = try PluginBinaryTests.call(host, 3, "tools/call", #"{"name":"liar.say","arguments":\#(Self.say(members))}"#)
+        #expect(mcp["error"]?["code"] == -32070 || mcp["result"]?["isError"] == true, "\(mcp)")
+        #expect(mcp.jsonText().contains("protocol"), "\(mcp)")
+    }
+
+    @Test("What MCP clients tolerate passes: members and content blocks of kinds the host does not know, no content at all")
+    func tolerantToolResult() throws {
+        let host = try Self.host()
+        let odd = try PluginBinaryTests.call(host, 1, "liar.say", Self.say(#""result":{"content":[{"type":"weird-kind","foo":1}],"extra":1}"#))
+        #expect(odd["result"] == ["content": [["type": "weird-kind", "foo": 1]]], "\(odd)")
+        #expect(try PluginBinaryTests.call(host, 2, "liar.say", Self.say(#""result":{}"#))["result"] == ["content": []])
+    }
+
+    @Test("prompts.get and resources.read answers that are not MCP's results are -32070 protocol, not passed on or emptied")
+    func malformedPromptAndRead() throws {
+        let host = try Self.host()
+        for (id, members) in [(1, #""result":[1]"#), (2, #""result":{"messages":"hi"}"#)] {
+            let prompt = try PluginBinaryTests.call(host, id, "prompts.get", #"{"name":"liar.say","arguments":{"members":\#(JSONValue.string(members).jsonText())}}"#)
+            #expect(prompt["error"]?["code"] == -32070 && prompt["error"]?["data"]?["reason"] == "protocol", "\(prompt)")
+        }
+        for (id, kind) in [(3, "array"), (4, "string"), (5, "contentsNotArray")] {
+            let read = try PluginBinaryTests.call(host, id, "resources.read", #"{"uri":"liar://bad/\#(kind)"}"#)
+            #expect(read["error"]?["code"] == -32070 && read["error"]?["data"]?["reason"] == "protocol", "\(read)")
+        }
+    }
 }

@@ -1,5 +1,6 @@
 import Jansson
 import JSONRPC
+import Logging
 import Synchronization
 
 /// Requests to the plugin: tool calls with their time-out, cancellation and progress.
@@ -28,6 +29,14 @@ extension PluginSession {
             connection.abandonRequest(id, with: .cancelled)
             connection.notify(method: "notifications/cancelled", params: ["requestId": .integer(id), "reason": "cancelled by the client"])
         }
+    }
+
+    /// The error of a call whose result is not what `method` answers (``AnswerShape``): `-32070`
+    /// `reason: "protocol"` naming `problem`, logged; the plugin keeps running.
+    func malformed(_ method: String, _ problem: String) -> ResponseError {
+        let detail = "its \(method) result: \(problem)"
+        settings.logger.warning("plugin \(name) answered a call with \(detail)")
+        return PluginError.malformed(name, detail: detail)
     }
 
     /// `notifications/progress` from the plugin: reaches the client as `$/progress` with its own token.
