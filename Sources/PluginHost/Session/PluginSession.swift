@@ -118,7 +118,10 @@ final class PluginSession: Sendable {
             throw PluginError.unavailable(manifest.name, reason: "startFailed", message: reason.description)
         }
         do {
-            fdSink = try FileDescriptorSink(fd: process.inputFD, limit: settings.limits.maxOutputBytes)
+            // A write that finds its stdin closed (EPIPE) while it runs: no request will reach it again.
+            fdSink = try FileDescriptorSink(fd: process.inputFD, limit: settings.limits.maxOutputBytes) {
+                callbacks.link.session?.stdinClosed()
+            }
         } catch {
             let reason = process.abandon(closing: [process.inputFD, process.outputFD], because: error)
             throw PluginError.unavailable(manifest.name, reason: "startFailed", message: reason.description)

@@ -2,6 +2,7 @@
 answer it wants (`liar.say {members}`: the members after `"id":N,`), so every malformed answer is one call."""
 import json
 import os
+import signal
 import sys
 
 out = sys.stdout.buffer
@@ -52,7 +53,7 @@ def handle(message):
             os.close(0)
             reply(message, {"content": [{"type": "text", "text": "closed"}]})
             while True:
-                os.pause()
+                signal.pause()
         elif name == "listChanged":
             for _ in range(arguments.get("n", 1)):
                 send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
