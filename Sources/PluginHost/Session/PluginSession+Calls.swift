@@ -51,18 +51,6 @@ extension PluginSession {
 
     private static func tokenText(_ value: JSONValue) -> String { value.stringValue ?? value.jsonText() }
 
-    /// A notification that the plugin's tools, resources or prompts changed: read them again, then tell clients.
-    func listChanged(_ kind: ChangeKind) {
-        Task {
-            switch kind {
-            case .tools: try? await refreshTools()
-            case .resources: try? await refreshResources()
-            case .prompts: try? await refreshPrompts()
-            case .resourceUpdated: break
-            }
-            onChange(kind)
-        }
-    }
 }
 
 extension JSONValue {

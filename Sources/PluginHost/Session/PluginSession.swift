@@ -29,6 +29,8 @@ final class PluginSession: Sendable {
 
     struct State {
         var tools: [String: PluginTool] = [:]
+        /// The `tools/list` items the tools were made from, to tell whether a new listing changed them.
+        var toolItems: [JSONValue] = []
         var resources: [JSONValue] = []
         var templates: [JSONValue] = []
         /// MCP `Prompt` objects, under the plugin's own names.
@@ -42,6 +44,9 @@ final class PluginSession: Sendable {
         var subscribers: [String: Int] = [:]
         var stopping = false
         var violation: String?
+        /// The lists being read again after a `list_changed`, and those told changed again meanwhile.
+        var refreshing: Set<ListKind> = []
+        var stale: Set<ListKind> = []
         /// Why the run ended, once it has: what later requests to it fail with.
         var endError: ResponseError?
     }
@@ -179,45 +184,6 @@ final class PluginSession: Sendable {
         try await refreshTools()
         if capabilities["resources"] != nil { try await refreshResources() }
         if capabilities["prompts"] != nil { try await refreshPrompts() }
-    }
-
-    /// Reads `tools/list`, every page.
-    func refreshTools() async throws {
-        let items = try await listAll("tools/list", member: "tools")
-        var tools: [String: PluginTool] = [:]
-        for item in items {
-            if let tool = PluginTool(item) { tools[tool.name] = tool }
-        }
-        state.withLock { $0.tools = tools }
-    }
-
-    /// Reads `resources/list` and `resources/templates/list`, every page.
-    func refreshResources() async throws {
-        let resources = try await listAll("resources/list", member: "resources")
-        let templates = (try? await listAll("resources/templates/list", member: "resourceTemplates")) ?? []
-        state.withLock {
-            $0.resources = resources
-            $0.templates = templates
-        }
-    }
-
-    /// Reads `prompts/list`, every page; an item without a string `name` is left out.
-    func refreshPrompts() async throws {
-        let prompts = try await listAll("prompts/list", member: "prompts").filter { $0["name"]?.stringValue != nil }
-        state.withLock { $0.prompts = prompts }
-    }
-
-    /// A paginated MCP list, at most 100 pages.
-    private func listAll(_ method: String, member: String) async throws -> [JSONValue] {
-        var items: [JSONValue] = []
-        var cursor: JSONValue?
-        for _ in 0..<100 {
-            let page = try await request(method, params: cursor.map { ["cursor": $0] } ?? [:])
-            items += page[member]?.arrayValue ?? []
-            guard let next = page["nextCursor"], next.stringValue != nil else { break }
-            cursor = next
-        }
-        return items
     }
 
     var pid: Int32? { process.exitStatus == nil && process.isChild ? process.pid : nil }

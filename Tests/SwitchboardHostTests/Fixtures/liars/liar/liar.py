@@ -22,7 +22,8 @@ def reply(request, result):
 
 
 ANY = {"type": "object"}
-TOOLS = [{"name": name, "inputSchema": ANY} for name in ("say", "closeStdin", "listChanged", "ok")]
+TOOLS = [{"name": name, "inputSchema": ANY} for name in ("say", "closeStdin", "listChanged", "listings", "ok")]
+listings = 0
 BAD_READS = {"array": "[1]", "string": '"hello"', "contentsNotArray": '{"contents": 5}'}
 
 
@@ -34,6 +35,8 @@ def handle(message):
         reply(message, {"protocolVersion": "2025-06-18", "serverInfo": {"name": "liar", "version": "1"},
                         "capabilities": {"tools": {"listChanged": True}, "resources": {}, "prompts": {}}})
     elif method == "tools/list":
+        global listings
+        listings += 1
         reply(message, {"tools": TOOLS})
     elif method == "resources/list":
         reply(message, {"resources": []})
@@ -55,9 +58,15 @@ def handle(message):
             while True:
                 signal.pause()
         elif name == "listChanged":
+            # n notifications with no change, then (with "add") a new tool and one more.
             for _ in range(arguments.get("n", 1)):
                 send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+            if "add" in arguments:
+                TOOLS.append({"name": arguments["add"], "inputSchema": ANY})
+                send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
             reply(message, {"content": [{"type": "text", "text": "sent"}]})
+        elif name == "listings":
+            reply(message, {"content": [], "structuredContent": {"listings": listings}})
         else:
             reply(message, {"content": [{"type": "text", "text": "ok"}]})
     else:
