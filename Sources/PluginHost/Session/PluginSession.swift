@@ -47,6 +47,8 @@ final class PluginSession: Sendable {
         /// The lists being read again after a `list_changed`, and those told changed again meanwhile.
         var refreshing: Set<ListKind> = []
         var stale: Set<ListKind> = []
+        /// What was wrong with the last listing of each method (cut, items left out).
+        var listingProblems: [String: String] = [:]
         /// Why the run ended, once it has: what later requests to it fail with.
         var endError: ResponseError?
     }

@@ -283,7 +283,7 @@ public final class Plugin: Sendable {
             return PluginStatus(
                 name: name, namespace: namespace, version: version.isEmpty ? state.server?.version ?? "" : version,
                 server: state.server, state: phase, pid: session?.pid.map(Int.init),
-                restarts: state.restarts, lastError: state.lastError,
+                restarts: state.restarts, lastError: session?.listingProblem ?? state.lastError,
                 methods: (session?.tools.keys.sorted() ?? []).map { namespace + "." + $0 },
                 resources: (session?.resources ?? []).compactMap { $0["uri"]?.stringValue },
                 sandbox: state.sandbox
