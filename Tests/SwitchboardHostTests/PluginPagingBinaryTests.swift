@@ -35,4 +35,21 @@ struct PluginPagingBinaryTests {
         #expect(prompts.count == 1000)
         try host.waitForStderr(containing: "plugin pager: its resources/list listing: its nextCursor")
     }
+
+    @Test("More than 10,000 items of one list are cut at 10,000, and it is said")
+    func itemsAreBounded() throws {
+        let host = try SpawnedHost(arguments: ["serve", "--plugins", Self.pagers, "--backend", "memory"])
+        #expect(try PluginBinaryTests.call(host, 1, "pager.echo")["result"] != nil)
+        var templates = 0
+        var cursor = ""
+        for id in 2... {
+            let page = try PluginBinaryTests.call(host, id, "resources.templates", #"{"limit":500\#(cursor)}"#)["result"]
+            templates += page?["items"]?.arrayValue?.filter { $0["owner"] == "pager" }.count ?? 0
+            guard let next = page?["nextCursor"]?.stringValue else { break }
+            cursor = #","cursor":\#(JSONValue.string(next).jsonText())"#
+        }
+        #expect(templates == 10_000)
+        let item = try PluginBinaryTests.call(host, 100, "plugins.list")["result"]?["items"]?.arrayValue?.first
+        #expect(item?["lastError"]?.stringValue?.contains("resources/templates/list: it lists more than 10000 items") == true, "\(item ?? .null)")
+    }
 }

@@ -95,10 +95,13 @@ extension PluginSession {
 
     /// The most pages of one list the host reads.
     static let maxPages = 1_000
+    /// The most items of one list (tools, resources, templates, prompts) the host keeps per plugin: each
+    /// costs memory and, for a tool, a compiled schema.
+    static let maxItems = 10_000
 
     /// A paginated MCP list: every page until one without a `nextCursor`, a cursor already followed (a
-    /// loop), or ``maxPages``; an item whose `key` another had is left out. What was cut or left out is
-    /// noted (``noteListing(_:_:)``).
+    /// loop), ``maxPages`` or ``maxItems``; an item whose `key` another had is left out. What was cut or
+    /// left out is noted (``noteListing(_:_:)``).
     private func listAll(_ method: String, member: String, key: String) async throws -> [JSONValue] {
         var items: [JSONValue] = []
         var keys: Set<String> = []
@@ -106,7 +109,7 @@ extension PluginSession {
         var followed: Set<String> = []
         var cursor: String?
         var cut: String?
-        for page in 0... {
+        pages: for page in 0... {
             guard page < Self.maxPages else {
                 cut = "it has more than \(Self.maxPages) pages; the rest were not read"
                 break
@@ -115,6 +118,9 @@ extension PluginSession {
             for item in answer[member]?.arrayValue ?? [] {
                 if let name = item[key]?.stringValue, !keys.insert(name).inserted {
                     duplicates += 1
+                } else if items.count == Self.maxItems {
+                    cut = "it lists more than \(Self.maxItems) items; the rest were left out"
+                    break pages
                 } else {
                     items.append(item)
                 }

@@ -1,9 +1,11 @@
 """An MCP server whose listings page badly: resources/list's nextCursor loops (A, B, A, ...) and repeats
-items; tools/list repeats a tool; prompts/list has PROMPT_PAGES one-prompt pages (default 1,500)."""
+items; tools/list repeats a tool; prompts/list has PROMPT_PAGES one-prompt pages; resources/templates/list
+has TEMPLATES templates on one page."""
 import json
 import sys
 
 PROMPT_PAGES = 1500
+TEMPLATES = 12000
 ANY = {"type": "object"}
 
 
@@ -21,7 +23,7 @@ def page(method, cursor):
         uri = {None: "pager://r0", "A": "pager://r1", "B": "pager://r2"}[cursor]
         return {"resources": [{"uri": uri, "name": uri}, {"uri": "pager://r0", "name": "again"}], "nextCursor": "B" if cursor == "A" else "A"}
     if method == "resources/templates/list":
-        return {"resourceTemplates": []}
+        return {"resourceTemplates": [{"uriTemplate": "pager://t%d/{x}" % n, "name": "t%d" % n} for n in range(TEMPLATES)]}
     if method == "prompts/list":
         n = int(cursor or 0)
         result = {"prompts": [{"name": "p%d" % n}]}
