@@ -58,14 +58,16 @@ enum PluginError {
     static let hostCodes: Set<ErrorCode> = [.requestCancelled, .pluginUnavailable, .toolError, .callForbidden, .callbacksBusy]
 
     /// An error the plugin answered with, passed on with the plugin named: `data` is `{plugin,
-    /// reason: "pluginError", data?}` whatever the plugin put there. A code of ``hostCodes`` becomes
-    /// `-32603`, the plugin's own code kept in `data.code`.
+    /// reason: "pluginError", data?}` whatever the plugin put there, its message whole up to
+    /// ``toolMessageLimit`` characters (past that cut after a whole word). A code of ``hostCodes``
+    /// becomes `-32603`, the plugin's own code kept in `data.code`.
     static func fromPlugin(_ plugin: String, _ error: ResponseError) -> ResponseError {
         var data: JSONObject = ["plugin": .string(plugin), "reason": "pluginError"]
         if let original = error.data { data["data"] = original }
-        guard hostCodes.contains(error.code) else { return ResponseError(code: error.code, message: error.message, data: .object(data)) }
+        let message = wholeWords(error.message, limit: toolMessageLimit)
+        guard hostCodes.contains(error.code) else { return ResponseError(code: error.code, message: message, data: .object(data)) }
         data["code"] = .integer(Int64(error.code.rawValue))
-        return ResponseError(code: .internalError, message: "Plugin \(plugin) answered with code \(error.code.rawValue), which only the host gives: \(error.message)",
+        return ResponseError(code: .internalError, message: "Plugin \(plugin) answered with code \(error.code.rawValue), which only the host gives: \(message)",
                              data: .object(data))
     }
 

@@ -22,7 +22,7 @@ def reply(request, result):
 
 
 ANY = {"type": "object"}
-TOOLS = [{"name": name, "inputSchema": ANY} for name in ("say", "closeStdin", "listChanged", "listings", "ok")]
+TOOLS = [{"name": name, "inputSchema": ANY} for name in ("say", "closeStdin", "listChanged", "listings", "stderr", "callBack", "ok")]
 listings = 0
 BAD_READS = {"array": "[1]", "string": '"hello"', "contentsNotArray": '{"contents": 5}'}
 
@@ -65,6 +65,13 @@ def handle(message):
                 TOOLS.append({"name": arguments["add"], "inputSchema": ANY})
                 send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
             reply(message, {"content": [{"type": "text", "text": "sent"}]})
+        elif name == "stderr":
+            sys.stderr.write(arguments["text"] + "\n")
+            sys.stderr.flush()
+            reply(message, {"content": []})
+        elif name == "callBack":
+            send({"jsonrpc": "2.0", "id": "cb", "method": arguments["method"], "params": {}})
+            reply(message, {"content": []})
         elif name == "listings":
             reply(message, {"content": [], "structuredContent": {"listings": listings}})
         else:
