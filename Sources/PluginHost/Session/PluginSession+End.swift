@@ -69,7 +69,8 @@ extension PluginSession {
     /// its stdin and can answer no call again. It is stopped at once, its calls failing with
     /// `reason: "protocol"`, rather than each waiting for its time-out.
     func stdinClosed() {
-        guard !state.withLock({ $0.stopping }) else { return }
+        // Stopping it, or it exited (a crash closes its stdin too): its end says what happened.
+        guard !state.withLock({ $0.stopping }), process.exitStatus == nil else { return }
         breakProtocol(Self.closedStdin)
     }
 
