@@ -30,17 +30,33 @@ extension Connection {
     func receiveResponse(id: RequestID, result: JSONView?, error: JSONView?) {
         if case .integer(let number) = id, let handler = takeHandler(number) {
             // Passed on as it was parsed, with no conversion.
-            handler(result.map { .success($0) } ?? .failure(Self.responseError(error)))
+            handler(result.map { .success($0) } ?? .failure(peerError(.error(error))))
             return
         }
-        let outcome: Result<JSONValue, ResponseError> = result.map { .success(JSONValue($0)) } ?? .failure(Self.responseError(error))
+        let outcome: Result<JSONValue, ResponseError> = result.map { .success(JSONValue($0)) } ?? .failure(peerError(.error(error)))
         guard case .integer(let number) = id, settle(number, with: outcome) else {
             logger.debug("dropped a response to no request of ours", metadata: ["id": "\(id)"])
             return
         }
     }
 
-    /// The error a response's `error` member describes.
+    /// Fails the request `id` answers with the peer's unreadable answer (``PeerFailure/unreadable(_:)``).
+    func receiveUnreadableResponse(id: RequestID, reason: String) {
+        guard case .integer(let number) = id, settle(number, with: .failure(peerError(.unreadable(reason)))) else {
+            logger.debug("dropped an unreadable response to no request of ours", metadata: ["id": "\(id)"])
+            return
+        }
+    }
+
+    /// The error a failed answer describes, as it says: a missing or non-integer code is `-32603`, as
+    /// is an answer the host cannot read.
+    public static func responseError(_ failure: PeerFailure) -> ResponseError {
+        switch failure {
+        case .error(let error): responseError(error)
+        case .unreadable(let reason): .internalError("the peer's response: \(reason)")
+        }
+    }
+
     private static func responseError(_ error: JSONView?) -> ResponseError {
         let code = error?["code"]?.int64.map { ErrorCode(rawValue: Int($0)) } ?? .internalError
         let message = error?["message"]?.string ?? "error without a message"

@@ -34,10 +34,16 @@ public final class Connection: Sendable {
     let lifetime = Mutex(ConnectionLifetime())
     /// How notifications are worded for this peer (``speak(_:)``); nil: as the host names them.
     let dialect = Mutex<NotificationDialect?>(nil)
+    /// The error a peer's failed answer becomes (``responseError(_:)`` unless the owner says
+    /// otherwise). Errors the host makes itself (``abandonRequest(_:with:)``,
+    /// ``closeOutgoing(failing:)``) never pass through it, so the owner can tell the two apart.
+    let peerError: @Sendable (PeerFailure) -> ResponseError
 
     public init(dispatcher: Dispatcher, limits: ConnectionLimits = ConnectionLimits(), framing: Framing? = nil,
-                sink: any FrameSink, logger: Logger, admission: AdmissionPolicy = .wait) {
+                sink: any FrameSink, logger: Logger, admission: AdmissionPolicy = .wait,
+                peerError: @escaping @Sendable (PeerFailure) -> ResponseError = Connection.responseError) {
         self.dispatcher = dispatcher
+        self.peerError = peerError
         self.admission = admission
         self.limits = limits
         self.sink = sink

@@ -66,7 +66,7 @@ extension MessageReader {
         if let id {
             replyError(responseError, id: id, target: target)
         } else {
-            connection.logger.warning("notification \(method) failed: \(responseError.message)")
+            connection.logger.warning("notification \(LogText.escaped(method)) failed: \(LogText.escaped(responseError.message))")
         }
     }
 
@@ -176,7 +176,7 @@ extension Connection {
     func answer(_ outcome: Result<JanssonValue, ResponseError>, for context: RequestContext, target: ReplyTarget) -> JanssonValue? {
         guard let id = context.id else {
             if case .failure(let error) = outcome, error.code != .requestCancelled {
-                logger.warning("notification \(context.method) failed: \(error.message)")
+                logger.warning("notification \(LogText.escaped(context.method)) failed: \(LogText.escaped(error.message))")
             }
             return nil
         }
@@ -186,7 +186,7 @@ extension Connection {
             message = context.exactID.map { OutgoingMessage.response(id: $0.view, result: result) }
                 ?? OutgoingMessage.response(id: id, result: result)
         case .failure(let error):
-            if error.code == .internalError { logger.error("\(context.method) failed: \(error.message)") }
+            if error.code == .internalError { logger.error("\(LogText.escaped(context.method)) failed: \(LogText.escaped(error.message))") }
             message = context.exactID.map { OutgoingMessage.errorResponse(id: $0.view, error: error) }
                 ?? OutgoingMessage.errorResponse(id: id, error: error)
         }

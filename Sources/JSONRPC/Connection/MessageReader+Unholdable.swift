@@ -101,7 +101,7 @@ extension MessageReader {
                 return .unholdable(idView: idView, error: .invalidParams(Self.fieldError(first, in: text)), answered: true)
             case .notification:
                 return .unholdable(idView: nil, error: .invalidParams(Self.fieldError(first, in: text)), answered: false)
-            case .invalid, .unholdable, .response:
+            case .invalid, .unholdable, .response, .unreadableResponse:
                 return classified
             }
         }
@@ -113,12 +113,7 @@ extension MessageReader {
             case .response(let id, _, _):
                 // The request it answers fails rather than waiting for ever (an id that could not be
                 // read reads as null here, which answers no request: the response is dropped).
-                let error = JSONValue.object([
-                    "code": .integer(Int64(ErrorCode.internalError.rawValue)),
-                    "message": .string("the peer's response: \(Self.place(first)) holds \(what), which the host cannot represent"),
-                ]).makeJansson()
-                documents.append(error)
-                return .response(id: id, result: nil, error: error.view)
+                return .unreadableResponse(id: id, reason: "\(Self.place(first)) holds \(what), which the host cannot represent")
             default:
                 break
             }

@@ -195,6 +195,8 @@ public final class MessageReader {
             }
         case .response(let id, let result, let error):
             connection.receiveResponse(id: id, result: result, error: error)
+        case .unreadableResponse(let id, let reason):
+            connection.receiveUnreadableResponse(id: id, reason: reason)
         case .notification(let method, let params):
             dispatch(id: nil, idView: nil, method: method, params: params, target: .none)
         case .request(let id, let idView, let method, let params):
@@ -243,7 +245,7 @@ extension IncomingMessage {
         switch self {
         case .request, .invalid: true
         case .unholdable(_, _, let answered): answered
-        case .notification, .response: false
+        case .notification, .response, .unreadableResponse: false
         }
     }
 }

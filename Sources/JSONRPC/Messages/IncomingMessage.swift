@@ -13,6 +13,8 @@ enum IncomingMessage {
     case request(id: RequestID, idView: JSONView, method: String, params: JSONView?)
     case notification(method: String, params: JSONView?)
     case response(id: RequestID, result: JSONView?, error: JSONView?)
+    /// A response to `id` holding what jansson cannot hold (``JSONScanner``): `reason` says what and where.
+    case unreadableResponse(id: RequestID, reason: String)
     /// Not a valid message. `idView` is the id when it could be read, so the error can carry it.
     case invalid(idView: JSONView?, reason: String)
     /// Valid JSON that jansson cannot hold (see ``JSONScanner``): answered with `error` when
@@ -82,7 +84,7 @@ extension IncomingMessage {
         case .request(let id, _, let method, let params): .request(id: id, idView: view, method: method, params: params)
         case .invalid(_, let reason): .invalid(idView: view, reason: reason)
         case .unholdable(_, let error, let answered): .unholdable(idView: view, error: error, answered: answered)
-        case .notification, .response: self
+        case .notification, .response, .unreadableResponse: self
         }
     }
 
@@ -91,7 +93,7 @@ extension IncomingMessage {
         switch self {
         case .request(let id, _, _, _): if case .number = id { true } else { false }
         case .invalid(let idView, _), .unholdable(let idView, _, _): idView?.kind == .real
-        case .notification, .response: false
+        case .notification, .response, .unreadableResponse: false
         }
     }
 
@@ -100,7 +102,7 @@ extension IncomingMessage {
         switch self {
         case .request(_, let idView, _, _): idView
         case .invalid(let idView, _), .unholdable(let idView, _, _): idView
-        case .notification, .response: nil
+        case .notification, .response, .unreadableResponse: nil
         }
     }
 }

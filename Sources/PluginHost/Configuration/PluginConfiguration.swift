@@ -14,6 +14,10 @@ public struct PluginConfiguration: Sendable {
     public enum Entry: Sendable {
         case valid(PluginManifest)
         case invalid(name: String, namespace: String, version: String, reason: String)
+        /// A plugin whose manifest and namespace were accepted but that cannot run as configured (its
+        /// `--plugin-sandbox` file holds no sandbox): `invalid` too, yet its namespace stays its own, so a
+        /// call into it is answered `-32070` with `reason: "invalid"`, not taken for an unknown method.
+        case unusable(PluginManifest, reason: String)
     }
 
     public var entries: [Entry]
@@ -168,7 +172,7 @@ extension PluginConfiguration {
                 } catch {
                     let reason = "--plugin-sandbox \(manifest.name)=\(file): \(error)"
                     logger.error("plugin \(manifest.name) is not loaded: \(reason)")
-                    return .invalid(name: manifest.name, namespace: manifest.namespace, version: manifest.version, reason: reason)
+                    return .unusable(manifest, reason: reason)
                 }
             }
             return .valid(manifest)

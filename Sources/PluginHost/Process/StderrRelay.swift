@@ -5,8 +5,8 @@ import JSONRPC
 import Logging
 import SystemCalls
 
-/// Copies a plugin's stderr into the host's log line by line, each prefixed with the plugin's name,
-/// and keeps the last lines for the error a crash answers with.
+/// Copies a plugin's stderr into the host's log line by line, each prefixed with the plugin's name and
+/// its control characters escaped (``LogText``), and keeps the last lines for the error a crash answers with.
 final class StderrRelay: @unchecked Sendable {
     static let tailLines = 20
     static let maxLineBytes = 1_000
@@ -55,7 +55,7 @@ final class StderrRelay: @unchecked Sendable {
 
     private func emit(_ bytes: [UInt8], plugin: String, logger: Logger) {
         let text = String(decoding: bytes, as: UTF8.self)
-        logger.warning("\(plugin): \(text)")
+        logger.warning("\(plugin): \(LogText.escaped(text))")
         lock.withLock {
             tail.append(text)
             if tail.count > Self.tailLines { tail.removeFirst(tail.count - Self.tailLines) }

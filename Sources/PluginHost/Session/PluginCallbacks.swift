@@ -28,7 +28,7 @@ final class PluginCallbacks: Sendable {
         }
         registry.registerNotification(MCPLogMessage.self) { params, _ in
             let text = params["data"].map { $0.stringValue ?? $0.jsonText() } ?? ""
-            logger.notice("\(manifest.name) (\(params["level"]?.stringValue ?? "info")): \(text)")
+            logger.notice("\(manifest.name) (\(LogText.escaped(params["level"]?.stringValue ?? "info", limit: 20))): \(LogText.escaped(text))")
         }
         registry.route(to: CallbackRouter(plugin: manifest.name, allowed: manifest.calls, host: host, logger: logger))
         dispatcher = try registry.freeze()
@@ -75,7 +75,7 @@ struct CallbackRouter: MethodRouter {
         guard Self.matches(name, allowed) else {
             let (plugin, allowed, logger) = (plugin, allowed, logger)
             return .dynamic(name: name, summary: "Refused: outside the plugin's calls.") { _, _ in
-                logger.warning("plugin \(plugin) called \(JSONFieldError.excerpt(name)), which its calls do not allow; refused")
+                logger.warning("plugin \(plugin) called \(LogText.escaped(name, limit: JSONFieldError.quoteLimit)), which its calls do not allow; refused")
                 throw PluginError.forbidden(plugin, method: name, allowed: allowed)
             }
         }

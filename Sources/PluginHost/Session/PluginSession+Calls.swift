@@ -1,5 +1,6 @@
 import Jansson
 import JSONRPC
+import Logging
 import Synchronization
 
 /// Requests to the plugin: tool calls with their time-out, cancellation and progress.
@@ -21,17 +22,21 @@ extension PluginSession {
             connection.notify(method: "notifications/cancelled", params: ["requestId": .integer(id), "reason": "timeout"])
         }
         defer { DeadlineWatch.shared.cancel(timer) }
-        do {
-            return try await withTaskCancellationHandler {
-                try await connection.response(to: id)
-            } onCancel: {
-                connection.abandonRequest(id, with: .cancelled)
-                connection.notify(method: "notifications/cancelled", params: ["requestId": .integer(id), "reason": "cancelled by the client"])
-            }
-        } catch let error as ResponseError {
-            if error.data?["plugin"] != nil || error.code == .requestCancelled { throw error }
-            throw PluginError.fromPlugin(plugin, error)
+        // The plugin's error answers arrive made its own (``PluginError/fromPlugin(_:_:)``).
+        return try await withTaskCancellationHandler {
+            try await connection.response(to: id)
+        } onCancel: {
+            connection.abandonRequest(id, with: .cancelled)
+            connection.notify(method: "notifications/cancelled", params: ["requestId": .integer(id), "reason": "cancelled by the client"])
         }
+    }
+
+    /// The error of a call whose result is not what `method` answers (``AnswerShape``): `-32070`
+    /// `reason: "protocol"` naming `problem`, logged; the plugin keeps running.
+    func malformed(_ method: String, _ problem: String) -> ResponseError {
+        let detail = "its \(method) result: \(problem)"
+        settings.logger.warning("plugin \(name) answered a call with \(detail)")
+        return PluginError.malformed(name, detail: detail)
     }
 
     /// `notifications/progress` from the plugin: reaches the client as `$/progress` with its own token.
@@ -46,18 +51,6 @@ extension PluginSession {
 
     private static func tokenText(_ value: JSONValue) -> String { value.stringValue ?? value.jsonText() }
 
-    /// A notification that the plugin's tools, resources or prompts changed: read them again, then tell clients.
-    func listChanged(_ kind: ChangeKind) {
-        Task {
-            switch kind {
-            case .tools: try? await refreshTools()
-            case .resources: try? await refreshResources()
-            case .prompts: try? await refreshPrompts()
-            case .resourceUpdated: break
-            }
-            onChange(kind)
-        }
-    }
 }
 
 extension JSONValue {

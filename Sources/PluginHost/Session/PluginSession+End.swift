@@ -28,7 +28,10 @@ extension PluginSession {
             process.signalGroup(SIGKILL)
             status = process.waitBlocking(milliseconds: 60_000)
         }
-        let (expected, violation) = state.withLock { ($0.stopping, $0.violation) }
+        let (expected, reported) = state.withLock { ($0.stopping, $0.violation) }
+        // A plugin that exited on its own closed its stdin by exiting: that is its crash. Only one our
+        // SIGKILL ended had closed it while it ran.
+        let violation = reported == Self.closedStdin && status != .signaled(SIGKILL) ? nil : reported
         let tail = stderr.lastLines(waitingUpTo: 500)
         let error: ResponseError
         if let violation {
@@ -58,6 +61,17 @@ extension PluginSession {
         guard first else { return }
         settings.logger.warning("plugin \(name) broke the protocol: \(detail); stopping it")
         process.signalGroup(SIGKILL)
+    }
+
+    static let closedStdin = "it stopped reading its stdin: it closed it"
+
+    /// A write to the plugin's stdin failed (`EPIPE`): unless the host is stopping it, the plugin closed
+    /// its stdin and can answer no call again. It is stopped at once, its calls failing with
+    /// `reason: "protocol"`, rather than each waiting for its time-out.
+    func stdinClosed() {
+        // Stopping it, or it exited (a crash closes its stdin too): its end says what happened.
+        guard !state.withLock({ $0.stopping }), process.exitStatus == nil else { return }
+        breakProtocol(Self.closedStdin)
     }
 
     /// Stops the plugin: closes its stdin, waits the grace time, then SIGTERM, then SIGKILL.

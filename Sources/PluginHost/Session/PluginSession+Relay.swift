@@ -76,15 +76,16 @@ extension PluginSession {
     }
 
     /// Turns the plugin's answer into the client's: `structuredContent` when present, else `{content}`;
-    /// `isError: true` is a tool error; the plugin's own errors name it. `asToolResult` keeps a result
-    /// object as the plugin sent it.
+    /// `isError: true` is a tool error. `asToolResult` keeps the result as the plugin sent it. A result
+    /// that is no `CallToolResult` fails the call (``malformed(_:_:)``).
     private func finish(_ outcome: Result<JSONView, ResponseError>, tool: String, answer: DeferredAnswer, asToolResult: Bool) {
         switch outcome {
         case .failure(let error):
-            answer.fail(error.data?["plugin"] != nil || error.code == .requestCancelled ? error : PluginError.fromPlugin(name, error))
-        case .success(let result) where asToolResult && result.kind == .object:
-            answer.succeed(JanssonValue(retaining: result.pointer))
+            // The plugin's own error answers were made its own as they arrived (``PluginError/fromPlugin(_:_:)``).
+            answer.fail(error)
         case .success(let result):
+            if let problem = AnswerShape.toolResultProblem(result) { return answer.fail(malformed("tools/call", problem)) }
+            if asToolResult { return answer.succeed(JanssonValue(retaining: result.pointer)) }
             if result["isError"]?.bool == true {
                 answer.fail(PluginError.toolError(name, tool: tool, content: result["content"].map(JSONValue.init) ?? []))
             } else if let structured = result["structuredContent"] {

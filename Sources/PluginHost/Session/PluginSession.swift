@@ -29,6 +29,8 @@ final class PluginSession: Sendable {
 
     struct State {
         var tools: [String: PluginTool] = [:]
+        /// The `tools/list` items the tools were made from, to tell whether a new listing changed them.
+        var toolItems: [JSONValue] = []
         var resources: [JSONValue] = []
         var templates: [JSONValue] = []
         /// MCP `Prompt` objects, under the plugin's own names.
@@ -42,6 +44,11 @@ final class PluginSession: Sendable {
         var subscribers: [String: Int] = [:]
         var stopping = false
         var violation: String?
+        /// The lists being read again after a `list_changed`, and those told changed again meanwhile.
+        var refreshing: Set<ListKind> = []
+        var stale: Set<ListKind> = []
+        /// What was wrong with the last listing of each method (cut, items left out).
+        var listingProblems: [String: String] = [:]
         /// Why the run ended, once it has: what later requests to it fail with.
         var endError: ResponseError?
     }
@@ -118,7 +125,10 @@ final class PluginSession: Sendable {
             throw PluginError.unavailable(manifest.name, reason: "startFailed", message: reason.description)
         }
         do {
-            fdSink = try FileDescriptorSink(fd: process.inputFD, limit: settings.limits.maxOutputBytes)
+            // A write that finds its stdin closed (EPIPE) while it runs: no request will reach it again.
+            fdSink = try FileDescriptorSink(fd: process.inputFD, limit: settings.limits.maxOutputBytes) {
+                callbacks.link.session?.stdinClosed()
+            }
         } catch {
             let reason = process.abandon(closing: [process.inputFD, process.outputFD], because: error)
             throw PluginError.unavailable(manifest.name, reason: "startFailed", message: reason.description)
@@ -131,9 +141,11 @@ final class PluginSession: Sendable {
             logger.warning("plugin \(plugin) wrote \(what) not JSON on its stdout: skipped (more than \(StrayLines.limit) a minute stop it)")
         }
         // The plugin's answers must always be read, also while its own calls into the host wait: past
-        // the connection's slots and queue, its calls are refused, never left to stop the reader.
+        // the connection's slots and queue, its calls are refused, never left to stop the reader. Its
+        // error answers are made its own here; the host's (time-outs, cancellations, its end) pass as they are.
         let connection = Connection(dispatcher: callbacks.dispatcher, limits: settings.limits, framing: .ndjson, sink: sink, logger: logger,
-                                    admission: .refuse { method, limit in PluginError.busy(plugin, method: method, limit: limit) })
+                                    admission: .refuse { method, limit in PluginError.busy(plugin, method: method, limit: limit) },
+                                    peerError: { [logger = settings.logger] in PluginError.answered(plugin, $0, logger: logger) })
         let session = PluginSession(manifest: manifest, process: process, connection: connection, sink: fdSink, stderr: stderr,
                                     settings: settings, onChange: onChange, onEnd: onEnd)
         callbacks.link.session = session
@@ -174,45 +186,6 @@ final class PluginSession: Sendable {
         try await refreshTools()
         if capabilities["resources"] != nil { try await refreshResources() }
         if capabilities["prompts"] != nil { try await refreshPrompts() }
-    }
-
-    /// Reads `tools/list`, every page.
-    func refreshTools() async throws {
-        let items = try await listAll("tools/list", member: "tools")
-        var tools: [String: PluginTool] = [:]
-        for item in items {
-            if let tool = PluginTool(item) { tools[tool.name] = tool }
-        }
-        state.withLock { $0.tools = tools }
-    }
-
-    /// Reads `resources/list` and `resources/templates/list`, every page.
-    func refreshResources() async throws {
-        let resources = try await listAll("resources/list", member: "resources")
-        let templates = (try? await listAll("resources/templates/list", member: "resourceTemplates")) ?? []
-        state.withLock {
-            $0.resources = resources
-            $0.templates = templates
-        }
-    }
-
-    /// Reads `prompts/list`, every page; an item without a string `name` is left out.
-    func refreshPrompts() async throws {
-        let prompts = try await listAll("prompts/list", member: "prompts").filter { $0["name"]?.stringValue != nil }
-        state.withLock { $0.prompts = prompts }
-    }
-
-    /// A paginated MCP list, at most 100 pages.
-    private func listAll(_ method: String, member: String) async throws -> [JSONValue] {
-        var items: [JSONValue] = []
-        var cursor: JSONValue?
-        for _ in 0..<100 {
-            let page = try await request(method, params: cursor.map { ["cursor": $0] } ?? [:])
-            items += page[member]?.arrayValue ?? []
-            guard let next = page["nextCursor"], next.stringValue != nil else { break }
-            cursor = next
-        }
-        return items
     }
 
     var pid: Int32? { process.exitStatus == nil && process.isChild ? process.pid : nil }

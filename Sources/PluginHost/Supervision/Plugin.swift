@@ -10,6 +10,8 @@ public final class Plugin: Sendable {
     public let namespace: String
     public let version: String
     let manifest: PluginManifest?
+    /// Whether calls into its namespace are routed to it (every valid plugin's; see ``init(invalid:namespace:version:reason:settings:ownsNamespace:)``).
+    let ownsNamespace: Bool
     private let settings: PluginSettings
     private let host: HostTable
     private let state: Mutex<State>
@@ -47,16 +49,20 @@ public final class Plugin: Sendable {
         namespace = manifest.namespace
         version = manifest.version
         self.manifest = manifest
+        ownsNamespace = true
         self.settings = settings
         self.host = host
         self.onEvent = onEvent
         state = Mutex(State(phase: .stopped, sandbox: settings.sandbox.planned(manifest)))
     }
 
-    init(invalid name: String, namespace: String, version: String, reason: String, settings: PluginSettings) {
+    /// An `invalid` plugin: calls into its namespace answer `-32070` `reason: "invalid"` when it
+    /// `ownsNamespace` (it was refused for something else than its namespace), else reach no plugin.
+    init(invalid name: String, namespace: String, version: String, reason: String, settings: PluginSettings, ownsNamespace: Bool = false) {
         self.name = name
         self.namespace = namespace
         self.version = version
+        self.ownsNamespace = ownsNamespace
         manifest = nil
         self.settings = settings
         host = HostTable()
@@ -277,7 +283,7 @@ public final class Plugin: Sendable {
             return PluginStatus(
                 name: name, namespace: namespace, version: version.isEmpty ? state.server?.version ?? "" : version,
                 server: state.server, state: phase, pid: session?.pid.map(Int.init),
-                restarts: state.restarts, lastError: state.lastError,
+                restarts: state.restarts, lastError: session?.listingProblem ?? state.lastError,
                 methods: (session?.tools.keys.sorted() ?? []).map { namespace + "." + $0 },
                 resources: (session?.resources ?? []).compactMap { $0["uri"]?.stringValue },
                 sandbox: state.sandbox

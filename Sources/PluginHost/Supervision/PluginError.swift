@@ -1,5 +1,6 @@
 import Jansson
 import JSONRPC
+import Logging
 import SwitchboardCore
 
 /// The error codes of plugin calls (in JSON-RPC's server range); every error's `data` names the plugin.
@@ -52,11 +53,50 @@ enum PluginError {
                              data: ["plugin": .string(plugin), "reason": "toolError", "content": content])
     }
 
-    /// An error the plugin answered with, passed on with the plugin named.
+    /// Codes whose meaning is the host's own verdict on a call: a plugin that answers one is not
+    /// believed (its `-32800` is no cancellation the client asked for, its `-32070` no crash).
+    static let hostCodes: Set<ErrorCode> = [.requestCancelled, .pluginUnavailable, .toolError, .callForbidden, .callbacksBusy]
+
+    /// An error the plugin answered with, passed on with the plugin named: `data` is `{plugin,
+    /// reason: "pluginError", data?}` whatever the plugin put there, its message whole up to
+    /// ``toolMessageLimit`` characters (past that cut after a whole word). A code of ``hostCodes``
+    /// becomes `-32603`, the plugin's own code kept in `data.code`.
     static func fromPlugin(_ plugin: String, _ error: ResponseError) -> ResponseError {
         var data: JSONObject = ["plugin": .string(plugin), "reason": "pluginError"]
         if let original = error.data { data["data"] = original }
-        return ResponseError(code: error.code, message: error.message, data: .object(data))
+        let message = wholeWords(error.message, limit: toolMessageLimit)
+        guard hostCodes.contains(error.code) else { return ResponseError(code: error.code, message: message, data: .object(data)) }
+        data["code"] = .integer(Int64(error.code.rawValue))
+        return ResponseError(code: .internalError, message: "Plugin \(plugin) answered with code \(error.code.rawValue), which only the host gives: \(message)",
+                             data: .object(data))
+    }
+
+    /// A call the plugin answered with something that is no answer to it (an error without an integer
+    /// code, a result the host cannot read, a tool result that is not a `CallToolResult`): `-32070`
+    /// with `reason: "protocol"` and `detail`. Only the call fails; the plugin keeps running.
+    static func malformed(_ plugin: String, detail: String) -> ResponseError {
+        unavailable(plugin, reason: "protocol", message: "its answer broke the protocol: \(detail)", details: ["detail": .string(detail)])
+    }
+
+    /// What a failed answer of the plugin becomes: its error made its own (``fromPlugin(_:_:)``), or,
+    /// when it is no JSON-RPC error (``malformed(_:detail:)``), a protocol failure, logged.
+    static func answered(_ plugin: String, _ failure: PeerFailure, logger: Logger) -> ResponseError {
+        let detail: String
+        switch failure {
+        case .unreadable(let reason):
+            detail = "its response: \(reason)"
+        case .error(let error?) where error.kind == .object:
+            guard let code = error["code"]?.int64, let rawCode = Int(exactly: code) else {
+                detail = "an error whose code is \(error["code"].map { "not an integer (\($0.preview(limit: 40)))" } ?? "missing")"
+                break
+            }
+            let message = error["message"]?.string ?? "error without a message"
+            return fromPlugin(plugin, ResponseError(code: ErrorCode(rawValue: rawCode), message: message, data: error["data"].map(JSONValue.init)))
+        case .error(let error):
+            detail = "an error that is not an object (\(error?.preview(limit: 40) ?? "none"))"
+        }
+        logger.warning("plugin \(plugin) answered a call with \(detail)")
+        return malformed(plugin, detail: detail)
     }
 
     static func forbidden(_ plugin: String, method: String, allowed: [String]) -> ResponseError {

@@ -27,7 +27,9 @@ extension PluginSupervisor {
         let session = try await plugin.session()
         guard let prompt = session.prompts.first(where: { $0["name"]?.stringValue == own }) else { throw unknown }
         let filled = try PromptArguments.check(arguments, for: prompt)
-        return try await session.request("prompts/get", params: ["name": .string(own), "arguments": filled])
+        let answer = try await session.request("prompts/get", params: ["name": .string(own), "arguments": filled])
+        if let problem = AnswerShape.promptProblem(answer) { throw session.malformed("prompts/get", problem) }
+        return answer
     }
 }
 

@@ -24,6 +24,7 @@ extension PluginSupervisor {
     public func readResource(_ uri: String) async throws -> JSONValue? {
         guard let session = try await session(owning: uri) else { return nil }
         let answer = try await session.request("resources/read", params: ["uri": .string(uri)])
+        if let problem = AnswerShape.readProblem(answer) { throw session.malformed("resources/read", problem) }
         return ["contents": answer["contents"] ?? []]
     }
 

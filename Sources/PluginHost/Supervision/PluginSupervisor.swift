@@ -40,9 +40,12 @@ public final class PluginSupervisor: Sendable {
                 }
             case .invalid(let name, let namespace, let version, let reason):
                 Plugin(invalid: name, namespace: namespace, version: version, reason: reason, settings: settings)
+            case .unusable(let manifest, let reason):
+                Plugin(invalid: manifest.name, namespace: manifest.namespace, version: manifest.version, reason: reason, settings: settings,
+                       ownsNamespace: true)
             }
         }
-        byNamespace = Dictionary(plugins.filter { $0.manifest != nil }.map { ($0.namespace, $0) }, uniquingKeysWith: { first, _ in first })
+        byNamespace = Dictionary(plugins.filter(\.ownsNamespace).map { ($0.namespace, $0) }, uniquingKeysWith: { first, _ in first })
         byName = Dictionary(plugins.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         pushes.supervisor = self
     }

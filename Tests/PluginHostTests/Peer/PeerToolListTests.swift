@@ -27,7 +27,7 @@ struct PeerToolListTests {
         await client.finish()
     }
 
-    @Test("a server whose every page has a next cursor is read for 100 pages, then the host stops asking")
+    @Test("a server whose every page has a next cursor is read for PluginSession.maxPages pages, then the host stops asking")
     func endlessCursor() async throws {
         var script = MCPPeer.Script()
         script.onMessage = { run, message in
@@ -39,8 +39,8 @@ struct PeerToolListTests {
         let client = try PluginTestClient(peer: MCPPeer(script: script))
         try await client.start()
         let methods = try await Self.peerMethods(client)
-        #expect(methods.count == 100)
-        #expect(client.peer.count("tools/list") == 100)
+        #expect(methods.count == PluginSession.maxPages)
+        #expect(client.peer.count("tools/list") == PluginSession.maxPages)
         await client.finish()
     }
 
