@@ -18,6 +18,17 @@ struct PostgresConnectTests {
         return users.first ?? ""
     }
 
+    /// A password file in a folder of its own (the caller removes it) with the test server's password for
+    /// `switchboard` on 127.0.0.1, of file mode `mode`.
+    static func passFile(mode: mode_t) throws -> (folder: String, file: String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pgpass-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let file = folder + "/pass"
+        try "127.0.0.1:\(TestPostgres.port):*:switchboard:\(TestPostgres.password)\n".write(toFile: file, atomically: true, encoding: .utf8)
+        chmod(file, mode)
+        return (folder, file)
+    }
+
     @Test("over TCP with the URL's password, over the Unix socket, and with the password from PGPASSFILE")
     func connectsEveryWay() async throws {
         #expect(try await Self.currentUser(try TestPostgres.settings()) == "switchboard")
@@ -25,12 +36,8 @@ struct PostgresConnectTests {
         let socket = try TestPostgres.settings(url: "postgres://switchboard@/postgres?host=\(TestPostgres.socketDirectory)&port=\(TestPostgres.port)")
         #expect(try await Self.currentUser(socket) == "switchboard")
 
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pgpass-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let (folder, file) = try Self.passFile(mode: 0o600)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let file = folder + "/pass"
-        try "127.0.0.1:\(TestPostgres.port):*:switchboard:\(TestPostgres.password)\n".write(toFile: file, atomically: true, encoding: .utf8)
-        chmod(file, 0o600)
         let fromFile = try TestPostgres.settings(
             url: "postgres://switchboard@127.0.0.1:\(TestPostgres.port)/postgres?sslmode=disable", environment: ["PGPASSFILE": file])
         #expect(fromFile.password == TestPostgres.password)
@@ -45,12 +52,8 @@ struct PostgresConnectTests {
 
     @Test("a password file others may read is not used, and the refusal for want of a password says why")
     func passFileOthersMayRead() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pgpass-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let (folder, file) = try Self.passFile(mode: 0o644)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let file = folder + "/pass"
-        try "127.0.0.1:\(TestPostgres.port):*:switchboard:\(TestPostgres.password)\n".write(toFile: file, atomically: true, encoding: .utf8)
-        chmod(file, 0o644)
         let settings = try TestPostgres.settings(
             url: "postgres://switchboard@127.0.0.1:\(TestPostgres.port)/postgres?sslmode=disable&passfile=\(file)")
         #expect(settings.password == nil)

@@ -35,7 +35,7 @@ extension PluginSession {
     /// `reason: "protocol"` naming `problem`, logged; the plugin keeps running.
     func malformed(_ method: String, _ problem: String) -> ResponseError {
         let detail = "its \(method) result: \(problem)"
-        settings.logger.warning("plugin \(name) answered a call with \(detail)")
+        settings.logger.warning("plugin \(name) answered a call with \(LogText.escaped(detail))")
         return PluginError.malformed(name, detail: detail)
     }
 
@@ -50,7 +50,6 @@ extension PluginSession {
     }
 
     private static func tokenText(_ value: JSONValue) -> String { value.stringValue ?? value.jsonText() }
-
 }
 
 extension JSONValue {

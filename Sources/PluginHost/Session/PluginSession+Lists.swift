@@ -73,7 +73,15 @@ extension PluginSession {
     @discardableResult
     func refreshResources() async throws -> Bool {
         let resources = try await listAll("resources/list", member: "resources", key: "uri")
-        let templates = (try? await listAll("resources/templates/list", member: "resourceTemplates", key: "uriTemplate")) ?? []
+        // A server without templates answers -32601; any other failure keeps the templates held.
+        let templates: [JSONValue]
+        do {
+            templates = try await listAll("resources/templates/list", member: "resourceTemplates", key: "uriTemplate")
+        } catch let error as ResponseError where error.code == .methodNotFound {
+            templates = []
+        } catch {
+            templates = state.withLock { $0.templates }
+        }
         return state.withLock {
             guard $0.resources != resources || $0.templates != templates else { return false }
             $0.resources = resources
@@ -95,6 +103,8 @@ extension PluginSession {
 
     /// The most pages of one list the host reads.
     static let maxPages = 1_000
+    /// The longest `nextCursor` the host follows: each is sent back, and a loop is found by those seen.
+    static let maxCursorBytes = 64 << 10
     /// The most items of one list (tools, resources, templates, prompts) the host keeps per plugin: each
     /// costs memory and, for a tool, a compiled schema.
     static let maxItems = 10_000
@@ -106,7 +116,8 @@ extension PluginSession {
         var items: [JSONValue] = []
         var keys: Set<String> = []
         var duplicates = 0
-        var followed: Set<String> = []
+        // Cursors followed, as hashes: a thousand pages of long cursors would otherwise be held whole.
+        var followed: Set<Int> = []
         var cursor: String?
         var cut: String?
         pages: for page in 0... {
@@ -126,8 +137,12 @@ extension PluginSession {
                 }
             }
             guard let next = answer["nextCursor"]?.stringValue else { break }
-            guard followed.insert(next).inserted else {
-                cut = "its nextCursor \(JSONFieldError.excerpt(JSONValue.string(next).jsonText())) came again after \(page + 1) pages; the listing stops there"
+            guard next.utf8.count <= Self.maxCursorBytes else {
+                cut = "its nextCursor is over \(Self.maxCursorBytes) bytes; the listing stops there"
+                break
+            }
+            guard followed.insert(next.hashValue).inserted else {
+                cut = "its nextCursor \(LogText.escaped(JSONFieldError.excerpt(JSONValue.string(next).jsonText()))) came again after \(page + 1) pages; the listing stops there"
                 break
             }
             cursor = next
@@ -140,7 +155,7 @@ extension PluginSession {
     }
 
     /// Keeps what was wrong with the plugin's last `method` listing (nil: nothing), shown in
-    /// `plugins.list`'s `lastError` while the run lasts, and logs it when it is new.
+    /// `plugins.list`'s `lastError` until a later listing of `method` is clean, and logs it when it is new.
     private func noteListing(_ method: String, _ problem: String?) {
         let isNew = state.withLock { state in
             defer { state.listingProblems[method] = problem }

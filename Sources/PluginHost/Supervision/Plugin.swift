@@ -280,10 +280,12 @@ public final class Plugin: Sendable {
             case .failed: "failed"
             case .invalid: "invalid"
             }
+            // The last run's end and this run's listing problems, both: one does not hide the other.
+            let problems = [state.lastError, session?.listingProblem].compactMap { $0 }
             return PluginStatus(
                 name: name, namespace: namespace, version: version.isEmpty ? state.server?.version ?? "" : version,
                 server: state.server, state: phase, pid: session?.pid.map(Int.init),
-                restarts: state.restarts, lastError: session?.listingProblem ?? state.lastError,
+                restarts: state.restarts, lastError: problems.isEmpty ? nil : problems.joined(separator: "; "),
                 methods: (session?.tools.keys.sorted() ?? []).map { namespace + "." + $0 },
                 resources: (session?.resources ?? []).compactMap { $0["uri"]?.stringValue },
                 sandbox: state.sandbox

@@ -95,7 +95,7 @@ enum PluginError {
         case .error(let error):
             detail = "an error that is not an object (\(error?.preview(limit: 40) ?? "none"))"
         }
-        logger.warning("plugin \(plugin) answered a call with \(detail)")
+        logger.warning("plugin \(plugin) answered a call with \(LogText.escaped(detail))")
         return malformed(plugin, detail: detail)
     }
 

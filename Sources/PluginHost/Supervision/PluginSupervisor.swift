@@ -76,7 +76,8 @@ public final class PluginSupervisor: Sendable {
     }
     func plugin(named name: String) -> Plugin? { byName[name] }
 
-    /// The namespaces of the plugins that can run.
+    /// The namespaces plugins own: those that can run, and those whose configuration is unusable
+    /// (their calls answer `invalid`).
     var namespaces: [String] { byNamespace.keys.sorted() }
 
     // MARK: Clients
