@@ -139,6 +139,28 @@ struct OutputBoundTests {
         #expect(written.value == total)
     }
 
+    @Test("the input thread's small replies into a pipe nobody reads are queued, not written into a full pipe: 2,000 of some 40 bytes all return")
+    func smallRepliesDoNotBlock() async throws {
+        let pipe = try Pipe()
+        let sink = try FileDescriptorSink(fd: pipe.write)
+        let total = 2_000
+        // About 40 bytes each: Linux fills a page of the pipe with each hundred of them, so the pipe is full
+        // with a few dozen bytes of its 64 KiB unused, when a count of its bytes still says there is room.
+        let done = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            do {
+                try OSThread.detach(name: "test-input") {
+                    for index in 0..<total { sink.writeFromInput(Self.line(index, padding: 20)) }
+                    continuation.resume(returning: true)
+                }
+            } catch {
+                continuation.resume(returning: false)
+            }
+        }
+        #expect(done)
+        let lines = try await Self.readLines(from: pipe.read) { $0.count >= total }
+        #expect(lines.count == total)
+    }
+
     @Test("pushes beyond the bound are dropped; once there is room the peer gets one notice with the right count, before later pushes")
     func pushesDroppedWithNotice() async throws {
         let pipe = try Pipe()

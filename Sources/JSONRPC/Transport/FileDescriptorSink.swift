@@ -77,10 +77,10 @@ public final class FileDescriptorSink: FrameSink, @unchecked Sendable {
     /// How many answers wait for room.
     public var waitingAnswerCount: Int { lock.withLock { parked.count } }
 
-    /// A reply of the input thread: written by it when nothing else is being written and a pipe has
-    /// room (a client that writes its requests before it reads stopped the host at the pipe's 64 KiB,
-    /// far below ``limit``), else queued; the thread waits at the bound. ``takesAtOnce(_:)`` counts
-    /// bytes where Linux counts pages, so a pipe full of small frames can still make the write wait.
+    /// A reply of the input thread: written by it when nothing else is being written and a pipe surely
+    /// takes it (``takesAtOnce(_:)``: a client that writes its requests before it reads stopped the
+    /// host at the pipe's 64 KiB, far below ``limit``), else queued; the thread waits at the bound. A
+    /// descriptor that is not a pipe (a socket, a file) is written as before, and may make it wait.
     public func writeFromInput(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
         let direct: Bool = lock.withLock {
@@ -222,14 +222,19 @@ public final class FileDescriptorSink: FrameSink, @unchecked Sendable {
 
     // MARK: Inside the lock
 
-    /// Whether the descriptor takes `count` bytes without blocking: a pipe with that much room (the
-    /// reader only ever makes more, and only this sink writes to it).
+    /// Whether the descriptor surely takes `count` bytes without blocking (the reader only ever makes
+    /// more room, and only this sink writes to it). Linux keeps a pipe in page slots, not bytes: an
+    /// empty pipe takes up to its capacity; one holding bytes surely takes only a write of at most
+    /// `PIPE_BUF` when a slot is free (`POLLOUT`), however few bytes it holds (a slot per small write).
     private func takesAtOnce(_ count: Int) -> Bool {
         let capacity = abs(pipeCapacity.load(ordering: .relaxed))
         guard capacity > 0 else { return false }
         var unread: Int32 = 0
         guard ioctl(fd, UInt(FIONREAD), &unread) == 0 else { return false }
-        return Int(unread) + count <= capacity
+        if unread == 0 { return count <= capacity }
+        guard count <= Int(PIPE_BUF) else { return false }
+        var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        return poll(&poller, 1, 0) == 1 && poller.revents & Int16(POLLOUT) != 0
     }
 
     /// Whether `count` more bytes may be queued: nothing waits, or they fit under the limit.
