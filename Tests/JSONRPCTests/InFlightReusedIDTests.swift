@@ -43,4 +43,15 @@ struct InFlightReusedIDTests {
         #expect(peer.written.map { $0["error"]?["data"]?["field"] } == ["id", "requestId", nil, "requestId"])
         #expect(peer.written[2]["result"] == .null)
     }
+
+    @Test("each cancellation reads its own member first: MCP's requestId over an id beside it, LSP's id over a requestId")
+    func ownMemberFirst() throws {
+        let peer = try Peer(onCancel: true)
+        peer.receive([#"{"jsonrpc":"2.0","id":5,"method":"test.later"}"#, #"{"jsonrpc":"2.0","id":6,"method":"test.later"}"#,
+                      #"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"id":6,"requestId":5}}"#])
+        #expect(peer.written.map { $0["id"] } == [5])
+        peer.receive([#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":6,"requestId":5}}"#])
+        #expect(peer.written.map { $0["id"] } == [5, 6])
+        #expect(peer.written.allSatisfy { $0["error"]?["code"] == -32800 })
+    }
 }

@@ -6,13 +6,14 @@ extension MessageReader {
     /// Runs one request or notification: cheap methods here and now, the others as tasks.
     func dispatch(id: RequestID?, idView: JSONView?, method: String, params: JSONView?, target: ReplyTarget) {
         if BuiltinNotifications.isCancellation(method) {
-            let named = cancel(params)
+            // The method's own member first (LSP's id, MCP's requestId), the other's when it is absent.
+            let (member, other) = method == "$/cancelRequest" ? ("id", "requestId") : ("requestId", "id")
+            let named = cancel(params?[member] ?? params?[other])
             // Sent as a request, it is answered: null, or what is wrong with its params.
             if let idView {
                 if named {
                     reply(OutgoingMessage.response(id: idView, result: .null), target: target)
                 } else {
-                    let member = method == "$/cancelRequest" ? "id" : "requestId"
                     replyError(.invalidParams(JSONFieldError(field: member, expected: "the id of a request (a string or an integer)",
                                                              got: (params?[member]).map { $0.preview() } ?? "nothing")),
                                id: idView, target: target)
@@ -140,10 +141,10 @@ extension MessageReader {
         }
     }
 
-    /// `$/cancelRequest {"id": X}` (LSP) or `notifications/cancelled {"requestId": X}` (MCP); false when
-    /// the params name no request id.
-    private func cancel(_ params: JSONView?) -> Bool {
-        guard let idView = params?["id"] ?? params?["requestId"], let id = RequestID(idView) else {
+    /// Cancels the request `idView` names (`$/cancelRequest`'s `id`, `notifications/cancelled`'s
+    /// `requestId`); false when it names none.
+    private func cancel(_ idView: JSONView?) -> Bool {
+        guard let idView, let id = RequestID(idView) else {
             connection.logger.debug("ignored a cancellation that names no request id")
             return false
         }
