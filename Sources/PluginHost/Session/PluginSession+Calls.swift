@@ -34,9 +34,7 @@ extension PluginSession {
     /// The error of a call whose result is not what `method` answers (``AnswerShape``): `-32070`
     /// `reason: "protocol"` naming `problem`, logged; the plugin keeps running.
     func malformed(_ method: String, _ problem: String) -> ResponseError {
-        let detail = "its \(method) result: \(problem)"
-        settings.logger.warning("plugin \(name) answered a call with \(LogText.escaped(detail))")
-        return PluginError.malformed(name, detail: detail)
+        PluginError.malformedAnswer(name, detail: "its \(method) result: \(problem)", logger: settings.logger)
     }
 
     /// `notifications/progress` from the plugin: reaches the client as `$/progress` with its own token.

@@ -95,6 +95,12 @@ enum PluginError {
         case .error(let error):
             detail = "an error that is not an object (\(error?.preview(limit: 40) ?? "none"))"
         }
+        return malformedAnswer(plugin, detail: detail, logger: logger)
+    }
+
+    /// A call's answer that is not what it should be (`detail` says how): logged, escaped, as the
+    /// plugin's doing, and ``malformed(_:detail:)``; the plugin keeps running.
+    static func malformedAnswer(_ plugin: String, detail: String, logger: Logger) -> ResponseError {
         logger.warning("plugin \(plugin) answered a call with \(LogText.escaped(detail))")
         return malformed(plugin, detail: detail)
     }
