@@ -161,6 +161,31 @@ struct OutputBoundTests {
         #expect(lines.count == total)
     }
 
+    @Test("the input thread's replies into a socket nobody reads (libuv gives a child socketpairs) are queued, not written into a full socket: 4,000 of 300 bytes all return, in order")
+    func socketRepliesDoNotBlock() async throws {
+        signal(SIGPIPE, SIG_IGN)
+        var fds: [Int32] = [0, 0]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
+        defer { fds.forEach { close($0) } }
+        let sink = try FileDescriptorSink(fd: fds[1])
+        // 1.2 MB: several times what a Unix socket buffers, under the sink's 4 MiB bound.
+        let total = 4_000
+        let done = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            do {
+                try OSThread.detach(name: "test-input") {
+                    for index in 0..<total { sink.writeFromInput(Self.line(index, padding: 280)) }
+                    continuation.resume(returning: true)
+                }
+            } catch {
+                continuation.resume(returning: false)
+            }
+        }
+        #expect(done)
+        let lines = try await Self.readLines(from: fds[0]) { $0.count >= total }
+        #expect(lines.count == total)
+        #expect(lines.enumerated().allSatisfy { $0.element.hasPrefix(#"{"n":\#($0.offset),"#) })
+    }
+
     @Test("pushes beyond the bound are dropped; once there is room the peer gets one notice with the right count, before later pushes")
     func pushesDroppedWithNotice() async throws {
         let pipe = try Pipe()

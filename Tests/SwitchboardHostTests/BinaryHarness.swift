@@ -291,6 +291,16 @@ enum BinaryHarness {
         return (fds[0], fds[1])
     }
 
+    /// A connected pair of Unix stream sockets, as libuv makes for a child's stdio: the first end is
+    /// the test's, the second the child's (either way round works; the names follow ``makePipe()``).
+    static func makeSocketPair() throws -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [0, 0]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
+            throw Failure("socketpair failed: errno \(errno)")
+        }
+        return (fds[0], fds[1])
+    }
+
     /// Serialises making pipes and spawning, so no child inherits another test's pipe ends.
     static let spawnLock = Mutex(())
 

@@ -53,11 +53,12 @@ struct BinaryDroppedPushTests {
         let output: Int32
         let errors: Int32
 
-        init(_ arguments: [String]) throws {
+        /// With `sockets`, stdin and stdout are socketpairs, as libuv (Node, VS Code) gives a child.
+        init(_ arguments: [String], sockets: Bool = false) throws {
             _ = H.ignoreSIGPIPE
             (pid, input, output, errors) = try H.spawnLock.withLock { _ in
-                let input = try H.makePipe()
-                let output = try H.makePipe()
+                let input = try sockets ? H.makeSocketPair() : H.makePipe()
+                let output = try sockets ? H.makeSocketPair() : H.makePipe()
                 let errors = try H.makePipe()
                 defer {
                     close(input.read)
@@ -127,12 +128,13 @@ struct BinaryDroppedPushTests {
         }
     }
 
-    @Test("a client that writes 3,000 requests before it reads: replies made on the input thread wait in the output bound, not at the pipe's 64 KiB, so the writes all go through",
-          arguments: ["host.ping", "feed.get"])
-    func writesBeforeReading(method: String) throws {
-        let host = try RawHost(["--backend", "memory"])
+    @Test("a client that writes 3,000 requests (12,000 over socketpairs) before it reads, over pipes or socketpairs: replies made on the input thread wait in the output bound, not at the pipe's 64 KiB or the socket's buffer, so the writes all go through",
+          arguments: ["host.ping", "feed.get"], [false, true])
+    func writesBeforeReading(method: String, sockets: Bool) throws {
+        let host = try RawHost(["--backend", "memory"], sockets: sockets)
         let params = method == "feed.get" ? #"{"id":"x"}"# : nil
-        let requests = Array((1...3_000).map { H.frame(H.request($0, method, params), .ndjson) }.joined())
+        let total = sockets ? 12_000 : 3_000
+        let requests = Array((1...total).map { H.frame(H.request($0, method, params), .ndjson) }.joined())
         // The event: every request was taken. Before, the host stopped reading once its replies filled the
         // pipe (its input thread blocked in write), and this write waited with it.
         _ = fcntl(host.input, F_SETFL, fcntl(host.input, F_GETFL) | O_NONBLOCK)
@@ -148,10 +150,10 @@ struct BinaryDroppedPushTests {
             if count > 0 { offset += count }
         }
         host.closeInput()
-        let text = try host.read(host.output) { String(decoding: $0, as: UTF8.self).split(separator: "\n").count >= 3_000 }
+        let text = try host.read(host.output) { String(decoding: $0, as: UTF8.self).split(separator: "\n").count >= total }
         let ids = String(decoding: text, as: UTF8.self).split(separator: "\n").compactMap { try? JSONValue(parsing: String($0))["id"]?.int64Value }
-        #expect(ids.sorted() == (1...3_000).map { Int64($0) })
-        #expect(text.count > 65_536, "the replies are more than a pipe holds at first")
+        #expect(ids.sorted() == (1...total).map { Int64($0) })
+        #expect(text.count > (sockets ? 212_992 : 65_536), "the replies are more than a pipe or a socket (wmem_default) holds at first")
     }
 
     @Test("progress pushed while stdout is full is dropped, the answer waits, and one $/notificationsDropped counts the drops")

@@ -11,7 +11,8 @@ import SystemCalls
 ///
 /// The input thread writes its replies itself when nothing else is being written and the pipe has room
 /// for the frame, and so does a task (the write cannot block), which saves a thread hop per
-/// request; other frames are queued and written by a writer thread. ``writeIfRoom(_:)`` does the same for a
+/// request; a socket (libuv, so Node and VS Code, gives a child socketpairs) is offered the frame
+/// without waiting (`MSG_DONTWAIT`) and what it does not take is queued; other frames are queued and written by a writer thread. ``writeIfRoom(_:)`` does the same for a
 /// plain thread that must not wait (a plugin's reader answering a client). Only one of
 /// them writes at a time, so frames never interleave. Threads are woken only when there is work for
 /// them: an idle writer costs nothing per request. When the reader of the descriptor goes away
@@ -51,6 +52,8 @@ public final class FileDescriptorSink: FrameSink, @unchecked Sendable {
     /// The size of the pipe `fd` is (`F_GETPIPE_SZ`); 0 when it is not a pipe. It grows once, the first
     /// time a frame much larger than the pipe is written (``growPipe(toTake:)``); negative when that failed.
     private let pipeCapacity: Atomic<Int>
+    /// The descriptor is a socket: frames are offered with `send(MSG_DONTWAIT)`, which never waits.
+    private let isSocket: Bool
     /// Linux's `F_GETPIPE_SZ` and `F_SETPIPE_SZ`, which Glibc's module does not export.
     private static let getPipeSize: Int32 = 1032
     private static let setPipeSize: Int32 = 1031
@@ -63,6 +66,8 @@ public final class FileDescriptorSink: FrameSink, @unchecked Sendable {
         self.limit = max(1, limit)
         self.onClosed = onClosed
         pipeCapacity = Atomic(max(0, Int(fcntl(fd, Self.getPipeSize))))
+        var status = stat()
+        isSocket = fstat(fd, &status) == 0 && status.st_mode & S_IFMT == S_IFSOCK
         try OSThread.detach(name: "sb-writer") { [self] in writerLoop() }
     }
 
@@ -77,15 +82,16 @@ public final class FileDescriptorSink: FrameSink, @unchecked Sendable {
     /// How many answers wait for room.
     public var waitingAnswerCount: Int { lock.withLock { parked.count } }
 
-    /// A reply of the input thread: written by it when nothing else is being written and a pipe surely
-    /// takes it (``takesAtOnce(_:)``: a client that writes its requests before it reads stopped the
-    /// host at the pipe's 64 KiB, far below ``limit``), else queued; the thread waits at the bound. A
-    /// descriptor that is not a pipe (a socket, a file) is written as before, and may make it wait.
+    /// A reply of the input thread: written by it when nothing else is being written and the descriptor
+    /// surely takes it without waiting (``takesAtOnce(_:)``: a client that writes its requests before it
+    /// reads stopped the host at the pipe's 64 KiB, far below ``limit``), else queued; the thread waits
+    /// at the bound. A descriptor that is neither pipe nor socket (a file, a terminal) is written as
+    /// before, and may make it wait.
     public func writeFromInput(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
         let direct: Bool = lock.withLock {
             if closed { return false }
-            if !writing, pending.isEmpty, parked.isEmpty, pipeCapacity.load(ordering: .relaxed) == 0 || takesAtOnce(bytes.count) {
+            if !writing, pending.isEmpty, parked.isEmpty, pipeCapacity.load(ordering: .relaxed) == 0 && !isSocket || takesAtOnce(bytes.count) {
                 writing = true
                 inWrite = bytes.count
                 return true
@@ -97,7 +103,7 @@ public final class FileDescriptorSink: FrameSink, @unchecked Sendable {
             return false
         }
         guard direct else { return }
-        finishWrite(writeAll(bytes))
+        writeDirectly(bytes)
     }
 
     public func enqueue(_ bytes: [UInt8]) async {
@@ -109,7 +115,7 @@ public final class FileDescriptorSink: FrameSink, @unchecked Sendable {
             return true
         }
         if direct {
-            finishWrite(writeAll(bytes))
+            writeDirectly(bytes)
             return
         }
         if lock.withLock({ admitLocked(bytes) }) { return }
@@ -134,7 +140,7 @@ public final class FileDescriptorSink: FrameSink, @unchecked Sendable {
             }
             return admitLocked(bytes) ? .queued : .full
         }
-        if decision == .direct { finishWrite(writeAll(bytes)) }
+        if decision == .direct { writeDirectly(bytes) }
         return decision != .full
     }
 
@@ -157,7 +163,7 @@ public final class FileDescriptorSink: FrameSink, @unchecked Sendable {
             if !writing { wakeLocked() }
             return .queued
         }
-        if decision == .direct { finishWrite(writeAll(bytes)) }
+        if decision == .direct { writeDirectly(bytes) }
         return decision != .backlogged
     }
 
@@ -222,11 +228,13 @@ public final class FileDescriptorSink: FrameSink, @unchecked Sendable {
 
     // MARK: Inside the lock
 
-    /// Whether the descriptor surely takes `count` bytes without blocking (the reader only ever makes
-    /// more room, and only this sink writes to it). Linux keeps a pipe in page slots, not bytes: an
-    /// empty pipe takes up to its capacity; one holding bytes surely takes only a write of at most
-    /// `PIPE_BUF` when a slot is free (`POLLOUT`), however few bytes it holds (a slot per small write).
+    /// Whether `count` bytes may be written now without waiting: on a socket always (what it does not
+    /// take is queued, ``writeDirectly(_:)``); on a pipe when it surely takes them all (the reader only
+    /// ever makes more room, and only this sink writes to it). Linux keeps a pipe in page slots, not
+    /// bytes: an empty pipe takes up to its capacity; one holding bytes surely takes only a write of at
+    /// most `PIPE_BUF` when a slot is free (`POLLOUT`), however few bytes it holds (a slot per small write).
     private func takesAtOnce(_ count: Int) -> Bool {
+        if isSocket { return true }
         let capacity = abs(pipeCapacity.load(ordering: .relaxed))
         guard capacity > 0 else { return false }
         var unread: Int32 = 0
@@ -344,6 +352,27 @@ public final class FileDescriptorSink: FrameSink, @unchecked Sendable {
         let grown = Int(fcntl(fd, Self.setPipeSize, Int32(Self.largePipeCapacity)))
         // The size stays as it was when the system refuses (a user's pipe pages over their limit).
         pipeCapacity.store(grown > 0 ? grown : -capacity, ordering: .relaxed)
+    }
+
+    /// Writes a frame outside the queue, by the thread that set `writing`. A socket takes what it has
+    /// room for at once; the rest goes first into the queue for the writer thread, ahead of frames
+    /// queued meanwhile.
+    private func writeDirectly(_ bytes: [UInt8]) {
+        guard isSocket else { return finishWrite(writeAll(bytes)) }
+        let sent = bytes.withUnsafeBytes { buffer in
+            SystemCall.retrying { send(fd, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
+        }
+        if sent == bytes.count { return finishWrite(true) }
+        guard sent >= 0 || errno == EAGAIN || errno == EWOULDBLOCK else { return finishWrite(false) }
+        let rest = bytes[max(0, sent)...]
+        let closeNow: Bool = lock.withLock {
+            writing = false
+            inWrite = 0
+            if !closed { pending = Array(rest) + pending }
+            wakeLocked()
+            return takeDescriptorLocked()
+        }
+        if closeNow { closeDescriptor() }
     }
 
     /// Writes every byte; false when the descriptor can take no more (EPIPE and other errors).
