@@ -60,6 +60,17 @@ public final class JanssonValue {
         set(key, taking: json_incref(value.pointer)!)
     }
 
+    /// A new object or array holding the same members (jansson's `json_copy`: the members themselves
+    /// are shared); nil when jansson cannot make it.
+    public func shallowCopy() -> JanssonValue? {
+        json_copy(pointer).map(JanssonValue.init(taking:))
+    }
+
+    /// Removes member `key` of this object, if it has one.
+    public func removeMember(_ key: String) {
+        _ = json_object_del(pointer, key)
+    }
+
     /// Appends to this array, taking over the reference `value` holds.
     public func append(taking value: UnsafeMutablePointer<json_t>) {
         _ = json_array_append_new(pointer, value)

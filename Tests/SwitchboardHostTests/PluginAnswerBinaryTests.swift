@@ -112,6 +112,22 @@ struct PluginAnswerBinaryTests {
         #expect(try PluginBinaryTests.call(host, 2, "liar.say", Self.say(#""result":{}"#))["result"] == ["content": []])
     }
 
+    @Test("An optional member that is null is absent, as Python's SDK reads it: null structuredContent, isError and content pass, and the host's MCP face leaves them out")
+    func nullOptionalsAreAbsent() throws {
+        let host = try Self.host()
+        let members = #""result":{"content":[{"type":"text","text":"hi"}],"structuredContent":null,"isError":null}"#
+        let plain = try PluginBinaryTests.call(host, 1, "liar.say", Self.say(members))
+        #expect(plain["result"] == ["content": [["type": "text", "text": "hi"]]], "\(plain)")
+        let empty = try PluginBinaryTests.call(host, 2, "liar.say", Self.say(#""result":{"content":null,"structuredContent":null}"#))
+        #expect(empty["result"] == ["content": []], "\(empty)")
+        _ = try PluginBinaryTests.call(host, 3, "initialize", #"{"protocolVersion":"2025-11-25",\#(MCPServerBinaryTests.clientInfo)}"#)
+        let mcp = try PluginBinaryTests.call(host, 4, "tools/call", #"{"name":"liar.say","arguments":\#(Self.say(members))}"#)
+        #expect(mcp["result"] == ["content": [["type": "text", "text": "hi"]]], "\(mcp)")
+        // A member of the wrong kind is still refused.
+        let wrong = try PluginBinaryTests.call(host, 5, "liar.say", Self.say(#""result":{"content":[],"isError":0}"#))
+        #expect(wrong["error"]?["code"] == -32070, "\(wrong)")
+    }
+
     @Test("prompts.get and resources.read answers that are not MCP's results are -32070 protocol, not passed on or emptied")
     func malformedPromptAndRead() throws {
         let host = try Self.host()

@@ -4,18 +4,38 @@ import Jansson
 /// on: each check names the first problem, nil when there is none.
 ///
 /// Tolerant where MCP clients are: members it does not know stay, content blocks of types it does not
-/// know are kept, a tool result without `content` has none.
+/// know are kept, a tool result without `content` has none, and an optional member that is `null` is
+/// absent (as Python's SDK reads it; servers in other languages write `null` for a field they leave out).
 enum AnswerShape {
+    /// A `CallToolResult`'s optional members.
+    static let toolResultOptionals = ["content", "structuredContent", "isError"]
+
     /// A `CallToolResult`: an object whose `content`, when present, is an array of blocks,
     /// `structuredContent` an object and `isError` a boolean.
     static func toolResultProblem(_ result: JSONView) -> String? {
         guard result.kind == .object else { return "the tool result is \(described(result)), not an object" }
-        if let content = result["content"], let problem = blocksProblem(content, named: "content") { return problem }
-        if let structured = result["structuredContent"], structured.kind != .object {
+        if let content = present(result, "content"), let problem = blocksProblem(content, named: "content") { return problem }
+        if let structured = present(result, "structuredContent"), structured.kind != .object {
             return "structuredContent is \(described(structured)), not an object"
         }
-        if let isError = result["isError"], isError.bool == nil { return "isError is \(described(isError)), not a boolean" }
+        if let isError = present(result, "isError"), isError.bool == nil { return "isError is \(described(isError)), not a boolean" }
         return nil
+    }
+
+    /// An optional member of `object`, nil when it is absent or `null`.
+    static func present(_ object: JSONView, _ name: String) -> JSONView? {
+        guard let member = object[name], !member.isNull else { return nil }
+        return member
+    }
+
+    /// `result` as MCP's strict readers take it: the optional members that are `null` left out (a copy
+    /// only when there is one).
+    static func withoutNullOptionals(_ result: JSONView) -> JanssonValue {
+        let kept = JanssonValue(retaining: result.pointer)
+        let nulls = toolResultOptionals.filter { result[$0]?.isNull == true }
+        guard !nulls.isEmpty, let copy = kept.shallowCopy() else { return kept }
+        nulls.forEach(copy.removeMember)
+        return copy
     }
 
     /// A `GetPromptResult`: an object whose `messages` is an array of objects.

@@ -85,14 +85,15 @@ extension PluginSession {
             answer.fail(error)
         case .success(let result):
             if let problem = AnswerShape.toolResultProblem(result) { return answer.fail(malformed("tools/call", problem)) }
-            if asToolResult { return answer.succeed(JanssonValue(retaining: result.pointer)) }
+            if asToolResult { return answer.succeed(AnswerShape.withoutNullOptionals(result)) }
+            let blocks = AnswerShape.present(result, "content")
             if result["isError"]?.bool == true {
-                answer.fail(PluginError.toolError(name, tool: tool, content: result["content"].map(JSONValue.init) ?? []))
-            } else if let structured = result["structuredContent"] {
+                answer.fail(PluginError.toolError(name, tool: tool, content: blocks.map(JSONValue.init) ?? []))
+            } else if let structured = AnswerShape.present(result, "structuredContent") {
                 answer.succeed(JanssonValue(retaining: structured.pointer))
             } else {
                 let content = JanssonValue.object()
-                content.set("content", result["content"].map { JanssonValue(retaining: $0.pointer) } ?? JanssonValue.array())
+                content.set("content", blocks.map { JanssonValue(retaining: $0.pointer) } ?? JanssonValue.array())
                 answer.succeed(content)
             }
         }
