@@ -39,11 +39,12 @@ struct PostgresURLPropertyTests {
     }
 
     @Test("a password with any text in its middle (an unencoded ?, / or & among it): neither half shows",
-          arguments: ["?", "/", "&", "?x=", "?sslmode=", "&&", "/db?", "?a&b=c", ":", "//"])
+          arguments: ["?", "/", "&", "?x=", "?sslmode=", "&&", "/db?", "?a&b=c", ":", "//", "@x/", "@/", "@x?host=", "@x?"])
     func splitPassword(middle: String) async {
         let (head, tail) = ("Zq9SEC", "RETpwX")
         await propertyCheck(count: 300, input: Self.text) { extra in
-            // Another @ would end the password there, and the rest would be a host or a database, which are shown.
+            // Another @ in the generated text would end the password there, and the rest would be a host, which is
+            // shown; the middles with an @ are a password holding @ and a / or ? after it.
             let extra = extra.filter { $0 != "@" }
             for url in ["postgres://u:\(head)\(middle)\(extra)\(tail)@h.example:5432/db", "postgres://u:\(head)\(middle)\(tail)@h.example/db?sslmode=disable",
                         "postgres://u:\(head)\(middle)\(tail)@h.example", "postgres://u:\(head)\(extra)\(middle)\(tail)@h.example"] {
@@ -54,6 +55,24 @@ struct PostgresURLPropertyTests {
                     let text = String(describing: error)
                     #expect(!text.contains(tail) && !text.contains(head), "\(url): \(text)")
                 }
+            }
+        }
+    }
+
+    @Test("an @ in the value of a parameter that may hold one is taken; one in the path, a host or where a password's rest would be is refused naming the encodings")
+    func atAfterTheHost() throws {
+        let named = try PostgresSettings.resolve(url: "postgres://h/db?application_name=me@laptop&user=me@server",
+                                                 environment: [:], home: "/nonexistent", systemUser: "osuser")
+        #expect(named.applicationName == "me@laptop")
+        #expect(named.user == "me@server")
+        for url in ["postgres://u:pa@ss/x@h/db", "postgres://h/my@db", "postgres://h?host=a@b", "postgres://u:pa?ss@h/db", "postgres://h?x@y"] {
+            #expect(throws: PostgresSettingsError.self, "\(url)") {
+                try PostgresSettings.resolve(url: url, environment: [:], home: "/nonexistent", systemUser: "osuser")
+            }
+            do {
+                _ = try PostgresSettings.resolve(url: url, environment: [:], home: "/nonexistent", systemUser: "osuser")
+            } catch {
+                #expect(error.reason.contains("%40"), "\(url): \(error)")
             }
         }
     }

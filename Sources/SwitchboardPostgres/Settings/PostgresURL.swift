@@ -55,9 +55,13 @@ struct PostgresURL: Equatable {
         let pathStart = beforeQuery.firstIndex(of: UInt8(ascii: "/"))
         let authority = beforeQuery[..<(pathStart ?? beforeQuery.endIndex)]
         // A / or ? in a password ends the authority early: the rest of the password would be read as a
-        // database name or a parameter, and named in an error.
-        if !authority.contains(UInt8(ascii: "@")), rest[authority.endIndex...].contains(UInt8(ascii: "@")) {
-            throw PostgresSettingsError("URL", "has an @ after its host: a /, ? or @ in a user name or password is written %2F, %3F or %40")
+        // database name, a host or a parameter, and named in an error or the description. An @ is
+        // taken after the host only inside the value of a parameter that may hold one
+        // (`application_name=me@laptop`).
+        let at = UInt8(ascii: "@")
+        if beforeQuery[authority.endIndex...].contains(at) || queryStart.map({ Self.hasStrayAt(rest[($0 + 1)...]) }) == true {
+            throw PostgresSettingsError(
+                "URL", "has an @ after its host: a /, ? or @ in a user name, password or database name is written %2F, %3F or %40")
         }
 
         var hostPort = authority
@@ -78,6 +82,21 @@ struct PostgresURL: Equatable {
         if let queryStart {
             try readQuery(rest[(queryStart + 1)...])
         }
+    }
+
+    /// The parameters whose value may hold an unencoded `@` (a user `me@server`, a name, a path).
+    private static let parametersTakingAt: Set<String> = ["user", "password", "dbname", "application_name", "passfile", "sslrootcert"]
+
+    /// Whether a query holds an `@` outside the value of a parameter that may hold one: then it is
+    /// more likely the rest of a password with a `?` in it than a query.
+    private static func hasStrayAt(_ query: ArraySlice<UInt8>) -> Bool {
+        let at = UInt8(ascii: "@")
+        for pair in query.split(separator: UInt8(ascii: "&")) where pair.contains(at) {
+            guard let equals = pair.firstIndex(of: UInt8(ascii: "=")),
+                  let name = String(validating: pair[..<equals], as: UTF8.self),
+                  parametersTakingAt.contains(name) else { return true }
+        }
+        return false
     }
 
     private mutating func readHostPort(_ hostPort: ArraySlice<UInt8>) throws(PostgresSettingsError) {
