@@ -32,7 +32,10 @@ public enum SearchTokens {
                     continue
                 case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
                      .decimalNumber, .letterNumber, .otherNumber, .privateUse:
-                    for lower in scalar.properties.lowercaseMapping.unicodeScalars { current.append(folded(lower)) }
+                    // `İ` lower-cases to `i` and a combining dot, which goes with the other marks.
+                    for lower in scalar.properties.lowercaseMapping.unicodeScalars where lower.properties.generalCategory != .nonspacingMark {
+                        current.append(folded(lower))
+                    }
                     continue
                 default:
                     break
@@ -47,13 +50,27 @@ public enum SearchTokens {
         return tokens
     }
 
-    /// A Latin letter with diacritics as its ASCII base (`é` → `e`); any other scalar as it is.
+    /// A Latin letter with diacritics as its ASCII base (`é` → `e`), the final sigma `ς` as `σ` and the
+    /// long s `ſ` (and `ẛ`) as `s`, as SQLite's folding has them; any other scalar as it is.
     private static func folded(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
         guard !scalar.isASCII else { return scalar }
+        if let special = specialFolds[scalar.value] { return special }
         let parts = String(scalar).decomposedStringWithCanonicalMapping.unicodeScalars
-        guard let base = parts.first, base.isASCII, parts.count > 1,
+        guard let first = parts.first, parts.count > 1,
               parts.dropFirst().allSatisfy({ $0.properties.generalCategory == .nonspacingMark })
         else { return scalar }
-        return base
+        let base = specialFolds[first.value] ?? first
+        return base.isASCII ? base : scalar
     }
+
+    /// What the folding of switchboards before November 2026 left in folded text and this one never
+    /// does: `ς`, `ſ`, `ẛ`, and the combining dot of a lower-cased `İ`. Stored folded text holding one
+    /// of them is folded again (mail on PostgreSQL, the catalog's `search_text`).
+    public static let olderFoldingScalars: [Unicode.Scalar] = ["\u{03C2}", "\u{017F}", "\u{1E9B}", "\u{0307}"]
+
+    /// A PostgreSQL regular expression matching any of ``olderFoldingScalars``.
+    public static let olderFoldingPattern = "[" + String(String.UnicodeScalarView(olderFoldingScalars)) + "]"
+
+    /// Letters SQLite's `unicode61` folds to another letter: `ς` → `σ`, `ſ` → `s`.
+    private static let specialFolds: [UInt32: Unicode.Scalar] = [0x03C2: "\u{03C3}", 0x017F: "s"]
 }

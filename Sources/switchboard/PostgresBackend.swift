@@ -29,8 +29,17 @@ final class PostgresBackend: StoreBackend {
     }
 
     func openFeed() throws -> any FeedService { PostgresFeedService(store: try store(), signal: context.signal) }
-    func openCatalog() throws -> any CatalogService { PostgresCatalogService(store: try store(), signal: context.signal) }
-    func openMail() throws -> any MailService { PostgresMailService(store: try store(), clock: context.clock, signal: context.signal) }
+    func openCatalog() throws -> any CatalogService {
+        let store = try store(), logger = context.logger
+        SearchRefold.run("catalog brochures", logger: logger) { try await PostgresCatalogService.refoldSearch(store, logger: logger) }
+        return PostgresCatalogService(store: store, signal: context.signal)
+    }
+
+    func openMail() throws -> any MailService {
+        let store = try store(), logger = context.logger
+        SearchRefold.run("mail messages", logger: logger) { try await PostgresMailService.refoldSearch(store, logger: logger) }
+        return PostgresMailService(store: store, clock: context.clock, signal: context.signal)
+    }
     func openChat() throws -> any ChatService { PostgresChatService(store: try store(), clock: context.clock, signal: context.signal) }
     func openCalendar() throws -> any CalendarService { PostgresCalendarService(store: try store(), signal: context.signal) }
 

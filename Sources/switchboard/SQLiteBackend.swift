@@ -27,7 +27,11 @@ final class SQLiteBackend: StoreBackend {
     func openFeed() throws -> any FeedService { SQLiteFeedService(database: try database()) }
     func openMail() throws -> any MailService { SQLiteMailService(database: try database(), clock: context.clock) }
     func openChat() throws -> any ChatService { SQLiteChatService(database: try database(), clock: context.clock, signal: context.signal) }
-    func openCatalog() throws -> any CatalogService { SQLiteCatalogService(database: try database(), signal: context.signal) }
+    func openCatalog() throws -> any CatalogService {
+        let database = try database()
+        SearchRefold.run("catalog brochures", logger: context.logger) { try await SQLiteCatalogService.refoldSearch(database) }
+        return SQLiteCatalogService(database: database, signal: context.signal)
+    }
     func openCalendar() throws -> any CalendarService { SQLiteCalendarService(database: try database(), signal: context.signal) }
 
     /// The database, opened by the first domain that needs it; a failure is tried again next time.

@@ -1,5 +1,8 @@
 import Jansson
 import MailDomain
+import PostgresNIO
+import PostgresTesting
+import SwitchboardPostgres
 import SchemaTesting
 import SwitchboardStorage
 import Testing
@@ -19,6 +22,50 @@ struct SearchFoldingTests {
             let hits = try await client.result("mail.search", ["query": .string(query)])["items"]?.strings("uid") ?? []
             #expect(hits.contains(uid), "\(query.unicodeScalars.map { String($0.value, radix: 16) }) found \(hits)")
         }
+    }
+
+    @Test("search folds as SQLite's unicode61 does on every backend: İstanbul by istanbul, ΟΔΟΣ by οδος and οδοσ, maſs by mass",
+          arguments: MailBackend.allCases)
+    func searchFoldsLikeSQLite(backend: MailBackend) async throws {
+        let client = try await MailInputHygieneTests.client(backend)
+        var uids: [String: String] = [:]
+        for subject in ["Trip to İstanbul", "Ω ΟΔΟΣ", "Maſs ẛ"] {
+            let sent = try await client.result("mail.send", ["to": "ann@example.com", "subject": .string(subject), "text": "x"])
+            uids[subject] = try #require(sent["message"]?["uid"]?.stringValue)
+        }
+        for (query, subject) in [("istanbul", "Trip to İstanbul"), ("ISTANBUL", "Trip to İstanbul"), ("İSTANBUL", "Trip to İstanbul"),
+                                 ("οδος", "Ω ΟΔΟΣ"), ("οδοσ", "Ω ΟΔΟΣ"), ("ΟΔΟς", "Ω ΟΔΟΣ"), ("mass", "Maſs ẛ"), ("s", "Maſs ẛ")] {
+            let hits = try await client.result("mail.search", ["query": .string(query)])["items"]?.strings("uid") ?? []
+            #expect(hits.contains(uids[subject] ?? "?"), "\(backend): \(query) found \(hits)")
+        }
+    }
+
+    @Test("on PostgreSQL, a message an older switchboard stored with its folding is folded again once at opening, and found as a new one is")
+    func postgresRefoldsOlderRows() async throws {
+        let store = try await PostgresTestStores.open(migrations: [PostgresMailService.migrations])
+        try await store.write { try await PostgresMailService.seed($0, clock: mailTestClock, messages: 20, logger: TestPostgres.logger) }
+        let client = MailRPCClient(try mailDispatcher(PostgresMailService(store: store, clock: mailTestClock)))
+        let sent = try await client.result("mail.send", ["to": "ann@example.com", "subject": "Trip to İstanbul", "text": "οδος maſs"])
+        let uid = try #require(sent["message"]?["uid"]?.stringValue)
+        // As an older switchboard folded it: İ's combining dot, the final sigma and the long s kept.
+        _ = try await store.write { connection in
+            try await connection.query("""
+                UPDATE mail_message SET search_subject = ' trip to i\u{0307}stanbul ', search_body = ' οδος maſs ' WHERE uid = \(uid)
+                """, logger: TestPostgres.logger)
+        }
+        func found(_ query: String) async throws -> Bool {
+            let hits = try await client.result("mail.search", ["query": .string(query)])["items"]?.strings("uid") ?? []
+            return hits.contains(uid)
+        }
+        let before = (try await found("istanbul"), try await found("mass"))
+        #expect(!before.0 && !before.1, "the older folding is in place")
+        #expect(try await PostgresMailService.refoldSearch(store, logger: TestPostgres.logger) == 1)
+        for query in ["istanbul", "İSTANBUL", "οδοσ", "ΟΔΟΣ", "mass"] {
+            let hit = try await found(query)
+            #expect(hit, "\(query)")
+        }
+        // Once per database: the note is kept, and a second opening reads it and writes nothing.
+        #expect(try await PostgresMailService.refoldSearch(store, logger: TestPostgres.logger) == 0)
     }
 
     @Test("a database made before the folding migration is reindexed: its \"Café\" is found by cafe and cafe\\u0301")
