@@ -160,6 +160,19 @@ struct CalendarImportProblemsTests {
         #expect(errors.first?["reason"]?.stringValue == "recurrenceOverrides: expected at most 5000 overrides; the event is not imported")
     }
 
+    @Test("long physical lines are folded for libical and read whole: a 40,000-character DESCRIPTION of one, two and four-byte characters, and a 2 MiB property nobody reads",
+          arguments: CalendarBackend.allCases)
+    func longPhysicalLines(backend: CalendarBackend) async throws {
+        let harness = try await CalendarHarness(backend)
+        // Every byte offset of a fold falls inside a character somewhere along this text.
+        let description = String(repeating: "aé€😀 ", count: 8_000)
+        let ics = Self.calendar([Self.event("long", "DESCRIPTION:\(description)\r\nX-HUGE:\(String(repeating: "x", count: 2 << 20))\r\n")])
+        let imported = try #require(await harness.result("calendar.import", ["ics": .string(ics)]))
+        #expect(imported["created"] == 1 && imported["errors"]?.arrayValue?.isEmpty == true, "\(imported)")
+        let event = try #require(await harness.result("calendar.get", ["id": "long"])?["event"])
+        #expect(event["description"]?.stringValue == description.trimmingCharacters(in: .whitespaces))
+    }
+
     @Test("a line, parameter or attendee libical cannot read is reported with the event it was in, which is imported; so is a UID given twice",
           arguments: CalendarBackend.allCases)
     func unreadableLineIsReported(backend: CalendarBackend) async throws {

@@ -172,7 +172,31 @@ struct ICalendarOutline {
     }
 
     private mutating func emit(_ line: ArraySlice<UInt8>) {
+        if line.count > Self.longestPhysicalLine { return emitFolding(line) }
         output.append(contentsOf: line)
+        if line.last != 0x0A { output.append(contentsOf: [0x0D, 0x0A]) }
+    }
+
+    /// The longest physical line libical gets. Its line reader takes a line in small pieces and scans
+    /// what it has so far for each, so its time grows with the square of a line's length (a line of
+    /// 8 MiB took 16 s, and cancelling could not stop it); folded into lines of this length (a
+    /// line break and a space, which unfolding removes, RFC 5545 §3.1) it reads in linear time.
+    static let longestPhysicalLine = 4096
+
+    /// `line` with a fold before the first character after every ``longestPhysicalLine`` bytes of a
+    /// physical line (never inside a UTF-8 sequence).
+    private mutating func emitFolding(_ line: ArraySlice<UInt8>) {
+        var length = 0
+        for byte in line {
+            if byte == 0x0A {
+                length = 0
+            } else if length >= Self.longestPhysicalLine, byte & 0xC0 != 0x80, byte != 0x0D {
+                output.append(contentsOf: [0x0D, 0x0A, 0x20])
+                length = 1
+            }
+            output.append(byte)
+            if byte != 0x0A { length += 1 }
+        }
         if line.last != 0x0A { output.append(contentsOf: [0x0D, 0x0A]) }
     }
 
