@@ -247,6 +247,22 @@ struct MCPServerBinaryTests {
         #expect(seen["cancelled"] == -32800)
     }
 
+    @Test("The official MCP Python SDK calls a plugin's tools through the MCP face: one that declared no outputSchema is listed without one, so its plain result is taken",
+          .enabled(if: PluginShippedTests.mcpPython != nil, "run scripts/mcp-sdk-venv (scripts/test does) to install the mcp package"))
+    func officialSDKCallsPluginTools() throws {
+        let python = try #require(PluginShippedTests.mcpPython)
+        let script = PluginShippedTests.repository + "/Tests/SwitchboardHostTests/Fixtures/mcp-client/client_plugin_tools.py"
+        let client = try SpawnedHost(arguments: [script, H.binaryPath, "--plugins", PluginAnswerBinaryTests.liars] + Self.memory,
+                                     executable: python, raw: true)
+        client.closeInput()
+        try client.readToEndOfOutput(within: 120_000)
+        #expect(try client.waitForExit() == .exited(0), "\(client.stderrText)")
+        let seen = try JSONValue(parsing: String(try #require(client.stdoutText.split(separator: "\n").last)))
+        #expect(seen["outputSchema"] == .null)
+        #expect(seen["text"] == "ok" && seen["isError"] == false)
+        #expect(seen["structured"] == ["n": 1])
+    }
+
     /// The python of a venv with the MCP SDK 2.x: `$SWITCHBOARD_MCP2_PYTHON` (set by scripts/test), else
     /// the venv scripts/mcp-sdk2-venv makes.
     static let mcp2Python: String? = {

@@ -23,6 +23,18 @@ public protocol MethodRouter: Sendable {
     func arrival(of name: String) -> UInt64
     /// The number of the latest arrival (0: none since the start).
     var latestArrival: UInt64 { get }
+    /// What an MCP client calling method `name` as a tool gets back (``ToolOutput``).
+    func toolOutput(named name: String) -> ToolOutput
+}
+
+/// What `tools/call` answers for a method, and so the `outputSchema` `tools/list` may promise.
+public enum ToolOutput: Sendable {
+    /// The method's result, as `structuredContent` when it is an object: its result schema.
+    case methodResult
+    /// A `CallToolResult` passed through as another MCP server made it (a plugin's tool): only the
+    /// `outputSchema` that server declared, if any (a client holds a tool with one to sending
+    /// `structuredContent`).
+    case passedThrough(outputSchema: JSONValue?)
 }
 
 extension MethodRouter {
@@ -30,4 +42,5 @@ extension MethodRouter {
     public func settle() async {}
     public func arrival(of name: String) -> UInt64 { 0 }
     public var latestArrival: UInt64 { 0 }
+    public func toolOutput(named name: String) -> ToolOutput { .methodResult }
 }

@@ -71,7 +71,12 @@ struct MCPToolCatalog {
         var text = method["summary"]?.stringValue ?? entry.summary
         if let more = method["description"]?.stringValue, !more.isEmpty { text += "\n\n" + more }
         var tool: JSONObject = ["name": .string(entry.name), "description": .string(text), "inputSchema": schemas.input(of: method)]
-        if let output = schemas.output(of: method) { tool["outputSchema"] = output }
+        switch dispatcher.router?.toolOutput(named: entry.name) ?? .methodResult {
+        case .methodResult:
+            if let output = schemas.output(of: method) { tool["outputSchema"] = output }
+        case .passedThrough(let declared):
+            if let declared { tool["outputSchema"] = declared }
+        }
         return .object(tool)
     }
 

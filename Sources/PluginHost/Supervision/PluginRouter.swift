@@ -71,6 +71,14 @@ public struct PluginRouter: MethodRouter {
 
     public func arrival(of name: String) -> UInt64 { supervisor.toolArrivals.arrival(of: name) }
 
+    /// A plugin's tool answers MCP clients its own `CallToolResult` (``callTool(named:arguments:within:)``).
+    public func toolOutput(named name: String) -> ToolOutput {
+        guard let (plugin, toolName) = supervisor.plugin(owning: name), let tool = plugin.runningSession?.tools[toolName] else {
+            return .methodResult
+        }
+        return .passedThrough(outputSchema: tool.outputSchema)
+    }
+
     public var latestArrival: UInt64 { supervisor.toolArrivals.latest }
 
     /// A plugin's tool called from the MCP face: the plugin's `CallToolResult` passes through as it came
