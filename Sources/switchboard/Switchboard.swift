@@ -43,6 +43,9 @@ enum Main {
         // A file-size limit (RLIMIT_FSIZE) must fail a write with EFBIG, which SQLite reports, rather
         // than kill the host; plugins still start with default dispositions.
         signal(SIGXFSZ, SIG_IGN)
+        for name in LocaleEnvironment.dropMalformed() {
+            writeLine("switchboard: \(name) is no locale name (language[_TERRITORY][.codeset]); ignored", to: STDERR_FILENO)
+        }
         guard CommandLine.arguments.count == 1 else {
             if let position = firstArgumentNotUTF8() {
                 writeLine("switchboard: argument \(position) is not UTF-8 (bytes of another encoding); give it as UTF-8", to: STDERR_FILENO)

@@ -51,4 +51,25 @@ struct BinaryCatalogTests {
         host.closeInput()
         #expect(try host.waitForExit() == .exited(0))
     }
+
+    @Test("the host's locale comes from LC_ALL, LC_COLLATE or LANG as POSIX orders them, installed or not; a value that is no locale name is ignored, never a crash",
+          arguments: [
+              (["LANG": "sv_SE.UTF-8"], "sv-SE"),
+              (["LC_ALL": "de_DE.UTF-8", "LANG": "sv_SE.UTF-8"], "de-DE"),
+              (["LC_COLLATE": "sv_SE", "LANG": "de_DE"], "sv-SE"),
+              (["LC_ALL": "aaaaaaaaaaaa"], nil),
+              (["LANG": "x-aaaaaaaaaaaaaa", "LC_MESSAGES": "bbbbbbbbbbbbbbbbbbbb"], nil),
+          ] as [([String: String], String?)])
+    func hostLocale(environment: [String: String], expected: String?) throws {
+        var variables: [String: String?] = ["LC_ALL": nil, "LC_COLLATE": nil, "LC_MESSAGES": nil, "LANG": nil]
+        for (name, value) in environment { variables[name] = value }
+        let host = try SpawnedHost(arguments: ["--backend", "memory"], environment: variables)
+        // With a locale named in the request too: ICU's default locale is made from the environment all the same.
+        let named = try H.result(host, 1, "catalog.sectors", #"{"locale":"de"}"#)
+        #expect(named["locale"] == "de")
+        let sectors = try H.result(host, 2, "catalog.sectors", "{}")
+        if let expected { #expect(sectors["locale"] == .string(expected)) }
+        host.closeInput()
+        #expect(try host.waitForExit() == .exited(0))
+    }
 }

@@ -30,8 +30,22 @@ enum SectorLocale {
         return locale
     }
 
-    /// The host's locale (from `LC_ALL` / `LANG`), for a request without `locale`.
-    static var host: Locale { Locale.current }
+    /// The host's locale for collation, for a request without `locale`: the first of `LC_ALL`,
+    /// `LC_COLLATE` and `LANG` that is set, as POSIX orders them (`sv_SE.UTF-8` is `sv-SE`), when it
+    /// names a locale ICU has collation data for; else Foundation's current locale. Read from the
+    /// environment, not from the C library, which knows only the locales the system installed.
+    static var host: Locale {
+        hostTag.flatMap { try? parse($0) } ?? Locale.current
+    }
+
+    /// The tag of the environment's collation locale (`language[-REGION]`), nil for none, `C` or `POSIX`.
+    static var hostTag: String? {
+        let names: [String] = ["LC_ALL", "LC_COLLATE", "LANG"]
+        let value = names.lazy.compactMap { name in getenv(name).map { String(cString: $0) } }.first { !$0.isEmpty }
+        guard let value, value != "C", value != "POSIX", !value.hasPrefix("C.") else { return nil }
+        let name = value.prefix { $0 != "." && $0 != "@" }
+        return name.isEmpty ? nil : name.replacingOccurrences(of: "_", with: "-")
+    }
 
     /// The tag an answer reports for `locale`.
     static func identifier(_ locale: Locale) -> String {
