@@ -50,6 +50,35 @@ struct MCPServerBinaryTests {
         #expect(bare?["capabilities"]?["framing"] == "ndjson" && bare?["protocolVersion"] == .string(asked))
     }
 
+    @Test("An MCP client gets only notifications MCP defines: chat.send as a tool sends no chat.messageState, which a JSON-RPC client gets")
+    func onlyMCPNotifications() throws {
+        let send = #"{"roomId":"dm-u0-u1","text":"hi","clientMessageId":"c1"}"#
+        // A JSON-RPC client: the message is stored, and chat.messageState says so.
+        let plain = try SpawnedHost(arguments: Self.memory)
+        _ = try Self.call(plain, 1, "chat.send", send)
+        #expect(try Self.notification("chat.messageState", from: plain)["params"]?["state"] == "sent")
+
+        let host = try SpawnedHost(arguments: Self.memory)
+        _ = try Self.call(host, 1, "initialize", #"{"protocolVersion":"2025-11-25",\#(Self.clientInfo)}"#)
+        try host.send(H.notification("notifications/initialized"))
+        var seen: [JSONValue] = []
+        try host.send(H.request(2, "tools/call", #"{"name":"chat.send","arguments":\#(send)}"#))
+        let answer = try host.response(to: 2)
+        seen += answer.before
+        #expect(answer.response["result"]?["isError"] == false, "\(answer.response)")
+        // Stored once chat.history shows it sent; then a ping's answer comes after anything sent before it.
+        for id in 3... {
+            try host.send(H.request(id, "tools/call", #"{"name":"chat.history","arguments":{"roomId":"dm-u0-u1","limit":5}}"#))
+            let history = try host.response(to: .integer(Int64(id)))
+            seen += history.before
+            let items = history.response["result"]?["structuredContent"]?["items"]?.arrayValue ?? []
+            if items.contains(where: { $0["clientMessageId"] == "c1" && $0["state"] == "sent" }) { break }
+        }
+        try host.send(H.request(100, "ping"))
+        seen += try host.response(to: 100).before
+        #expect(seen.allSatisfy { $0["method"]?.stringValue?.hasPrefix("notifications/") ?? true }, "\(seen)")
+    }
+
     @Test("tools/list answers every method on one page, each with an object inputSchema; a foreign cursor is -32602")
     func toolsOnOnePage() throws {
         let host = try SpawnedHost(arguments: Self.memory)

@@ -101,7 +101,7 @@ public final class Connection: Sendable {
     /// (progress, chat messages, change events). Dropped while the output is full; the peer then
     /// receives one `$/notificationsDropped` once there is room again.
     public func notify(method: String, params: JSONValue?) {
-        guard let (method, params) = worded(method, params) else { return }
+        guard let (method, params) = wordedOwn(method, params) else { return }
         push(OutgoingMessage.notification(method: method, params: params?.makeJansson()), method: method)
     }
 

@@ -10,8 +10,14 @@ import Synchronization
 public struct NotificationDialect: Sendable {
     /// The notification as this peer expects it; nil drops it (the peer has no use for it).
     public let rewrite: @Sendable (_ method: String, _ params: JSONValue?) -> (method: String, params: JSONValue?)?
+    /// Whether a notification the host sends on its own (``Connection/notify(method:params:)``, not an
+    /// event of a subscription the peer made) goes out when ``rewrite`` leaves its method as it is:
+    /// false for a peer that knows only its own protocol's notifications.
+    public let passesOwnNotifications: Bool
 
-    public init(rewrite: @escaping @Sendable (_ method: String, _ params: JSONValue?) -> (method: String, params: JSONValue?)?) {
+    public init(passesOwnNotifications: Bool = true,
+                rewrite: @escaping @Sendable (_ method: String, _ params: JSONValue?) -> (method: String, params: JSONValue?)?) {
+        self.passesOwnNotifications = passesOwnNotifications
         self.rewrite = rewrite
     }
 }
@@ -26,6 +32,14 @@ extension Connection {
     func worded(_ method: String, _ params: JSONValue?) -> (method: String, params: JSONValue?)? {
         guard let dialect = dialect.withLock({ $0 }) else { return (method, params) }
         return dialect.rewrite(method, params)
+    }
+
+    /// ``worded(_:_:)`` for a notification the host sends on its own: nil also when the dialect rewords
+    /// only what it knows and leaves `method` as it is.
+    func wordedOwn(_ method: String, _ params: JSONValue?) -> (method: String, params: JSONValue?)? {
+        guard let dialect = dialect.withLock({ $0 }) else { return (method, params) }
+        guard let worded = dialect.rewrite(method, params), dialect.passesOwnNotifications || worded.method != method else { return nil }
+        return worded
     }
 
     /// True once a handshake picked a dialect.

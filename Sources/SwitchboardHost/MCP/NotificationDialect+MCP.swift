@@ -12,11 +12,15 @@ extension NotificationDialect {
     /// | `host.methodsChanged` | `notifications/tools/list_changed` |
     /// | `prompts.listChanged` | `notifications/prompts/list_changed` |
     ///
-    /// Anything else goes out as it is. A progress report without a number is dropped: MCP's needs one.
+    /// Anything else goes out as it is: the events of a subscription the client made itself with a
+    /// method call (`chat.subscribe`), which only a client that speaks both asks for. A notification
+    /// the host sends on its own that MCP does not define (`chat.messageState` after a `chat.send` tool
+    /// call) is not sent (``NotificationDialect/passesOwnNotifications``): an MCP client has no use for
+    /// it, and the SDKs log each as invalid. A progress report without a number is dropped: MCP's needs one.
     /// An update for a subscription a `subscriptions/listen` stream made (``MCPListens``) carries that
     /// stream's id in `_meta`, as the 2026-07-28 revision asks.
     static func mcp(listens: MCPListens) -> NotificationDialect {
-        NotificationDialect { method, params in wording(method, params, listens: listens) }
+        NotificationDialect(passesOwnNotifications: false) { method, params in wording(method, params, listens: listens) }
     }
 
     private static func wording(_ method: String, _ params: JSONValue?, listens: MCPListens) -> (method: String, params: JSONValue?)? {
