@@ -99,6 +99,8 @@ struct CatalogMethodsTests {
         #expect(other["data"]?["field"] == "cursor")
         let long = try await client.error("catalog.search", ["query": .string(String(repeating: "ä", count: 1_001))])
         #expect(long["data"]?["field"] == "query")
+        let many = try await client.error("catalog.search", ["query": .string((1...17).map { "w\($0)" }.joined(separator: " "))])
+        #expect(many["code"] == -32602 && many["data"]?["field"] == "query", "\(many)")
     }
 
     @Test("catalog.changes reports an import's items; a bad state is -32010", arguments: CatalogBackend.available)

@@ -46,6 +46,12 @@ struct MailImportTests {
         #expect(second["imported"] == 0 && second["skipped"] == 4 && second["errors"]?.arrayValue?.count == 5)
         #expect(second["state"] == state)
         #expect(try await client.result("mail.changes", ["sinceState": state])["created"] == [])
+
+        // Bad records are all counted, and the first 1,000 listed: 500,000 had made a 32 MB answer.
+        let bad = try await client.result("mail.import", ["records": .array(Array(repeating: [:], count: 1_200))])
+        #expect(bad["invalid"] == 1_200 && bad["imported"] == 0)
+        #expect(bad["errors"]?.arrayValue?.count == 1_000 && bad["errors"]?.arrayValue?.last?["index"] == 999)
+        #expect(first["invalid"] == 5)
     }
 
     @Test("an import record is held to mail.send's sizes and to RFC 3339 years 0000...9999, each refusal naming the member and a size, never the text",

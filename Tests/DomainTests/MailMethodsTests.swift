@@ -234,6 +234,12 @@ struct MailMethodsTests {
             #expect(result["nextCursor"] != nil)
         }
         #expect(try await client.error("mail.search", [:])["data"]?["field"] == "query")
+        // Every term must match: a 17th is refused, never left out (which would widen the search unsaid).
+        let words = (1...17).map { "w\($0)" }
+        let many = try await client.error("mail.search", ["query": .string(words.joined(separator: " "))])
+        #expect(many["code"] == -32602 && many["data"]?["field"] == "query", "\(many)")
+        let repeated = words.prefix(16).joined(separator: " ") + " W1 w2"
+        #expect(try await client.result("mail.search", ["query": .string(repeated)])["items"]?.arrayValue?.isEmpty == true)
     }
 
     @Test("every mail method has a schema file with its name and summary, and every reference resolves")

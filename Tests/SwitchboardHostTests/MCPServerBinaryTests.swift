@@ -218,11 +218,17 @@ struct MCPServerBinaryTests {
         #expect(legacy["resultType"] == nil && legacy["ttlMs"] == nil)
     }
 
-    @Test("2026-07-28: subscriptions/listen acknowledges the URIs it honors, streams updates naming itself, and ends when cancelled or at end of input")
+    @Test("2026-07-28: subscriptions/listen acknowledges the URIs it honors, each once, streams updates naming itself, and ends when cancelled or at end of input; a member of the wrong kind is -32602")
     func statelessListen() throws {
         let host = try SpawnedHost(arguments: Self.memory)
         let stream = #"{"io.modelcontextprotocol/subscriptionId":"listen-1"}"#
-        try host.send(#"{"jsonrpc":"2.0","id":"listen-1","method":"subscriptions/listen","params":{"notifications":{"resourceSubscriptions":["mail://inbox","nowhere://x"]}}}"#)
+        for (id, notifications, field) in [(40, #"{"resourceSubscriptions":"mail://inbox"}"#, "notifications.resourceSubscriptions"),
+                                           (41, #"{"resourceSubscriptions":["mail://inbox",5]}"#, "notifications.resourceSubscriptions[1]"),
+                                           (42, "5", "notifications")] {
+            let refused = try Self.call(host, id, "subscriptions/listen", #"{"notifications":\#(notifications)}"#)
+            #expect(refused["error"]?["code"] == -32602 && refused["error"]?["data"]?["field"] == .string(field), "\(refused)")
+        }
+        try host.send(#"{"jsonrpc":"2.0","id":"listen-1","method":"subscriptions/listen","params":{"notifications":{"resourceSubscriptions":["mail://inbox","nowhere://x","mail://inbox"]}}}"#)
         let ack = try Self.notification("notifications/subscriptions/acknowledged", from: host)
         #expect(ack["params"]?["notifications"] == ["resourceSubscriptions": ["mail://inbox"]])
         #expect(ack["params"]?["_meta"] == (try JSONValue(parsing: stream)))

@@ -18,6 +18,11 @@ public struct CatalogQuery: Sendable, Equatable {
     static let maximumLength = 1_000
 
     public init(_ text: String) {
+        self.patterns = Array(Self.allPatterns(text).prefix(Self.maximumTerms))
+    }
+
+    /// Each different term of `text` as a pattern, in order.
+    private static func allPatterns(_ text: String) -> [String] {
         var patterns: [String] = []
         for word in text.split(whereSeparator: { $0.isWhitespace }) {
             let tokens = SearchTokens.split(String(word))
@@ -25,14 +30,20 @@ public struct CatalogQuery: Sendable, Equatable {
             let pattern = " " + tokens.joined(separator: " ") + " "
             if !patterns.contains(pattern) { patterns.append(pattern) }
         }
-        self.patterns = Array(patterns.prefix(Self.maximumTerms))
+        return patterns
     }
 
-    /// The query of a request's `query`, or the `-32602` error naming it when it is too long.
+    /// The query of a request's `query`, or the `-32602` error naming it when it is too long or has
+    /// more than ``maximumTerms`` different words (every term must match: one left out would widen
+    /// the search unsaid).
     static func parse(_ text: String) throws(JSONFieldError) -> CatalogQuery {
         if text.utf8.count > maximumLength, text.unicodeScalars.count > maximumLength {
             throw JSONFieldError(field: "query", expected: "at most \(maximumLength) characters",
                                  got: "\(text.unicodeScalars.count) characters")
+        }
+        let patterns = allPatterns(text)
+        guard patterns.count <= maximumTerms else {
+            throw JSONFieldError(field: "query", expected: "at most \(maximumTerms) different words", got: "\(patterns.count) words")
         }
         return CatalogQuery(text)
     }

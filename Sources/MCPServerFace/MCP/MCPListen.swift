@@ -21,6 +21,7 @@ public enum SubscriptionsListen: RPCMethod {
     public typealias Result = JSONValue
 
     static func run(_ params: Params, resources: HostResources?, context: RequestContext) async throws -> JSONValue {
+        let uris = try resourceURIs(params.notifications)
         // A stream holds no slot of `--max-in-flight`: open streams never stop the input thread.
         try context.becomeStream()
         let stream: JSONValue = switch context.id {
@@ -35,7 +36,7 @@ public enum SubscriptionsListen: RPCMethod {
         var subscriptions: [String] = []
         // Each subscription starts delivering once `followUps` run, after the acknowledgement.
         let holding = context.holding(followUps)
-        for uri in params.notifications["resourceSubscriptions"]?.arrayValue?.compactMap(\.stringValue) ?? [] {
+        for uri in uris {
             guard let resources, let id = try? await resources.subscription(to: uri, within: holding).subscriptionId else { continue }
             listens.record(id, stream: stream)
             subscriptions.append(id)
@@ -53,6 +54,27 @@ public enum SubscriptionsListen: RPCMethod {
         }
         try Task.checkCancellation()
         return ["resultType": "complete"]
+    }
+
+    /// The URIs of `notifications.resourceSubscriptions`, each once (a URI named twice would send each
+    /// update twice and use up the subscription limit); `-32602` naming the member that is not an
+    /// object, an array or a string.
+    static func resourceURIs(_ notifications: JSONValue) throws(JSONFieldError) -> [String] {
+        guard notifications.objectValue != nil else {
+            throw JSONFieldError.outOfRange(field: "notifications", expected: "an object", got: notifications)
+        }
+        guard let given = notifications["resourceSubscriptions"], given != .null else { return [] }
+        guard let array = given.arrayValue else {
+            throw JSONFieldError.outOfRange(field: "notifications.resourceSubscriptions", expected: "an array of resource URIs", got: given)
+        }
+        var uris: [String] = [], seen = Set<[UInt8]>()
+        for (index, element) in array.enumerated() {
+            guard let uri = element.stringValue else {
+                throw JSONFieldError.outOfRange(field: "notifications.resourceSubscriptions[\(index)]", expected: "a resource URI (a string)", got: element)
+            }
+            if seen.insert(Array(uri.utf8)).inserted { uris.append(uri) }
+        }
+        return uris
     }
 
     /// Returns once the task is cancelled or the connection's input has ended.

@@ -2,10 +2,11 @@ import Jansson
 import JSONRPC
 import SwitchboardCore
 
-/// `mail.import {path}` or `mail.import {records}` → `{imported, skipped, errors, state}`: stores
+/// `mail.import {path}` or `mail.import {records}` → `{imported, skipped, invalid, errors, state}`: stores
 /// messages in the prototype backend's inbox format, from a file the host may read (see
-/// ``ReadRoots``) or given inline. Bad records are reported by index and reason and the good ones
-/// kept; records whose uid the account has are skipped, so importing twice adds nothing twice.
+/// ``ReadRoots``) or given inline. Bad records are counted (`invalid`) and the first
+/// ``maximumErrors`` reported by index and reason, the good ones kept; records whose uid the account
+/// has are skipped, so importing twice adds nothing twice.
 ///
 /// Records are stored a batch at a time, each batch in a transaction of its own so other writers
 /// get in between; after each batch, with a progress token, it reports `$/progress {"done": n, "total": count}`.
@@ -15,6 +16,8 @@ public enum MailImport: RPCMethod {
 
     /// Records per batch, and between progress reports.
     public static let batchSize = 500
+    /// The most problems an answer lists (as `catalog.import`): 500,000 bad records made a 32 MB answer.
+    public static let maximumErrors = 1_000
 
     public struct Params: Decodable, Sendable {
         /// A file `{"inbox": [records]}` inside the folders the host allows.
@@ -26,6 +29,8 @@ public enum MailImport: RPCMethod {
     public struct Result: Encodable, Sendable {
         public var imported: Int
         public var skipped: Int
+        /// Records refused; the first ``maximumErrors`` are in ``errors``.
+        public var invalid: Int
         public var errors: [ImportProblem]
         public var state: String
     }
@@ -34,7 +39,7 @@ public enum MailImport: RPCMethod {
                     context: RequestContext) async throws -> Result {
         let records = try source(params, roots: roots)
         let now = clock.now()
-        var result = Result(imported: 0, skipped: 0, errors: [], state: "")
+        var result = Result(imported: 0, skipped: 0, invalid: 0, errors: [], state: "")
         var start = 0
         while start < records.count {
             try context.checkCancellation()
@@ -43,7 +48,9 @@ public enum MailImport: RPCMethod {
             for index in start..<end {
                 switch records.record(at: index, now: now) {
                 case .success(let record): batch.append(record)
-                case .failure(let problem): result.errors.append(problem)
+                case .failure(let problem):
+                    result.invalid += 1
+                    if result.errors.count < maximumErrors { result.errors.append(problem) }
                 }
             }
             let outcome = try await mail.importMessages(account: account, batch)

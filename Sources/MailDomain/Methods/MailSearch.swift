@@ -14,6 +14,7 @@ public enum MailSearch: RPCMethod {
 
     static func run(_ params: Params, mail: any MailService, account: String) async throws -> Result {
         try TextLimit.check(params.query, field: "query", maximum: TextLimit.query)
+        try SearchQuery.check(params.query)
         let state = try await mail.state()
         let page = try await mail.search(account: account, query: params.query, page: params.page)
         return Result(page, state: state)

@@ -29,6 +29,18 @@ struct SearchQuery: Sendable, Equatable {
         self.terms = Array(terms.prefix(Self.maximumTerms))
     }
 
+    /// The `-32602` error naming `query` when `text` has more than ``maximumTerms`` different terms:
+    /// every term must match, so one left out would widen the search unsaid.
+    static func check(_ text: String) throws(JSONFieldError) {
+        var terms: Set<[String]> = []
+        for word in text.split(whereSeparator: { $0.isWhitespace }) {
+            let tokens = Self.tokens(String(word))
+            if !tokens.isEmpty { terms.insert(tokens) }
+        }
+        guard terms.count > maximumTerms else { return }
+        throw JSONFieldError(field: "query", expected: "at most \(maximumTerms) different words", got: "\(terms.count) words")
+    }
+
     var isEmpty: Bool { terms.isEmpty }
 
     /// The terms as text, the part of the list id that keeps a cursor to its query.
