@@ -52,7 +52,10 @@ public enum ChangeTracking {
     /// The log position a state names, or the error telling the client to reload.
     public static func sequence(of state: String, domain: String, oldest: Int64, latest: Int64) throws(ServiceError) -> Int64 {
         let prefix = "\(domain)-"
-        guard state.hasPrefix(prefix), let sequence = Int64(state.dropFirst(prefix.count), radix: 36), sequence <= latest else {
+        let digits = state.dropFirst(prefix.count)
+        // Only what ``state(domain:sequence:)`` writes: base-36 digits, no sign (`mail--5` is no state).
+        guard state.hasPrefix(prefix), digits.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) }),
+              let sequence = Int64(digits, radix: 36), sequence <= latest else {
             throw ServiceError.cannotCalculateChanges(state: state, reason: "is not a state of \(domain)")
         }
         guard sequence >= oldest else {

@@ -210,10 +210,12 @@ struct MailMethodsTests {
     func badState(backend: MailBackend) async throws {
         let dispatcher = try await Self.dispatcher(backend)
         let client = MailRPCClient(dispatcher)
-        for state: JSONValue in ["bogus", "mail-99", "feed-0"] {
+        for state: JSONValue in ["bogus", "mail-99", "feed-0", "mail--5", "mail-+0", "mail-A"] {
             let error = try await client.error("mail.changes", ["sinceState": state])
             #expect(error["code"] == -32010)
             #expect(error["message"]?.stringValue?.contains("reload") == true)
+            // A state no log ever wrote is named as such, never as one older than the log.
+            #expect(error["message"]?.stringValue?.contains("older") == false, "\(state): \(error)")
         }
         #expect(try await client.error("mail.changes", ["sinceState": "mail-0", "maxChanges": 0])["data"]?["field"] == "maxChanges")
     }

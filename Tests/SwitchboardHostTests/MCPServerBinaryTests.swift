@@ -48,6 +48,12 @@ struct MCPServerBinaryTests {
         #expect(lsp?["capabilities"]?["framing"] == "ndjson")
         let bare = try Self.call(plain, 2, "initialize", #"{"protocolVersion":"\#(asked)"}"#)["result"]
         #expect(bare?["capabilities"]?["framing"] == "ndjson" && bare?["protocolVersion"] == .string(asked))
+        // An MCP handshake gone wrong is named, not answered as the host's own.
+        for (id, members, field) in [(3, #""capabilities":5,"clientInfo":{"name":"x","version":"1"}"#, "capabilities"),
+                                     (4, #""capabilities":{},"clientInfo":"zz""#, "clientInfo")] {
+            let wrong = try Self.call(plain, id, "initialize", #"{"protocolVersion":"\#(asked)",\#(members)}"#)
+            #expect(wrong["error"]?["code"] == -32602 && wrong["error"]?["data"]?["field"] == .string(field), "\(wrong)")
+        }
     }
 
     @Test("An MCP client gets only notifications MCP defines: chat.send as a tool sends no chat.messageState, which a JSON-RPC client gets")
@@ -119,6 +125,12 @@ struct MCPServerBinaryTests {
         #expect(unknown["error"]?["code"] == -32602)
         let pong = try #require(try Self.call(host, 4, "tools/call", #"{"name":"host.ping"}"#)["result"])
         #expect(pong["content"]?.arrayValue?.first?["text"] == "\"pong\"" && pong["structuredContent"] == nil)
+        // MCP's arguments are an object; null is taken as none.
+        for (id, arguments) in [(5, #""x""#), (6, "[]"), (7, "5")] {
+            let refused = try Self.call(host, id, "tools/call", #"{"name":"host.echo","arguments":\#(arguments)}"#)
+            #expect(refused["error"]?["code"] == -32602 && refused["error"]?["data"]?["field"] == "arguments", "\(refused)")
+        }
+        #expect(try Self.call(host, 8, "tools/call", #"{"name":"host.ping","arguments":null}"#)["result"]?["isError"] == false)
     }
 
     @Test("a plugin's tool is an MCP tool: its inputSchema passed on, its result structured, its refusal isError")

@@ -12,15 +12,20 @@ import PluginHost
 /// and correct it; an unknown tool is a JSON-RPC `-32602`, a cancelled call `-32800`.
 enum MCPToolCall {
     static func run(_ params: ToolsCall.Params, tools: MCPToolCatalog, plugins: PluginSupervisor?, context: RequestContext) async throws -> JSONValue {
+        // MCP's arguments are an object; null is taken as none.
+        if let arguments = params.arguments, arguments != .null, arguments.objectValue == nil {
+            throw JSONFieldError.outOfRange(field: "arguments", expected: "an object (the tool's arguments)", got: arguments)
+        }
         guard tools.entry(named: params.name) != nil else {
             throw ResponseError(code: .invalidParams, message: "Unknown tool: \(JSONFieldError.excerpt(params.name))",
                                 data: ["field": "name", "got": .string(JSONFieldError.excerpt(params.name))])
         }
         do {
-            if let result = try await plugins?.router.callTool(named: params.name, arguments: params.arguments, within: context) {
+            let arguments = params.arguments == .null ? nil : params.arguments
+            if let result = try await plugins?.router.callTool(named: params.name, arguments: arguments, within: context) {
                 return result
             }
-            let result = try await tools.dispatcher.invoke(params.name, params: params.arguments, progressToken: context.progressToken,
+            let result = try await tools.dispatcher.invoke(params.name, params: arguments, progressToken: context.progressToken,
                                                            within: context)
             var answer: JSONObject = ["content": [["type": "text", "text": .string(result.jsonText())]], "isError": false]
             if result.objectValue != nil { answer["structuredContent"] = result }

@@ -24,4 +24,16 @@ public enum MCPVersion {
         guard params.protocolVersion != nil else { return false }
         return params.clientInfo?.objectValue != nil || params.capabilities?.objectValue != nil
     }
+
+    /// With a `protocolVersion`, a `clientInfo` or `capabilities` that is no object is `-32602` naming
+    /// it: the client means MCP's handshake and got it wrong (taken as the host's own it would have
+    /// been answered as a JSON-RPC client). `null` is taken as absent.
+    static func checkHandshake(_ params: Initialize.Params) throws(JSONFieldError) {
+        guard params.protocolVersion != nil else { return }
+        for (field, value) in [("clientInfo", params.clientInfo), ("capabilities", params.capabilities)] {
+            if let value, value != .null, value.objectValue == nil {
+                throw JSONFieldError.outOfRange(field: field, expected: "an object", got: value)
+            }
+        }
+    }
 }

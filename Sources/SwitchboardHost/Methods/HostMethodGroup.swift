@@ -43,6 +43,7 @@ extension MethodRegistry {
                     context.connection.logger.warning("initialize: processId \(pid) is not a process id; not watched, relying on end of input")
                 }
             }
+            try MCPVersion.checkHandshake(params)
             return Initialize.result(params, connection: context.connection)
         }
         registry.registerNotification(Initialized.self) { _, _ in }
