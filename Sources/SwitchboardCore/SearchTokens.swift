@@ -50,8 +50,8 @@ public enum SearchTokens {
         return tokens
     }
 
-    /// A Latin letter with diacritics as its ASCII base (`é` → `e`), the final sigma `ς` as `σ` and the
-    /// long s `ſ` (and `ẛ`) as `s`, as SQLite's folding has them; any other scalar as it is.
+    /// A Latin letter with diacritics as its ASCII base (`é` → `e`), and the letters SQLite folds to
+    /// another (``specialFolds``: `ς` → `σ`, `ſ` and `ẛ` → `s`, `µ` → `μ`, …); any other scalar as it is.
     private static func folded(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
         guard !scalar.isASCII else { return scalar }
         if let special = specialFolds[scalar.value] { return special }
@@ -64,13 +64,27 @@ public enum SearchTokens {
     }
 
     /// What the folding of switchboards before November 2026 left in folded text and this one never
-    /// does: `ς`, `ſ`, `ẛ`, and the combining dot of a lower-cased `İ`. Stored folded text holding one
-    /// of them is folded again (mail on PostgreSQL, the catalog's `search_text`).
-    public static let olderFoldingScalars: [Unicode.Scalar] = ["\u{03C2}", "\u{017F}", "\u{1E9B}", "\u{0307}"]
+    /// does: the letters of ``specialFolds``, `ẛ`, and the combining dot of a lower-cased `İ`. Stored
+    /// folded text holding one of them is folded again (mail on PostgreSQL, the catalog's `search_text`).
+    public static let olderFoldingScalars: [Unicode.Scalar] =
+        specialFolds.keys.sorted().compactMap(Unicode.Scalar.init) + ["\u{1E9B}", "\u{0307}"]
 
     /// A PostgreSQL regular expression matching any of ``olderFoldingScalars``.
     public static let olderFoldingPattern = "[" + String(String.UnicodeScalarView(olderFoldingScalars)) + "]"
 
-    /// Letters SQLite's `unicode61` folds to another letter: `ς` → `σ`, `ſ` → `s`.
-    private static let specialFolds: [UInt32: Unicode.Scalar] = [0x03C2: "\u{03C3}", 0x017F: "s"]
+    /// Lower-case letters SQLite's `unicode61` folds to another letter (its table follows Unicode's case
+    /// folding, where Swift's lower-case mapping leaves them): the final sigma, the long s, the micro
+    /// sign and Greek's symbol forms.
+    private static let specialFolds: [UInt32: Unicode.Scalar] = [
+        0x03C2: "\u{03C3}",  // ς → σ
+        0x017F: "s",         // ſ
+        0x00B5: "\u{03BC}",  // µ → μ
+        0x03D0: "\u{03B2}",  // ϐ → β
+        0x03D1: "\u{03B8}",  // ϑ → θ
+        0x03D5: "\u{03C6}",  // ϕ → φ
+        0x03D6: "\u{03C0}",  // ϖ → π
+        0x03F0: "\u{03BA}",  // ϰ → κ
+        0x03F1: "\u{03C1}",  // ϱ → ρ
+        0x03F5: "\u{03B5}",  // ϵ → ε
+    ]
 }
