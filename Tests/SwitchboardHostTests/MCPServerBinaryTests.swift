@@ -131,6 +131,10 @@ struct MCPServerBinaryTests {
             #expect(refused["error"]?["code"] == -32602 && refused["error"]?["data"]?["field"] == "arguments", "\(refused)")
         }
         #expect(try Self.call(host, 8, "tools/call", #"{"name":"host.ping","arguments":null}"#)["result"]?["isError"] == false)
+        // MCP's requests are read tolerantly: a member a later revision adds (2025-11-25's task) is ignored.
+        #expect(try Self.call(host, 9, "tools/call", #"{"name":"host.ping","task":{"ttl":1000}}"#)["result"]?["isError"] == false)
+        #expect(try Self.call(host, 10, "tools/list", #"{"future":1}"#)["result"]?["tools"] != nil)
+        #expect(try Self.call(host, 11, "resources/read", #"{"uri":"mail://inbox","future":true}"#)["result"]?["contents"] != nil)
     }
 
     @Test("a plugin's tool is an MCP tool: its inputSchema passed on, its result structured, its refusal isError")

@@ -41,8 +41,8 @@ public enum MCPResourcesUnsubscribe: RPCMethod {
     public typealias Result = JSONValue
 }
 
-/// The params of the MCP resource methods that name one resource.
-public struct ResourceParams: Decodable, Sendable {
+/// The params of the MCP resource methods that name one resource; open, as ``ToolsList/Params``.
+public struct ResourceParams: Decodable, Sendable, OpenParams {
     public var uri: String
     public var meta: JSONValue?
 

@@ -13,7 +13,8 @@ public enum ToolsList: RPCMethod {
     public static let name = "tools/list"
     public static let summary = "MCP: lists the methods as tools with input and output schemas, a page at a time."
 
-    public struct Params: Decodable, Sendable {
+    /// Open, as MCP's own requests are read everywhere: members a later revision adds are ignored.
+    public struct Params: Decodable, Sendable, OpenParams {
         public var cursor: String?
         public var meta: JSONValue?
 
@@ -28,7 +29,8 @@ public enum ToolsCall: RPCMethod {
     public static let name = "tools/call"
     public static let summary = "MCP: calls a method as a tool; its errors come back as isError results."
 
-    public struct Params: Decodable, Sendable {
+    /// Open: members a later revision adds (2025-11-25's `task`) are ignored; `arguments` is checked by the tool.
+    public struct Params: Decodable, Sendable, OpenParams {
         public var name: String
         public var arguments: JSONValue?
         public var meta: JSONValue?
