@@ -147,6 +147,36 @@ struct CalendarExpansionBoundsTests {
         #expect(count == nil ? window == .complete : window != .complete, "\(window)")
     }
 
+    @Test("the expansions of one request share its budget: once one spends it, the next stops before looking at any candidate")
+    func requestBudgetIsShared() {
+        let rule = Self.neverPasses()
+        let start = Self.local("2026-01-01T00:00:00"), end = Self.local("2199-12-31T23:59:59")
+        let budget = ExpansionBudget(candidates: 60_000)
+        let outcomes = RecurrenceExpansion.$requestBudget.withValue(budget) {
+            (0..<2).map { _ in RecurrenceExpansion.iterate(rule, from: start, notBefore: start, through: end, maximumSteps: 1_000) { _ in true } }
+        }
+        #expect(outcomes == [.stopped, .stopped])
+        #expect(budget.isSpent)
+        // Without one, each iteration has its own candidate budget only.
+        #expect(RecurrenceExpansion.requestBudget == nil)
+    }
+
+    @Test("rules that seldom pass make a day truncated for the work they take, said as such, not as too many occurrences",
+          arguments: CalendarBackend.allCases)
+    func seldomPassingRulesAreNamed(backend: CalendarBackend) async throws {
+        let harness = try await CalendarHarness(backend)
+        // The last minute of each February 29th (a hostile probe's rule): 1,440 candidates a day for one occurrence in four years.
+        let rule: JSONValue = ["frequency": "daily", "count": 5000, "byMonth": ["2"], "byMonthDay": [29], "bySetPosition": [-1],
+                               "byHour": .array((0...23).map { .integer(Int64($0)) }), "byMinute": .array((0...59).map { .integer(Int64($0)) })]
+        let created = await harness.result("calendar.create", [
+            "id": "rare", "title": "Rare", "start": "1900-01-01T00:00:00", "timeZone": "UTC", "recurrenceRules": [rule],
+        ])
+        #expect(created?["event"]?["id"] == "rare")
+        let day = try #require(await harness.result("calendar.day", ["date": "2026-12-01"]))
+        let reason = day["truncated"]?["reason"]?.stringValue ?? ""
+        #expect(reason.contains("passes so seldom") && !reason.contains("more than"), "\(day)")
+    }
+
     @Test("a count at the bound (5000) ends at its last start, not cut by the step bound")
     func countAtTheBound() {
         let start = Self.local("2026-01-01T09:00:00")

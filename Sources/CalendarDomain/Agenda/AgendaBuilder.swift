@@ -56,8 +56,11 @@ struct AgendaBuilder {
         try Task.checkCancellation()
         let lengths = (0..<(dayStarts.count - 1)).map { (dayStarts[$0 + 1] - dayStarts[$0]) / 60 }
         let truncation = placed.truncatedDay.map { day in
-            AgendaTruncation(at: from.adding(days: Int64(day)), reason: "repeating events yield more than \(occurrenceLimit) occurrences "
-                             + "in this range: days from `at` on lack some of them; ask for a shorter range")
+            AgendaTruncation(at: from.adding(days: Int64(day)), reason: placed.workCut
+                ? "a repeating event's rule passes so seldom that finding its occurrences in this range takes too much work "
+                    + "(its by-parts leave few of the times they make): days from `at` on may lack some; ask for a shorter range"
+                : "repeating events yield more than \(occurrenceLimit) occurrences "
+                    + "in this range: days from `at` on lack some of them; ask for a shorter range")
         }
         return AgendaLayout(from: from, lengthMinutes: lengths, entries: placed.entries, days: placed.days, truncation: truncation)
     }
@@ -81,8 +84,13 @@ struct AgendaBuilder {
         /// The index of the first day that lacks occurrences the budget cut, if any.
         var truncatedDay: Int?
 
+        /// A cut with occurrences still to spare: an expansion's work bound stopped it (a rule whose
+        /// by-parts seldom pass), not ``budget``.
+        var workCut = false
+
         mutating func truncate(at day: Int) {
             truncatedDay = min(truncatedDay ?? day, day)
+            if budget > 0 { workCut = true }
         }
 
         mutating func append(_ entry: AgendaEntry, day: Int) {

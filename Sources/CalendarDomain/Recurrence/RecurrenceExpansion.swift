@@ -14,6 +14,9 @@ enum RecurrenceExpansion {
     /// Occurrences a window yields per rule and request, at most.
     static let maximumSteps = 100_000
 
+    /// The budget the expansions of the running request share, if it set one (``ExpansionBudget``).
+    @TaskLocal static var requestBudget: ExpansionBudget?
+
     /// How an expansion of a window ended.
     enum Expansion: Equatable {
         /// Every occurrence in the window was visited (or `visit` asked to stop).
@@ -68,7 +71,8 @@ enum RecurrenceExpansion {
     ///   cancellation. So libical is given the window's end as `UNTIL`, in slices of about
     ///   ``candidatesPerSlice`` candidates with a check for cancellation between them, and the `count`
     ///   is counted here (slices start by `set_start`). When ``candidateBudget`` candidates are looked
-    ///   at, the iteration stops (`.stopped`), as the step bound stops it.
+    ///   at, or the request's ``requestBudget`` is spent, the iteration stops (`.stopped`), as the step
+    ///   bound stops it.
     static func iterate(_ rule: RecurrenceRule, from start: LocalDateTime, notBefore lower: LocalDateTime, through end: LocalDateTime,
                         maximumSteps: Int, _ visit: (LocalDateTime) -> Bool) -> Iteration {
         var rule = rule, first = start, skip: LocalDateTime?
@@ -95,6 +99,8 @@ enum RecurrenceExpansion {
         let sliceSeconds = max(1, Int64(candidatesPerSlice) / perDay) * 86_400
         var sliceStart = skip ?? first
         var counted = 0, before = 0, after = 0, candidates: Int64 = 0
+        let shared = requestBudget
+        if shared?.isSpent == true { return .stopped }
         while true {
             if Task.isCancelled { return .stopped }
             let sliceEnd = sliceStart.seconds > last.seconds - sliceSeconds ? last : sliceStart.adding(seconds: sliceSeconds - 1)
@@ -119,8 +125,10 @@ enum RecurrenceExpansion {
             }
             if rule.count.map({ counted >= $0 }) ?? false { return .ended }
             if sliceEnd >= last { return rule.until.map { $0 <= end } ?? false ? .ended : .reached }
-            candidates += (sliceEnd.seconds - sliceStart.seconds) / 86_400 * perDay + perDay
+            let looked = (sliceEnd.seconds - sliceStart.seconds) / 86_400 * perDay + perDay
+            candidates += looked
             if candidates >= candidateBudget { return .stopped }
+            if let shared, !shared.spend(looked) { return .stopped }
             sliceStart = sliceEnd.adding(seconds: 1)
         }
     }
