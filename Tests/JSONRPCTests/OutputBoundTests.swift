@@ -139,6 +139,21 @@ struct OutputBoundTests {
         #expect(written.value == total)
     }
 
+    /// Writes `lines` numbered lines through ``FileDescriptorSink/writeFromInput(_:)`` on a thread of
+    /// its own, as the input thread does; true once every call returned (a hang is the suite's time limit).
+    static func writeFromInputThread(_ sink: FileDescriptorSink, lines: Int, padding: Int) async -> Bool {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            do {
+                try OSThread.detach(name: "test-input") {
+                    for index in 0..<lines { sink.writeFromInput(Self.line(index, padding: padding)) }
+                    continuation.resume(returning: true)
+                }
+            } catch {
+                continuation.resume(returning: false)
+            }
+        }
+    }
+
     @Test("the input thread's small replies into a pipe nobody reads are queued, not written into a full pipe: 2,000 of some 40 bytes all return")
     func smallRepliesDoNotBlock() async throws {
         let pipe = try Pipe()
@@ -146,17 +161,7 @@ struct OutputBoundTests {
         let total = 2_000
         // About 40 bytes each: Linux fills a page of the pipe with each hundred of them, so the pipe is full
         // with a few dozen bytes of its 64 KiB unused, when a count of its bytes still says there is room.
-        let done = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            do {
-                try OSThread.detach(name: "test-input") {
-                    for index in 0..<total { sink.writeFromInput(Self.line(index, padding: 20)) }
-                    continuation.resume(returning: true)
-                }
-            } catch {
-                continuation.resume(returning: false)
-            }
-        }
-        #expect(done)
+        #expect(await Self.writeFromInputThread(sink, lines: total, padding: 20))
         let lines = try await Self.readLines(from: pipe.read) { $0.count >= total }
         #expect(lines.count == total)
     }
@@ -170,17 +175,7 @@ struct OutputBoundTests {
         let sink = try FileDescriptorSink(fd: fds[1])
         // 1.2 MB: several times what a Unix socket buffers, under the sink's 4 MiB bound.
         let total = 4_000
-        let done = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            do {
-                try OSThread.detach(name: "test-input") {
-                    for index in 0..<total { sink.writeFromInput(Self.line(index, padding: 280)) }
-                    continuation.resume(returning: true)
-                }
-            } catch {
-                continuation.resume(returning: false)
-            }
-        }
-        #expect(done)
+        #expect(await Self.writeFromInputThread(sink, lines: total, padding: 280))
         let lines = try await Self.readLines(from: fds[0]) { $0.count >= total }
         #expect(lines.count == total)
         #expect(lines.enumerated().allSatisfy { $0.element.hasPrefix(#"{"n":\#($0.offset),"#) })
