@@ -83,6 +83,65 @@ struct CalendarMethodsTests {
         #expect(try await harness.calendar.allEvents().events.isEmpty)
     }
 
+    /// Rules RFC 5545 §3.3.10 forbids, as JSCalendar and as an RRULE, with the member they are refused for.
+    static let forbiddenRules: [(rule: JSONValue, rrule: String, member: String)] = [
+        (["frequency": "daily", "byDay": [["day": "mo", "nthOfPeriod": 1]]], "FREQ=DAILY;BYDAY=1MO", "byDay[0].nthOfPeriod"),
+        (["frequency": "weekly", "byDay": [["day": "tu"], ["day": "mo", "nthOfPeriod": -1]]], "FREQ=WEEKLY;BYDAY=TU,-1MO", "byDay[1].nthOfPeriod"),
+        (["frequency": "weekly", "byMonthDay": [1]], "FREQ=WEEKLY;BYMONTHDAY=1", "byMonthDay"),
+        (["frequency": "daily", "byYearDay": [1]], "FREQ=DAILY;BYYEARDAY=1", "byYearDay"),
+        (["frequency": "weekly", "byYearDay": [100]], "FREQ=WEEKLY;BYYEARDAY=100", "byYearDay"),
+        (["frequency": "monthly", "byYearDay": [-1]], "FREQ=MONTHLY;BYYEARDAY=-1", "byYearDay"),
+        (["frequency": "daily", "byWeekNo": [1]], "FREQ=DAILY;BYWEEKNO=1", "byWeekNo"),
+        (["frequency": "weekly", "byWeekNo": [1]], "FREQ=WEEKLY;BYWEEKNO=1", "byWeekNo"),
+        (["frequency": "monthly", "byWeekNo": [-1]], "FREQ=MONTHLY;BYWEEKNO=-1", "byWeekNo"),
+        (["frequency": "yearly", "byWeekNo": [20], "byDay": [["day": "mo", "nthOfPeriod": 1]]], "FREQ=YEARLY;BYWEEKNO=20;BYDAY=1MO", "byDay[0].nthOfPeriod"),
+    ]
+
+    @Test("a rule RFC 5545 forbids (an nth weekday when not monthly or yearly, byMonthDay weekly, byYearDay or byWeekNo not yearly) is -32602 naming the member on create and update, and an import error")
+    func rulesRFC5545Forbids() async throws {
+        let harness = try await CalendarHarness(.memory)
+        _ = await harness.result("calendar.create", ["id": "plain", "title": "plain", "start": "2026-11-23T09:00:00"])
+        for (rule, _, member) in Self.forbiddenRules {
+            #expect(await harness.invalidField("calendar.create", ["title": "x", "start": "2026-11-23T09:00:00", "recurrenceRules": [rule]])
+                    == "recurrenceRules[0].\(member)", "\(rule)")
+            #expect(await harness.invalidField("calendar.update", ["id": "plain", "patch": ["recurrenceRules": [["frequency": "daily"], rule]]])
+                    == "patch.recurrenceRules[1].\(member)", "\(rule)")
+        }
+        #expect(try await harness.calendar.allEvents().events.map(\.id) == ["plain"])
+        #expect(try await harness.calendar.event(id: "plain")?.recurrenceRules == nil)
+        let ics = CalendarImportProblemsTests.calendar(Self.forbiddenRules.enumerated().map { index, item in
+            CalendarImportProblemsTests.event("rule-\(index)", "RRULE:\(item.rrule)\r\n")
+        })
+        let imported = try #require(await harness.result("calendar.import", ["ics": .string(ics)]))
+        #expect(imported["created"] == 0)
+        let reasons = (imported["errors"]?.arrayValue ?? []).map { $0["reason"]?.stringValue ?? "" }
+        #expect(reasons.count == Self.forbiddenRules.count, "\(reasons)")
+        for (reason, item) in zip(reasons, Self.forbiddenRules) {
+            // libical writes BYDAY in its own order: the member, not its position.
+            let member = item.member.prefix { $0 != "[" }, part = item.member.split(separator: ".").last ?? ""
+            #expect(reason.hasPrefix("recurrenceRules[0].\(member)") && reason.contains("\(part): expected ")
+                    && reason.hasSuffix("; the event is not imported"), "\(reason)")
+        }
+    }
+
+    @Test("what RFC 5545 allows is taken: an nth weekday monthly and yearly, byWeekNo with plain weekdays, byYearDay yearly, byMonthDay monthly and daily")
+    func rulesRFC5545Allows() async throws {
+        let harness = try await CalendarHarness(.memory)
+        let rules: [JSONValue] = [
+            ["frequency": "monthly", "byDay": [["day": "mo", "nthOfPeriod": -1]]],
+            ["frequency": "yearly", "byDay": [["day": "mo", "nthOfPeriod": 20]]],
+            ["frequency": "yearly", "byWeekNo": [20], "byDay": [["day": "mo"]]],
+            ["frequency": "yearly", "byYearDay": [100]],
+            ["frequency": "monthly", "byMonthDay": [1]],
+            ["frequency": "daily", "byMonthDay": [1]],
+            ["frequency": "weekly", "byDay": [["day": "mo"]]],
+        ]
+        for rule in rules {
+            let created = await harness.result("calendar.create", ["title": "x", "start": "2026-11-23T09:00:00", "recurrenceRules": [rule]])
+            #expect(created?["created"] == true, "\(rule)")
+        }
+    }
+
     @Test("a create retried with the same id stores once", arguments: CalendarBackend.allCases)
     func idempotentCreate(backend: CalendarBackend) async throws {
         let harness = try await CalendarHarness(backend)

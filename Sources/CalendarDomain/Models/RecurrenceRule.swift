@@ -89,7 +89,6 @@ public struct RecurrenceRule: Sendable, Equatable, Codable {
     public static let maximumCount = 5000
     /// The longest `interval`.
     public static let maximumInterval = 1000
-
     /// Checks every member's range; `field` is where the rule sits in the params (`recurrenceRules[0]`).
     public func validate(field: String) throws(JSONFieldError) {
         func check(_ values: [Int]?, _ name: String, _ range: ClosedRange<Int>, nonZero: Bool = true) throws(JSONFieldError) {
@@ -122,9 +121,40 @@ public struct RecurrenceRule: Sendable, Equatable, Codable {
         for (index, month) in (byMonth ?? []).enumerated() where Int(month).map({ !(1...12).contains($0) }) ?? true {
             throw JSONFieldError(field: "\(field).byMonth[\(index)]", expected: "a month \"1\"...\"12\"", got: JSONFieldError.quote(month))
         }
+        try checkPartsForFrequency(field: field)
         if bySetPosition != nil, [byDay?.isEmpty, byMonthDay?.isEmpty, byMonth?.isEmpty, byYearDay?.isEmpty, byWeekNo?.isEmpty]
             .allSatisfy({ $0 ?? true }) {
             throw JSONFieldError(field: "\(field).bySetPosition", expected: "another by* member beside it (RFC 5545)", got: "none")
+        }
+    }
+
+    /// The parts RFC 5545 §3.3.10 allows only with some frequencies: a BYDAY ordinal with MONTHLY or
+    /// YEARLY (and not beside BYWEEKNO), BYMONTHDAY not with WEEKLY, BYYEARDAY not with DAILY, WEEKLY or
+    /// MONTHLY, BYWEEKNO with YEARLY only. libical takes the others and repeats them never or as if the
+    /// part were not there, so a rule would show nothing, or more than it says, without a word.
+    private func checkPartsForFrequency(field: String) throws(JSONFieldError) {
+        let frequencyName = "frequency \(frequency.rawValue)"
+        let hasWeekNumbers = !(byWeekNo ?? []).isEmpty
+        for (index, day) in (byDay ?? []).enumerated() {
+            guard let nth = day.nthOfPeriod else { continue }
+            if frequency != .monthly && frequency != .yearly {
+                throw JSONFieldError(field: "\(field).byDay[\(index)].nthOfPeriod",
+                                     expected: "no nthOfPeriod unless the frequency is monthly or yearly (RFC 5545)",
+                                     got: "\(nth) with \(frequencyName)")
+            }
+            if hasWeekNumbers {
+                throw JSONFieldError(field: "\(field).byDay[\(index)].nthOfPeriod", expected: "no nthOfPeriod beside byWeekNo (RFC 5545)",
+                                     got: String(nth))
+            }
+        }
+        if frequency == .weekly, !(byMonthDay ?? []).isEmpty {
+            throw JSONFieldError(field: "\(field).byMonthDay", expected: "no byMonthDay with a weekly frequency (RFC 5545)", got: frequencyName)
+        }
+        if frequency != .yearly, !(byYearDay ?? []).isEmpty {
+            throw JSONFieldError(field: "\(field).byYearDay", expected: "byYearDay only with a yearly frequency (RFC 5545)", got: frequencyName)
+        }
+        if frequency != .yearly, hasWeekNumbers {
+            throw JSONFieldError(field: "\(field).byWeekNo", expected: "byWeekNo only with a yearly frequency (RFC 5545)", got: frequencyName)
         }
     }
 
