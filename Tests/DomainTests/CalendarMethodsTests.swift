@@ -142,6 +142,37 @@ struct CalendarMethodsTests {
         }
     }
 
+    @Test("ids that differ only in Unicode normalisation are two events on every backend, compared by their bytes as the stores compare them",
+          arguments: CalendarBackend.allCases)
+    func idsComparedByBytes(backend: CalendarBackend) async throws {
+        let harness = try await CalendarHarness(backend)
+        let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
+        // JSON strings compare as Swift strings (canonical equivalence): compare bytes.
+        func bytes(_ value: JSONValue?) -> [UInt8] { Array((value?.stringValue ?? "").utf8) }
+        let start = try await harness.calendar.state()
+        let first = await harness.result("calendar.create", ["id": .string(composed), "title": "composed", "start": "2026-11-23T09:00:00"])
+        let second = await harness.result("calendar.create", ["id": .string(decomposed), "title": "decomposed", "start": "2026-11-23T10:00:00"])
+        #expect(first?["created"] == true && second?["created"] == true)
+        #expect(bytes(second?["event"]?["id"]) == Array(decomposed.utf8))
+        #expect(try await harness.calendar.allEvents().events.map { Array($0.id.utf8) } == [Array(decomposed.utf8), Array(composed.utf8)])
+        let day = await harness.result("calendar.day", ["date": "2026-11-23"])?["events"]?.arrayValue ?? []
+        #expect(day.map { bytes($0["title"]) } == [Array("composed".utf8), Array("decomposed".utf8)])
+        #expect(day.map { bytes($0["id"]) } == [Array(composed.utf8), Array(decomposed.utf8)])
+        let changes = await harness.result("calendar.changes", ["sinceState": .string(start)])
+        #expect((changes?["created"]?.arrayValue ?? []).map { bytes($0) } == [Array(composed.utf8), Array(decomposed.utf8)])
+
+        _ = await harness.result("calendar.update", ["id": .string(decomposed), "patch": ["title": "changed"]])
+        #expect(bytes(await harness.result("calendar.get", ["id": .string(composed)])?["event"]?["title"]) == Array("composed".utf8))
+        _ = await harness.result("calendar.delete", ["id": .string(decomposed)])
+        #expect(bytes(await harness.result("calendar.get", ["id": .string(composed)])?["event"]?["title"]) == Array("composed".utf8))
+        #expect(await harness.call("calendar.get", ["id": .string(decomposed)]).error?["code"] == -32004)
+
+        let ics = CalendarImportProblemsTests.calendar([CalendarImportProblemsTests.event("uid-\(composed)"),
+                                                        CalendarImportProblemsTests.event("uid-\(decomposed)")])
+        let imported = await harness.result("calendar.import", ["ics": .string(ics)])
+        #expect(imported?["created"] == 2 && imported?["errors"] == [], "\(imported ?? .null)")
+    }
+
     @Test("a create retried with the same id stores once", arguments: CalendarBackend.allCases)
     func idempotentCreate(backend: CalendarBackend) async throws {
         let harness = try await CalendarHarness(backend)

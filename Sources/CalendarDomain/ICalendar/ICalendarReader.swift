@@ -1,5 +1,6 @@
 import CLibical
 import Jansson
+import SwitchboardCore
 
 /// Reads iCalendar text (RFC 5545, as Thunderbird, Apple Calendar or Google export it) into
 /// JSCalendar events, through libical's parser.
@@ -51,7 +52,8 @@ enum ICalendarReader {
         // The outline and libical see the same VEVENTs; should they not, positions are libical's.
         let places = components.count == outline.events.count
             ? outline.events.map { Optional($0) } : components.indices.map { _ in nil as ICalendarOutline.Place? }
-        var masters: [CalendarEvent] = [], order: [String: Int] = [:], positions: [Int] = []
+        // UIDs compared by their bytes, as the stores compare event ids.
+        var masters: [CalendarEvent] = [], order: [ExactID: Int] = [:], positions: [Int] = []
         var exceptions: [(place: (index: Int, line: Int?), uid: String, component: OpaquePointer)] = []
         for (position, component) in components.enumerated() {
             if Task.isCancelled { break }  // the caller answers -32800
@@ -77,11 +79,11 @@ enum ICalendarReader {
             do {
                 let event = try event(component, uid: uid)
                 try EventValidation.check(event, prefix: "")
-                if let known = order[uid] {
+                if let known = order[ExactID(uid)] {
                     masters[known] = event
                     report("the UID of VEVENT \(positions[known]) again: this one replaces it")
                 } else {
-                    order[uid] = masters.count
+                    order[ExactID(uid)] = masters.count
                     masters.append(event)
                     positions.append(place.index)
                 }
@@ -91,7 +93,7 @@ enum ICalendarReader {
         }
         for exception in exceptions {
             func report(_ reason: String) { problems.append(Problem(index: exception.place.index, line: exception.place.line, reason: reason)) }
-            guard let position = order[exception.uid] else {
+            guard let position = order[ExactID(exception.uid)] else {
                 report("RECURRENCE-ID without its recurring event; the occurrence is not imported")
                 continue
             }
