@@ -117,6 +117,26 @@ struct CalendarImportProblemsTests {
         #expect(await harness.call("calendar.get", ["id": "odd"]).error?["code"] == -32004)
     }
 
+    @Test("a VTIMEZONE with no STANDARD or DAYLIGHT part (libical reads it as UTC) is not kept: its events are reported",
+          arguments: CalendarBackend.allCases)
+    func zoneWithoutObservances(backend: CalendarBackend) async throws {
+        let harness = try await CalendarHarness(backend)
+        let zones = "BEGIN:VTIMEZONE\r\nTZID:Office\r\nEND:VTIMEZONE\r\n"
+            + "BEGIN:VTIMEZONE\r\nTZID:Home\r\nBEGIN:STANDARD\r\nDTSTART:19700101T000000\r\nTZOFFSETFROM:+0100\r\n"
+            + "TZOFFSETTO:+0100\r\nEND:STANDARD\r\nEND:VTIMEZONE\r\n"
+        let ics = Self.calendar([Self.event("office", "DTSTART;TZID=Office:20261123T100000\r\n"),
+                                 Self.event("home", "DTSTART;TZID=Home:20261123T100000\r\n"), Self.event("plain")])
+            .replacingOccurrences(of: "PRODID:-//test//EN\r\n", with: "PRODID:-//test//EN\r\n" + zones)
+        let imported = try #require(await harness.result("calendar.import", ["ics": .string(ics)]))
+        #expect(imported["created"] == 2)
+        let errors = imported["errors"]?.arrayValue ?? []
+        #expect(errors.map { $0["index"] } == [0] && errors.first?["reason"]?.stringValue?.contains("no STANDARD or DAYLIGHT part") == true,
+                "\(errors)")
+        #expect(await harness.call("calendar.get", ["id": "office"]).error?["code"] == -32004)
+        let home = await harness.result("calendar.get", ["id": "home"])?["event"]
+        #expect(home?["start"] == "2026-11-23T09:00:00" && home?["timeZone"] == "UTC", "\(home ?? .null)")
+    }
+
     @Test("a VEVENT without END is reported by position and line; the valid events before and after it are imported",
           arguments: CalendarBackend.allCases)
     func veventWithoutEnd(backend: CalendarBackend) async throws {
