@@ -1,6 +1,7 @@
 import CalendarDomain
 import Foundation
 import Jansson
+import SwitchboardHost
 import Testing
 
 /// iCalendar export and import of what one LOCATION and mailto: addresses cannot hold: every
@@ -339,4 +340,22 @@ struct CalendarICalendarPeopleTests {
                                                                    "timeZone": "Europe/Berlin", "duration": "PT1H"])
         #expect(field == "id")
     }
+
+    @Test("a NUL a percent-encoded X-SWITCHBOARD-CN makes is refused on import as create refuses it, naming the participant; the other events are imported",
+          arguments: CalendarBackend.allCases)
+    func nulInImportedName(backend: CalendarBackend) async throws {
+        let harness = try await CalendarHarness(backend)
+        let ics = CalendarImportProblemsTests.calendar([
+            CalendarImportProblemsTests.event("nul", "ATTENDEE;CN=x;X-SWITCHBOARD-CN=a%00b:mailto:a@example.com\r\n"),
+            CalendarImportProblemsTests.event("fine", "ATTENDEE;CN=x;X-SWITCHBOARD-CN=a%01b:mailto:a@example.com\r\n"),
+        ])
+        let imported = try #require(await harness.result("calendar.import", ["ics": .string(ics)]))
+        #expect(imported["created"] == 1)
+        #expect(imported["errors"]?.arrayValue?.map { $0["reason"] } == ["participants.p1.name: expected a string without U+0000 (NUL); the event is not imported"])
+        #expect(await harness.call("calendar.get", ["id": "nul"]).error?["code"] == -32004)
+        #expect(await harness.result("calendar.get", ["id": "fine"])?["event"]?["participants"]?["p1"]?["name"] == "a\u{1}b")
+        #expect(await harness.invalidField("calendar.create", ["title": "t", "start": "2026-11-23T09:00:00",
+                                                              "participants": ["p1": ["name": "a\u{0}b"]]]) == "participants.p1.name")
+    }
+
 }

@@ -7,7 +7,6 @@ enum EventValidation {
     static let maximumText = 100_000
     static let maximumMembers = 500
     static let maximumOverrides = 5_000
-
     static func check(_ event: CalendarEvent, prefix: String) throws(JSONFieldError) {
         let p = prefix.isEmpty ? "" : prefix + "."
         try stored(event.start, field: p + "start")
@@ -106,9 +105,14 @@ enum EventValidation {
         }
     }
 
+    /// A text of at most `maximum` bytes without U+0000, which a client's JSON is refused for (its
+    /// decoder rejects NUL) and an import can make (a percent-encoded `X-SWITCHBOARD-CN` of `a%00b`).
     static func text(_ value: String, field: String, maximum: Int) throws(JSONFieldError) {
         guard value.utf8.count <= maximum else {
             throw JSONFieldError(field: field, expected: "text of at most \(maximum) bytes", got: JSONFieldError.quote(value))
+        }
+        guard !value.utf8.contains(0) else {
+            throw JSONFieldError(field: field, expected: "a string without U+0000 (NUL)", got: "a string with U+0000")
         }
     }
 
