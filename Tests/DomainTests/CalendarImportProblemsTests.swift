@@ -175,6 +175,22 @@ struct CalendarImportProblemsTests {
         #expect(imported["errors"] == [])
     }
 
+    @Test("a UTF-8 byte order mark before BEGIN:VCALENDAR is skipped, in an inline ics and in a file")
+    func byteOrderMark() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("calendar-bom-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let harness = try await CalendarHarness(.memory, readRoots: ReadRoots(resolving: [folder.path]))
+        let ics = "\u{FEFF}" + Self.calendar([Self.event("bom")])
+        let inline = try #require(await harness.result("calendar.import", ["ics": .string(ics)]))
+        #expect(inline["created"] == 1 && inline["errors"] == [], "\(inline)")
+        let file = folder.appendingPathComponent("bom.ics")
+        try Data(ics.utf8).write(to: file)
+        let fromFile = try #require(await harness.result("calendar.import", ["path": .string(file.path)]))
+        #expect(fromFile["errors"] == [] && fromFile["unchanged"] == 1, "\(fromFile)")
+        #expect(await harness.result("calendar.get", ["id": "bom"])?["event"]?["title"] == "bom")
+    }
+
     @Test("JSON, plain text or a lone VEVENT is no iCalendar file: -32602 naming ics or path, the text not quoted")
     func notICalendar() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("calendar-import-\(UUID().uuidString)")

@@ -52,7 +52,8 @@ struct ICalendarOutline {
     init(_ source: String) {
         let bytes = Array(source.utf8)
         output.reserveCapacity(bytes.count + 64)
-        var start = 0, line = 1
+        // A UTF-8 byte order mark before the first line (Windows editors write one) is no part of it.
+        var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0, line = 1
         while start < bytes.count {
             // A logical line: the physical one and each following one that starts with a space or tab.
             var end = start, lines = 0
