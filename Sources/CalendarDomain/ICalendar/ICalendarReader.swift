@@ -260,11 +260,27 @@ enum ICalendarReader {
         guard let property = icalcomponent_get_first_property(component, ICAL_DTEND_PROPERTY) else {
             return start.isDate ? EventDuration(days: 1) : .zero
         }
+        if start.isDate, let end = exclusiveEndDay(icalproperty_get_dtend(property)) {
+            return EventDuration(days: max(end - start.wall.date.dayNumber, 1))
+        }
         let end = try ZonedTime(property, icalproperty_get_dtend(property))
         if start.isDate { return EventDuration(days: max(end.wall.date.dayNumber - start.wall.date.dayNumber, 1)) }
         let seconds = end.instant(floatingIn: start) - start.instant(floatingIn: start)
         guard seconds >= 0 else { throw Refusal(reason: "DTEND before DTSTART") }
         return EventDuration(seconds: seconds)
+    }
+
+    /// The day number of an all-day event's DTEND (a DATE), or `nil` for another value. The end is
+    /// exclusive, the day after the last: an event on 2199-12-31 ends on 2200-01-01, past the years
+    /// any time is taken in, and is read so that its export imports again.
+    private static func exclusiveEndDay(_ time: icaltimetype) -> Int64? {
+        guard time.is_date != 0 else { return nil }
+        if let date = CalendarDate(year: Int64(time.year), month: Int64(time.month), day: Int64(time.day)) { return date.dayNumber }
+        let last = LocalDateTime.years.upperBound
+        guard Int64(time.year) == last + 1, time.month == 1, time.day == 1, let lastDay = CalendarDate(year: last, month: 12, day: 31) else {
+            return nil
+        }
+        return lastDay.dayNumber + 1
     }
 
     /// LOCATION, then each X-SWITCHBOARD-LOCATION (what ``ICalendarWriter`` writes for further locations).
