@@ -7,6 +7,9 @@ enum EventValidation {
     static let maximumText = 100_000
     static let maximumMembers = 500
     static let maximumOverrides = 5_000
+    /// The most roles one participant has: what an export writes and an import reads back whole.
+    static let maximumRoles = 32
+
     static func check(_ event: CalendarEvent, prefix: String) throws(JSONFieldError) {
         let p = prefix.isEmpty ? "" : prefix + "."
         try stored(event.start, field: p + "start")
@@ -79,7 +82,8 @@ enum EventValidation {
         try people(patch.locations, patch.participants, prefix: field + ".")
     }
 
-    /// Locations and participants: at most ``maximumMembers`` of each, their texts bounded.
+    /// Locations and participants: at most ``maximumMembers`` of each, their texts bounded, at most
+    /// ``maximumRoles`` roles each.
     private static func people(_ locations: [String: Location]?, _ participants: [String: Participant]?, prefix p: String) throws(JSONFieldError) {
         try members(locations, field: p + "locations") { location, field throws(JSONFieldError) in
             try text(location.name, field: field + ".name", maximum: maximumTitle)
@@ -87,6 +91,9 @@ enum EventValidation {
         try members(participants, field: p + "participants") { participant, field throws(JSONFieldError) in
             if let name = participant.name { try text(name, field: field + ".name", maximum: maximumTitle) }
             if let email = participant.email { try text(email, field: field + ".email", maximum: maximumTitle) }
+            if let roles = participant.roles, roles.count > maximumRoles {
+                throw JSONFieldError(field: field + ".roles", expected: "at most \(maximumRoles) roles", got: String(roles.count))
+            }
         }
     }
 
