@@ -1,4 +1,5 @@
 import CalendarDomain
+import Foundation
 import Jansson
 import SwitchboardCore
 import SwitchboardHost
@@ -171,6 +172,34 @@ struct CalendarMethodsTests {
                                                         CalendarImportProblemsTests.event("uid-\(decomposed)")])
         let imported = await harness.result("calendar.import", ["ics": .string(ics)])
         #expect(imported?["created"] == 2 && imported?["errors"] == [], "\(imported ?? .null)")
+    }
+
+    @Test("a by* list longer than libical holds is -32602 naming it, as Schemas/ says; 100,000 byDay and 40,000 locations are refused by their count")
+    func byListsAreBounded() async throws {
+        let harness = try await CalendarHarness(.memory)
+        let schemaFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Schemas/components/CalendarRecurrenceRule.json")
+        let schema = try JSONSerialization.jsonObject(with: Data(contentsOf: schemaFile)) as? [String: Any]
+        let properties = schema?["properties"] as? [String: Any]
+        for (member, maximum) in RecurrenceRule.maximumItems {
+            #expect((properties?[member] as? [String: Any])?["maxItems"] as? Int == maximum, "\(member)")
+            let item: JSONValue = member == "byDay" ? ["day": "mo"] : member == "byMonth" ? "1" : 1
+            func rule(_ count: Int) -> JSONValue {
+                var rule: JSONObject = ["frequency": "yearly", member: .array(Array(repeating: item, count: count))]
+                if member == "bySetPosition" { rule["byMonth"] = ["1"] }  // a set position needs another by* part
+                return .object(rule)
+            }
+            #expect(await harness.invalidField("calendar.create", ["title": "x", "start": "2026-11-23T09:00:00", "recurrenceRules": [rule(maximum + 1)]])
+                    == "recurrenceRules[0].\(member)")
+            #expect(await harness.result("calendar.create", ["title": "x", "start": "2026-11-23T09:00:00", "recurrenceRules": [rule(maximum)]])?["created"] == true,
+                    "\(member)")
+        }
+        let days: JSONValue = .array(Array(repeating: ["day": "mo"], count: 100_000))
+        #expect(await harness.invalidField("calendar.create", ["title": "x", "start": "2026-11-23T09:00:00",
+                                                              "recurrenceRules": [["frequency": "weekly", "byDay": days]]]) == "recurrenceRules[0].byDay")
+        var locations = JSONObject()
+        for index in 0..<40_000 { locations["l\(index)"] = ["name": "a"] }
+        #expect(await harness.invalidField("calendar.create", ["title": "x", "start": "2026-11-23T09:00:00", "locations": .object(locations)]) == "locations")
     }
 
     @Test("a create retried with the same id stores once", arguments: CalendarBackend.allCases)

@@ -89,6 +89,13 @@ public struct RecurrenceRule: Sendable, Equatable, Codable {
     public static let maximumCount = 5000
     /// The longest `interval`.
     public static let maximumInterval = 1000
+    /// The most members each `by*` list may have: what libical 3.0 holds of it (`ICAL_BY_*_SIZE` less
+    /// its end mark; it drops the rest without a word), and no more than the list has distinct values.
+    public static let maximumItems: [(member: String, maximum: Int)] = [
+        ("byDay", 385), ("byMonthDay", 31), ("byMonth", 12), ("byYearDay", 385), ("byWeekNo", 55), ("byHour", 24), ("byMinute", 60),
+        ("bySetPosition", 385),
+    ]
+
     /// Checks every member's range; `field` is where the rule sits in the params (`recurrenceRules[0]`).
     public func validate(field: String) throws(JSONFieldError) {
         func check(_ values: [Int]?, _ name: String, _ range: ClosedRange<Int>, nonZero: Bool = true) throws(JSONFieldError) {
@@ -96,6 +103,14 @@ public struct RecurrenceRule: Sendable, Equatable, Codable {
                 throw JSONFieldError(field: "\(field).\(name)[\(index)]",
                                      expected: "integer \(range.lowerBound)...\(range.upperBound)\(nonZero ? ", not 0" : "")",
                                      got: String(value))
+            }
+        }
+        // Sizes first: a list of 100,000 members is refused before any of them is looked at.
+        let counts = ["byDay": byDay?.count, "byMonthDay": byMonthDay?.count, "byMonth": byMonth?.count, "byYearDay": byYearDay?.count,
+                      "byWeekNo": byWeekNo?.count, "byHour": byHour?.count, "byMinute": byMinute?.count, "bySetPosition": bySetPosition?.count]
+        for (name, maximum) in Self.maximumItems {
+            if let count = counts[name] ?? nil, count > maximum {
+                throw JSONFieldError(field: "\(field).\(name)", expected: "at most \(maximum) members", got: String(count))
             }
         }
         if let interval, !(1...Self.maximumInterval).contains(interval) {
