@@ -66,17 +66,19 @@ public enum ChangeTracking {
 
     /// Folds records (in log order, after the client's state) into a change set, at most `limit` items.
     public static func fold(_ records: [ChangeRecord], domain: String, since: Int64, limit: Int) -> ChangeSet {
-        var order: [String] = []
-        var net: [String: (first: ChangeRecord.Kind, last: ChangeRecord.Kind)] = [:]
+        // Ids compared by their bytes, as the stores compare them (``ExactID``).
+        var order: [ExactID] = []
+        var net: [ExactID: (first: ChangeRecord.Kind, last: ChangeRecord.Kind)] = [:]
         var lastSequence = since
         var hasMore = false
         for record in records {
-            if net[record.itemID] == nil {
+            let id = ExactID(record.itemID)
+            if net[id] == nil {
                 if order.count == limit { hasMore = true; break }
-                order.append(record.itemID)
-                net[record.itemID] = (record.kind, record.kind)
+                order.append(id)
+                net[id] = (record.kind, record.kind)
             } else {
-                net[record.itemID]!.last = record.kind
+                net[id]!.last = record.kind
             }
             lastSequence = record.sequence
         }
@@ -85,9 +87,9 @@ public enum ChangeTracking {
             let (first, last) = net[id]!
             switch (first, last) {
             case (.created, .destroyed): continue
-            case (.created, _): set.created.append(id)
-            case (_, .destroyed): set.destroyed.append(id)
-            default: set.updated.append(id)
+            case (.created, _): set.created.append(id.id)
+            case (_, .destroyed): set.destroyed.append(id.id)
+            default: set.updated.append(id.id)
             }
         }
         return set

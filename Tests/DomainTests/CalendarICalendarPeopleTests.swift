@@ -1,6 +1,7 @@
 import CalendarDomain
 import Foundation
 import Jansson
+import SwitchboardHost
 import Testing
 
 /// iCalendar export and import of what one LOCATION and mailto: addresses cannot hold: every
@@ -338,5 +339,55 @@ struct CalendarICalendarPeopleTests {
         let field = await harness.invalidField("calendar.create", ["id": "a\u{0C}b", "title": "t", "start": "2026-11-03T09:30:00",
                                                                    "timeZone": "Europe/Berlin", "duration": "PT1H"])
         #expect(field == "id")
+    }
+
+    @Test("a NUL a percent-encoded X-SWITCHBOARD-CN makes is refused on import as create refuses it, naming the participant; the other events are imported",
+          arguments: CalendarBackend.allCases)
+    func nulInImportedName(backend: CalendarBackend) async throws {
+        let harness = try await CalendarHarness(backend)
+        let ics = CalendarImportProblemsTests.calendar([
+            CalendarImportProblemsTests.event("nul", "ATTENDEE;CN=x;X-SWITCHBOARD-CN=a%00b:mailto:a@example.com\r\n"),
+            CalendarImportProblemsTests.event("fine", "ATTENDEE;CN=x;X-SWITCHBOARD-CN=a%01b:mailto:a@example.com\r\n"),
+        ])
+        let imported = try #require(await harness.result("calendar.import", ["ics": .string(ics)]))
+        #expect(imported["created"] == 1)
+        #expect(imported["errors"]?.arrayValue?.map { $0["reason"] } == ["participants.p1.name: expected a string without U+0000 (NUL); the event is not imported"])
+        #expect(await harness.call("calendar.get", ["id": "nul"]).error?["code"] == -32004)
+        #expect(await harness.result("calendar.get", ["id": "fine"])?["event"]?["participants"]?["p1"]?["name"] == "a\u{1}b")
+        #expect(await harness.invalidField("calendar.create", ["title": "t", "start": "2026-11-23T09:00:00",
+                                                              "participants": ["p1": ["name": "a\u{0}b"]]]) == "participants.p1.name")
+    }
+
+    @Test("a participant has at most 32 roles: create and update refuse more naming the member, import reports an X-SWITCHBOARD-ROLES of more",
+          arguments: CalendarBackend.allCases)
+    func atMost32Roles(backend: CalendarBackend) async throws {
+        let harness = try await CalendarHarness(backend)
+        func roles(_ count: Int) -> JSONValue {
+            var roles = JSONObject()
+            for index in 0..<count { roles["role\(index)"] = true }
+            return .object(roles)
+        }
+        let created = await harness.result("calendar.create", ["id": "team", "title": "t", "start": "2026-11-23T09:00:00",
+                                                                "participants": ["p1": ["name": "Ana", "roles": roles(32)]]])
+        #expect(created?["created"] == true)
+        #expect(await harness.invalidField("calendar.create", ["title": "t", "start": "2026-11-23T09:00:00",
+                                                              "participants": ["p1": ["name": "Ana", "roles": roles(33)]]]) == "participants.p1.roles")
+        #expect(await harness.invalidField("calendar.update", ["id": "team", "patch": ["participants": ["p1": ["name": "Ana", "roles": roles(33)]]]])
+                == "patch.participants.p1.roles")
+        // 32 roles come back from an export whole.
+        let exported = try #require(await harness.result("calendar.export", nil)?["ics"]?.stringValue)
+        let again = try await CalendarHarness(backend.other)
+        #expect(await again.result("calendar.import", ["ics": .string(exported)])?["errors"] == [])
+        #expect(await again.result("calendar.get", ["id": "team"])?["event"]?["participants"]?["p1"]?["roles"]?.objectValue?.count == 32)
+
+        let names = (0..<5_000).map { "r\($0)" }.joined(separator: ",")
+        let ics = CalendarImportProblemsTests.calendar([
+            CalendarImportProblemsTests.event("many", "ATTENDEE;CN=Ana;X-SWITCHBOARD-ROLES=\"\(names)\":mailto:ana@example.com\r\n"),
+            CalendarImportProblemsTests.event("few", "ATTENDEE;CN=Ana;X-SWITCHBOARD-ROLES=\"contact,attendee\":mailto:ana@example.com\r\n"),
+        ])
+        let imported = try #require(await harness.result("calendar.import", ["ics": .string(ics)]))
+        #expect(imported["created"] == 1)
+        #expect(imported["errors"]?.arrayValue?.map { $0["reason"] } == ["participants.p1.roles: expected at most 32 roles; the event is not imported"])
+        #expect(await harness.result("calendar.get", ["id": "few"])?["event"]?["participants"]?["p1"]?["roles"] == ["attendee": true, "contact": true])
     }
 }

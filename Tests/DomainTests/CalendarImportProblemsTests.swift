@@ -42,6 +42,40 @@ struct CalendarImportProblemsTests {
         #expect(await harness.result("calendar.get", ["id": "after"])?["event"]?["title"] == "after")
     }
 
+    @Test("an RRULE number libical would wrap (INTERVAL=65543 read as 7, COUNT=4294967297 as 1, BYDAY=257MO as 1MO) refuses its event naming the part; one the rules refuse keeps its reason",
+          arguments: CalendarBackend.allCases)
+    func wrappingRuleNumbers(backend: CalendarBackend) async throws {
+        let harness = try await CalendarHarness(backend)
+        let refused = "is out of range; the event is not imported"
+        let cases: [(rule: String, reason: String)] = [
+            ("FREQ=DAILY;INTERVAL=65543;COUNT=3", "its RRULE INTERVAL \(refused)"),
+            ("FREQ=DAILY;INTERVAL=65537", "its RRULE INTERVAL \(refused)"),
+            ("FREQ=DAILY;INTER\r\n VAL=6554\r\n 3", "its RRULE INTERVAL \(refused)"),
+            ("FREQ=DAILY;COUNT=4294967297", "its RRULE COUNT \(refused)"),
+            ("FREQ=DAILY;COUNT=99999999999999999999", "its RRULE COUNT \(refused)"),
+            ("FREQ=MONTHLY;BYDAY=256MO", "its RRULE BYDAY ordinal \(refused)"),
+            ("FREQ=MONTHLY;BYDAY=MO,257MO", "its RRULE BYDAY ordinal \(refused)"),
+            ("FREQ=MONTHLY;BYDAY=999MO", "its RRULE BYDAY ordinal \(refused)"),
+            ("FREQ=MONTHLY;BYDAY=-257MO", "its RRULE BYDAY ordinal \(refused)"),
+            ("FREQ=MONTHLY;BYDAY=+100MO", "its RRULE BYDAY ordinal \(refused)"),
+            ("FREQ=MONTHLY;BYMONTHDAY=1,65537", "its RRULE BYMONTHDAY \(refused)"),
+            ("FREQ=YEARLY;BYSETPOS=-65535;BYMONTH=1", "its RRULE BYSETPOS \(refused)"),
+            ("FREQ=DAILY;INTERVAL=1001", "recurrenceRules[0].interval: expected integer 1...1000; the event is not imported"),
+            ("FREQ=DAILY;COUNT=5001", "recurrenceRules[0].count: expected integer 1...5000; the event is not imported"),
+            ("FREQ=MONTHLY;BYDAY=54MO", "recurrenceRules[0].byDay[0].nthOfPeriod: expected integer -53...53, not 0; the event is not imported"),
+        ]
+        let ics = Self.calendar(cases.enumerated().map { Self.event("rule-\($0.offset)", "RRULE:\($0.element.rule)\r\n") }
+                                + [Self.event("fine", "RRULE:FREQ=MONTHLY;INTERVAL=0002;BYDAY=-01MO,+5TU;COUNT=0005000\r\n")])
+        let imported = try #require(await harness.result("calendar.import", ["ics": .string(ics)]))
+        #expect(imported["created"] == 1, "\(imported)")
+        let lines = CalendarICalendarTests.lines(of: ics, holding: "BEGIN:VEVENT")
+        #expect(imported["errors"]?.arrayValue ?? [] == cases.enumerated().map { index, item -> JSONValue in
+            ["index": .integer(Int64(index)), "line": .integer(Int64(lines[index])), "reason": .string(item.reason)]
+        })
+        let rule = await harness.result("calendar.get", ["id": "fine"])?["event"]?["recurrenceRules"]?.arrayValue?.first
+        #expect(rule?["interval"] == 2 && rule?["count"] == 5000 && rule?["byDay"]?.arrayValue?.last?["nthOfPeriod"] == 5, "\(rule ?? .null)")
+    }
+
     @Test("a time a VTIMEZONE's offset moves past 1900...2199 is refused, naming where: stored it could never be read again",
           arguments: CalendarBackend.allCases)
     func zoneOffsetPastTheYears(backend: CalendarBackend) async throws {
@@ -83,6 +117,26 @@ struct CalendarImportProblemsTests {
         #expect(await harness.call("calendar.get", ["id": "odd"]).error?["code"] == -32004)
     }
 
+    @Test("a VTIMEZONE with no STANDARD or DAYLIGHT part (libical reads it as UTC) is not kept: its events are reported",
+          arguments: CalendarBackend.allCases)
+    func zoneWithoutObservances(backend: CalendarBackend) async throws {
+        let harness = try await CalendarHarness(backend)
+        let zones = "BEGIN:VTIMEZONE\r\nTZID:Office\r\nEND:VTIMEZONE\r\n"
+            + "BEGIN:VTIMEZONE\r\nTZID:Home\r\nBEGIN:STANDARD\r\nDTSTART:19700101T000000\r\nTZOFFSETFROM:+0100\r\n"
+            + "TZOFFSETTO:+0100\r\nEND:STANDARD\r\nEND:VTIMEZONE\r\n"
+        let ics = Self.calendar([Self.event("office", "DTSTART;TZID=Office:20261123T100000\r\n"),
+                                 Self.event("home", "DTSTART;TZID=Home:20261123T100000\r\n"), Self.event("plain")])
+            .replacingOccurrences(of: "PRODID:-//test//EN\r\n", with: "PRODID:-//test//EN\r\n" + zones)
+        let imported = try #require(await harness.result("calendar.import", ["ics": .string(ics)]))
+        #expect(imported["created"] == 2)
+        let errors = imported["errors"]?.arrayValue ?? []
+        #expect(errors.map { $0["index"] } == [0] && errors.first?["reason"]?.stringValue?.contains("no STANDARD or DAYLIGHT part") == true,
+                "\(errors)")
+        #expect(await harness.call("calendar.get", ["id": "office"]).error?["code"] == -32004)
+        let home = await harness.result("calendar.get", ["id": "home"])?["event"]
+        #expect(home?["start"] == "2026-11-23T09:00:00" && home?["timeZone"] == "UTC", "\(home ?? .null)")
+    }
+
     @Test("a VEVENT without END is reported by position and line; the valid events before and after it are imported",
           arguments: CalendarBackend.allCases)
     func veventWithoutEnd(backend: CalendarBackend) async throws {
@@ -119,6 +173,22 @@ struct CalendarImportProblemsTests {
         let imported = try #require(await harness.result("calendar.import", ["ics": .string(ics)]))
         #expect(imported["created"] == 3)
         #expect(imported["errors"] == [])
+    }
+
+    @Test("a UTF-8 byte order mark before BEGIN:VCALENDAR is skipped, in an inline ics and in a file")
+    func byteOrderMark() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("calendar-bom-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let harness = try await CalendarHarness(.memory, readRoots: ReadRoots(resolving: [folder.path]))
+        let ics = "\u{FEFF}" + Self.calendar([Self.event("bom")])
+        let inline = try #require(await harness.result("calendar.import", ["ics": .string(ics)]))
+        #expect(inline["created"] == 1 && inline["errors"] == [], "\(inline)")
+        let file = folder.appendingPathComponent("bom.ics")
+        try Data(ics.utf8).write(to: file)
+        let fromFile = try #require(await harness.result("calendar.import", ["path": .string(file.path)]))
+        #expect(fromFile["errors"] == [] && fromFile["unchanged"] == 1, "\(fromFile)")
+        #expect(await harness.result("calendar.get", ["id": "bom"])?["event"]?["title"] == "bom")
     }
 
     @Test("JSON, plain text or a lone VEVENT is no iCalendar file: -32602 naming ics or path, the text not quoted")

@@ -1,4 +1,5 @@
 import CalendarDomain
+import Foundation
 import Jansson
 import SwitchboardCore
 import SwitchboardHost
@@ -81,6 +82,124 @@ struct CalendarMethodsTests {
         let harness = try await CalendarHarness(.memory)
         #expect(await harness.invalidField("calendar.create", params) == field)
         #expect(try await harness.calendar.allEvents().events.isEmpty)
+    }
+
+    /// Rules RFC 5545 §3.3.10 forbids, as JSCalendar and as an RRULE, with the member they are refused for.
+    static let forbiddenRules: [(rule: JSONValue, rrule: String, member: String)] = [
+        (["frequency": "daily", "byDay": [["day": "mo", "nthOfPeriod": 1]]], "FREQ=DAILY;BYDAY=1MO", "byDay[0].nthOfPeriod"),
+        (["frequency": "weekly", "byDay": [["day": "tu"], ["day": "mo", "nthOfPeriod": -1]]], "FREQ=WEEKLY;BYDAY=TU,-1MO", "byDay[1].nthOfPeriod"),
+        (["frequency": "weekly", "byMonthDay": [1]], "FREQ=WEEKLY;BYMONTHDAY=1", "byMonthDay"),
+        (["frequency": "daily", "byYearDay": [1]], "FREQ=DAILY;BYYEARDAY=1", "byYearDay"),
+        (["frequency": "weekly", "byYearDay": [100]], "FREQ=WEEKLY;BYYEARDAY=100", "byYearDay"),
+        (["frequency": "monthly", "byYearDay": [-1]], "FREQ=MONTHLY;BYYEARDAY=-1", "byYearDay"),
+        (["frequency": "daily", "byWeekNo": [1]], "FREQ=DAILY;BYWEEKNO=1", "byWeekNo"),
+        (["frequency": "weekly", "byWeekNo": [1]], "FREQ=WEEKLY;BYWEEKNO=1", "byWeekNo"),
+        (["frequency": "monthly", "byWeekNo": [-1]], "FREQ=MONTHLY;BYWEEKNO=-1", "byWeekNo"),
+        (["frequency": "yearly", "byWeekNo": [20], "byDay": [["day": "mo", "nthOfPeriod": 1]]], "FREQ=YEARLY;BYWEEKNO=20;BYDAY=1MO", "byDay[0].nthOfPeriod"),
+    ]
+
+    @Test("a rule RFC 5545 forbids (an nth weekday when not monthly or yearly, byMonthDay weekly, byYearDay or byWeekNo not yearly) is -32602 naming the member on create and update, and an import error")
+    func rulesRFC5545Forbids() async throws {
+        let harness = try await CalendarHarness(.memory)
+        _ = await harness.result("calendar.create", ["id": "plain", "title": "plain", "start": "2026-11-23T09:00:00"])
+        for (rule, _, member) in Self.forbiddenRules {
+            #expect(await harness.invalidField("calendar.create", ["title": "x", "start": "2026-11-23T09:00:00", "recurrenceRules": [rule]])
+                    == "recurrenceRules[0].\(member)", "\(rule)")
+            #expect(await harness.invalidField("calendar.update", ["id": "plain", "patch": ["recurrenceRules": [["frequency": "daily"], rule]]])
+                    == "patch.recurrenceRules[1].\(member)", "\(rule)")
+        }
+        #expect(try await harness.calendar.allEvents().events.map(\.id) == ["plain"])
+        #expect(try await harness.calendar.event(id: "plain")?.recurrenceRules == nil)
+        let ics = CalendarImportProblemsTests.calendar(Self.forbiddenRules.enumerated().map { index, item in
+            CalendarImportProblemsTests.event("rule-\(index)", "RRULE:\(item.rrule)\r\n")
+        })
+        let imported = try #require(await harness.result("calendar.import", ["ics": .string(ics)]))
+        #expect(imported["created"] == 0)
+        let reasons = (imported["errors"]?.arrayValue ?? []).map { $0["reason"]?.stringValue ?? "" }
+        #expect(reasons.count == Self.forbiddenRules.count, "\(reasons)")
+        for (reason, item) in zip(reasons, Self.forbiddenRules) {
+            // libical writes BYDAY in its own order: the member, not its position.
+            let member = item.member.prefix { $0 != "[" }, part = item.member.split(separator: ".").last ?? ""
+            #expect(reason.hasPrefix("recurrenceRules[0].\(member)") && reason.contains("\(part): expected ")
+                    && reason.hasSuffix("; the event is not imported"), "\(reason)")
+        }
+    }
+
+    @Test("what RFC 5545 allows is taken: an nth weekday monthly and yearly, byWeekNo with plain weekdays, byYearDay yearly, byMonthDay monthly and daily")
+    func rulesRFC5545Allows() async throws {
+        let harness = try await CalendarHarness(.memory)
+        let rules: [JSONValue] = [
+            ["frequency": "monthly", "byDay": [["day": "mo", "nthOfPeriod": -1]]],
+            ["frequency": "yearly", "byDay": [["day": "mo", "nthOfPeriod": 20]]],
+            ["frequency": "yearly", "byWeekNo": [20], "byDay": [["day": "mo"]]],
+            ["frequency": "yearly", "byYearDay": [100]],
+            ["frequency": "monthly", "byMonthDay": [1]],
+            ["frequency": "daily", "byMonthDay": [1]],
+            ["frequency": "weekly", "byDay": [["day": "mo"]]],
+        ]
+        for rule in rules {
+            let created = await harness.result("calendar.create", ["title": "x", "start": "2026-11-23T09:00:00", "recurrenceRules": [rule]])
+            #expect(created?["created"] == true, "\(rule)")
+        }
+    }
+
+    @Test("ids that differ only in Unicode normalisation are two events on every backend, compared by their bytes as the stores compare them",
+          arguments: CalendarBackend.allCases)
+    func idsComparedByBytes(backend: CalendarBackend) async throws {
+        let harness = try await CalendarHarness(backend)
+        let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
+        // JSON strings compare as Swift strings (canonical equivalence): compare bytes.
+        func bytes(_ value: JSONValue?) -> [UInt8] { Array((value?.stringValue ?? "").utf8) }
+        let start = try await harness.calendar.state()
+        let first = await harness.result("calendar.create", ["id": .string(composed), "title": "composed", "start": "2026-11-23T09:00:00"])
+        let second = await harness.result("calendar.create", ["id": .string(decomposed), "title": "decomposed", "start": "2026-11-23T10:00:00"])
+        #expect(first?["created"] == true && second?["created"] == true)
+        #expect(bytes(second?["event"]?["id"]) == Array(decomposed.utf8))
+        #expect(try await harness.calendar.allEvents().events.map { Array($0.id.utf8) } == [Array(decomposed.utf8), Array(composed.utf8)])
+        let day = await harness.result("calendar.day", ["date": "2026-11-23"])?["events"]?.arrayValue ?? []
+        #expect(day.map { bytes($0["title"]) } == [Array("composed".utf8), Array("decomposed".utf8)])
+        #expect(day.map { bytes($0["id"]) } == [Array(composed.utf8), Array(decomposed.utf8)])
+        let changes = await harness.result("calendar.changes", ["sinceState": .string(start)])
+        #expect((changes?["created"]?.arrayValue ?? []).map { bytes($0) } == [Array(composed.utf8), Array(decomposed.utf8)])
+
+        _ = await harness.result("calendar.update", ["id": .string(decomposed), "patch": ["title": "changed"]])
+        #expect(bytes(await harness.result("calendar.get", ["id": .string(composed)])?["event"]?["title"]) == Array("composed".utf8))
+        _ = await harness.result("calendar.delete", ["id": .string(decomposed)])
+        #expect(bytes(await harness.result("calendar.get", ["id": .string(composed)])?["event"]?["title"]) == Array("composed".utf8))
+        #expect(await harness.call("calendar.get", ["id": .string(decomposed)]).error?["code"] == -32004)
+
+        let ics = CalendarImportProblemsTests.calendar([CalendarImportProblemsTests.event("uid-\(composed)"),
+                                                        CalendarImportProblemsTests.event("uid-\(decomposed)")])
+        let imported = await harness.result("calendar.import", ["ics": .string(ics)])
+        #expect(imported?["created"] == 2 && imported?["errors"] == [], "\(imported ?? .null)")
+    }
+
+    @Test("a by* list longer than libical holds is -32602 naming it, as Schemas/ says; 100,000 byDay and 40,000 locations are refused by their count")
+    func byListsAreBounded() async throws {
+        let harness = try await CalendarHarness(.memory)
+        let schemaFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Schemas/components/CalendarRecurrenceRule.json")
+        let schema = try JSONSerialization.jsonObject(with: Data(contentsOf: schemaFile)) as? [String: Any]
+        let properties = schema?["properties"] as? [String: Any]
+        for (member, maximum) in RecurrenceRule.maximumItems {
+            #expect((properties?[member] as? [String: Any])?["maxItems"] as? Int == maximum, "\(member)")
+            let item: JSONValue = member == "byDay" ? ["day": "mo"] : member == "byMonth" ? "1" : 1
+            func rule(_ count: Int) -> JSONValue {
+                var rule: JSONObject = ["frequency": "yearly", member: .array(Array(repeating: item, count: count))]
+                if member == "bySetPosition" { rule["byMonth"] = ["1"] }  // a set position needs another by* part
+                return .object(rule)
+            }
+            #expect(await harness.invalidField("calendar.create", ["title": "x", "start": "2026-11-23T09:00:00", "recurrenceRules": [rule(maximum + 1)]])
+                    == "recurrenceRules[0].\(member)")
+            #expect(await harness.result("calendar.create", ["title": "x", "start": "2026-11-23T09:00:00", "recurrenceRules": [rule(maximum)]])?["created"] == true,
+                    "\(member)")
+        }
+        let days: JSONValue = .array(Array(repeating: ["day": "mo"], count: 100_000))
+        #expect(await harness.invalidField("calendar.create", ["title": "x", "start": "2026-11-23T09:00:00",
+                                                              "recurrenceRules": [["frequency": "weekly", "byDay": days]]]) == "recurrenceRules[0].byDay")
+        var locations = JSONObject()
+        for index in 0..<40_000 { locations["l\(index)"] = ["name": "a"] }
+        #expect(await harness.invalidField("calendar.create", ["title": "x", "start": "2026-11-23T09:00:00", "locations": .object(locations)]) == "locations")
     }
 
     @Test("a create retried with the same id stores once", arguments: CalendarBackend.allCases)

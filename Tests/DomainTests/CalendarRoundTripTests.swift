@@ -86,4 +86,15 @@ struct CalendarRoundTripTests {
         }
         try await Self.expectRoundTrip(source, backend: backend)
     }
+
+    @Test("all-day events on the first and last days taken come back: an end of 2200-01-01 (exclusive) is read", arguments: CalendarBackend.allCases)
+    func allDayAtTheEdges(backend: CalendarBackend) async throws {
+        let source = try await CalendarHarness(backend)
+        for (id, start, duration) in [("last", "2199-12-31T00:00:00", "P1D"), ("last-two", "2199-12-30T00:00:00", "P2D"),
+                                      ("first", "1900-01-01T00:00:00", "P1D")] {
+            _ = try #require(await source.result("calendar.create", ["id": .string(id), "title": .string(id), "start": .string(start),
+                                                                     "duration": .string(duration), "showWithoutTime": true]))
+        }
+        try await Self.expectRoundTrip(source, backend: backend)
+    }
 }

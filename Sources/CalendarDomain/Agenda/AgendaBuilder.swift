@@ -71,7 +71,7 @@ struct AgendaBuilder {
         if a.showWithoutTime, a.start != b.start { return a.start < b.start }
         if let startA = a.startInstant, let startB = b.startInstant, startA != startB { return startA < startB }
         if a.details !== b.details, a.title != b.title { return a.title < b.title }
-        if a.id != b.id { return a.id < b.id }
+        if ExactID(a.id) != ExactID(b.id) { return ExactID(a.id) < ExactID(b.id) }
         return (a.recurrenceId?.seconds ?? 0) < (b.recurrenceId?.seconds ?? 0)
     }
 

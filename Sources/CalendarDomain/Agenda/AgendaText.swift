@@ -1,3 +1,5 @@
+import SwitchboardCore
+
 /// Writes a `calendar.agenda` answer as JSON text, what ``CalendarAgenda/Result``'s `Encodable`
 /// conformance writes: each entry first with what is its own, then its event's details, copied
 /// from ``EventDetailsCache`` unless an override changes them.
@@ -6,11 +8,11 @@
 /// and adds up a bound of the answer's length; the second writes the answer with a ``ByteCursor``
 /// into one buffer of that size, dates and times digit by digit.
 struct AgendaText {
-    private let known: [String: [UInt8]]
+    private let known: [ExactID: [UInt8]]
     /// Details written by this answer, for the cache.
-    private(set) var written: [String: [UInt8]] = [:]
+    private(set) var written: [ExactID: [UInt8]] = [:]
 
-    init(known: [String: [UInt8]]) {
+    init(known: [ExactID: [UInt8]]) {
         self.known = known
     }
 
@@ -39,7 +41,7 @@ struct AgendaText {
                     found = kept
                 } else {
                     let details: [UInt8]
-                    let id = entries[index].id, shared = entries[index].hasEventDetails
+                    let id = ExactID(entries[index].id), shared = entries[index].hasEventDetails
                     if shared, let kept = known[id] ?? written[id] {
                         details = kept
                     } else {

@@ -1,4 +1,5 @@
 import Synchronization
+import SwitchboardCore
 
 /// Each event's details as agenda JSON text (`,"title":…,"participants":{…}`), written once per
 /// state of the calendar and copied into every entry that shows them: in a 2001-day agenda the
@@ -9,18 +10,18 @@ import Synchronization
 final class EventDetailsCache: Sendable {
     private struct Kept {
         var state: String
-        var details: [String: [UInt8]]
+        var details: [ExactID: [UInt8]]
     }
 
     private let kept = Mutex(Kept(state: "", details: [:]))
 
     /// The details kept for `state`, by event id (empty when the cache holds another state).
-    func details(at state: String) -> [String: [UInt8]] {
+    func details(at state: String) -> [ExactID: [UInt8]] {
         kept.withLock { $0.state == state ? $0.details : [:] }
     }
 
     /// Keeps `written` (details of `state` not yet kept).
-    func keep(_ written: [String: [UInt8]], at state: String) {
+    func keep(_ written: [ExactID: [UInt8]], at state: String) {
         guard !written.isEmpty else { return }
         kept.withLock { kept in
             if kept.state != state { kept = Kept(state: state, details: [:]) }

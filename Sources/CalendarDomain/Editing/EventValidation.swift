@@ -7,6 +7,8 @@ enum EventValidation {
     static let maximumText = 100_000
     static let maximumMembers = 500
     static let maximumOverrides = 5_000
+    /// The most roles one participant has: what an export writes and an import reads back whole.
+    static let maximumRoles = 32
 
     static func check(_ event: CalendarEvent, prefix: String) throws(JSONFieldError) {
         let p = prefix.isEmpty ? "" : prefix + "."
@@ -80,7 +82,8 @@ enum EventValidation {
         try people(patch.locations, patch.participants, prefix: field + ".")
     }
 
-    /// Locations and participants: at most ``maximumMembers`` of each, their texts bounded.
+    /// Locations and participants: at most ``maximumMembers`` of each, their texts bounded, at most
+    /// ``maximumRoles`` roles each.
     private static func people(_ locations: [String: Location]?, _ participants: [String: Participant]?, prefix p: String) throws(JSONFieldError) {
         try members(locations, field: p + "locations") { location, field throws(JSONFieldError) in
             try text(location.name, field: field + ".name", maximum: maximumTitle)
@@ -88,6 +91,9 @@ enum EventValidation {
         try members(participants, field: p + "participants") { participant, field throws(JSONFieldError) in
             if let name = participant.name { try text(name, field: field + ".name", maximum: maximumTitle) }
             if let email = participant.email { try text(email, field: field + ".email", maximum: maximumTitle) }
+            if let roles = participant.roles, roles.count > maximumRoles {
+                throw JSONFieldError(field: field + ".roles", expected: "at most \(maximumRoles) roles", got: String(roles.count))
+            }
         }
     }
 
@@ -106,9 +112,14 @@ enum EventValidation {
         }
     }
 
+    /// A text of at most `maximum` bytes without U+0000, which a client's JSON is refused for (its
+    /// decoder rejects NUL) and an import can make (a percent-encoded `X-SWITCHBOARD-CN` of `a%00b`).
     static func text(_ value: String, field: String, maximum: Int) throws(JSONFieldError) {
         guard value.utf8.count <= maximum else {
             throw JSONFieldError(field: field, expected: "text of at most \(maximum) bytes", got: JSONFieldError.quote(value))
+        }
+        guard !value.utf8.contains(0) else {
+            throw JSONFieldError(field: field, expected: "a string without U+0000 (NUL)", got: "a string with U+0000")
         }
     }
 

@@ -39,8 +39,9 @@ struct ICalendarOutline {
     private var output: [UInt8] = []
     /// The open components outside a VEVENT, outermost first.
     private var open: [String] = []
-    /// The VEVENT being read: where it is, where its text starts in `output`, and what opened inside it.
-    private var current: (place: Place, offset: Int, inner: [String])?
+    /// The VEVENT being read: where it is, where its text starts in `output`, what opened inside it, and
+    /// why it is to be left out at its END, if it is (``outOfRangeRulePart(_:)``).
+    private var current: (place: Place, offset: Int, inner: [String], refusal: String?)?
     private var count = 0
     /// How many BEGIN lines deeper than ``maximumDepth`` are open: their lines are left out.
     private var overflow = 0
@@ -51,7 +52,8 @@ struct ICalendarOutline {
     init(_ source: String) {
         let bytes = Array(source.utf8)
         output.reserveCapacity(bytes.count + 64)
-        var start = 0, line = 1
+        // A UTF-8 byte order mark before the first line (Windows editors write one) is no part of it.
+        var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0, line = 1
         while start < bytes.count {
             // A logical line: the physical one and each following one that starts with a space or tab.
             var end = start, lines = 0
@@ -119,6 +121,7 @@ struct ICalendarOutline {
                 return emit(line)
             case .end(let name)? where name == "VEVENT" || event.inner.contains(name):
                 if name == "VEVENT" {
+                    if let refusal = event.refusal { return drop(event.place, event.offset, refusal) }
                     close(event.inner[...])
                     emit(line)
                     events.append(event.place)
@@ -133,6 +136,10 @@ struct ICalendarOutline {
             case .end?:
                 drop(event.place, event.offset, "no END:VEVENT")
             case nil:
+                if event.refusal == nil, event.inner.isEmpty, let part = Self.outOfRangeRulePart(line) {
+                    event.refusal = "its RRULE \(part) is out of range"
+                    current = event
+                }
                 return emitSplitting(line)
             }
         }
@@ -142,7 +149,7 @@ struct ICalendarOutline {
                 close(open[(calendar + 1)...])
                 open.removeSubrange((calendar + 1)...)
             }
-            current = (Place(index: count, line: number), output.count, [])
+            current = (Place(index: count, line: number), output.count, [], nil)
             count += 1
             emit(line)
         case .begin(let name)?:
@@ -221,6 +228,49 @@ struct ICalendarOutline {
             output.append(contentsOf: [0x0D, 0x0A])
             start += Self.valuesPerLine
         }
+    }
+
+    /// The most significant digits a number of an RRULE may have: no rule switchboard repeats needs more
+    /// (``RecurrenceRule/validate(field:)``: an interval to 1000, a count to 5000).
+    static let ruleNumberDigits = 4
+    /// The most significant digits of a BYDAY ordinal (``RecurrenceRule`` takes ±53).
+    static let ruleOrdinalDigits = 2
+
+    /// The part of an RRULE line whose number is beyond what any rule switchboard takes, or `nil`
+    /// (also for any other line). libical keeps an INTERVAL or a BY* value in a 16-bit integer, a
+    /// COUNT in 32 bits and a BYDAY ordinal in 8, and wraps what does not fit without a word:
+    /// `INTERVAL=65543` became 7, `COUNT=4294967297` 1, `BYDAY=257MO` the first Monday. Such a rule
+    /// is refused here, where its text is still the file's; one libical keeps whole is checked later
+    /// with the reason naming its member.
+    static func outOfRangeRulePart(_ line: ArraySlice<UInt8>) -> String? {
+        guard let first = line.first, upper(first) == UInt8(ascii: "R"), name(line) == "RRULE" else { return nil }
+        let unfolded = Self.unfolded(line)
+        guard let colon = valueStart(unfolded[...]) else { return nil }
+        for part in unfolded[(colon + 1)...].split(separator: UInt8(ascii: ";")) {
+            guard let equals = part.firstIndex(of: UInt8(ascii: "=")) else { continue }
+            let name = String(decoding: part[..<equals].map(upper), as: UTF8.self)
+            guard name == "INTERVAL" || name == "COUNT" || name.hasPrefix("BY") else { continue }
+            for item in part[(equals + 1)...].split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
+                let digits = significantDigits(item)
+                if name == "BYDAY" {
+                    // An ordinal, then the weekday: `-1SU`, `+2MO`.
+                    if digits.count > ruleOrdinalDigits { return "BYDAY ordinal" }
+                } else if digits.count > ruleNumberDigits {
+                    return name
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The digits of the number `item` starts with (after a sign and spaces), without leading zeros.
+    private static func significantDigits(_ item: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        var index = item.startIndex
+        while index < item.endIndex, [0x20, 0x09, UInt8(ascii: "+"), UInt8(ascii: "-")].contains(item[index]) { index += 1 }
+        while index < item.endIndex, item[index] == UInt8(ascii: "0") { index += 1 }
+        var end = index
+        while end < item.endIndex, (0x30...0x39).contains(item[end]) { end += 1 }
+        return item[index..<end]
     }
 
     /// BEGIN or END and the component's name (upper case), or `nil` for any other line. As libical

@@ -18,7 +18,7 @@ import SwitchboardCore
 /// in X-SWITCHBOARD-ROLES, and an ORGANIZER with that parameter joins no ATTENDEE.
 /// A set of roles that the property and ROLE do not give back exactly (`contact`, `chair` alone, a
 /// second owner, no role at all) is written whole as `X-SWITCHBOARD-ROLES="attendee,contact"`,
-/// which import takes over ROLE (up to 32 names). Roles with a comma, a double quote, a caret or a
+/// which import takes over ROLE (up to 32 names; more refuse the event). Roles with a comma, a double quote, a caret or a
 /// control character in their name are not written.
 ///
 /// A participant's address is `mailto:` its email; one without an email is `invalid:nomail`, as
@@ -157,16 +157,19 @@ enum ICalendarParticipants {
                      mailto: mailto.map { $0.lowercased() }, isOrganizer: isOrganizer, isWhole: isOrganizer && listed != nil)
     }
 
-    /// X-SWITCHBOARD-ROLES, when present and well formed (at most 32 names, each one
-    /// ``isWritable(_:)``); otherwise ROLE decides.
+    /// X-SWITCHBOARD-ROLES, when present and well formed (each name ``isWritable(_:)``); otherwise ROLE
+    /// decides. More than ``EventValidation/maximumRoles`` names are taken all, so that the event is
+    /// refused saying so rather than imported with the ROLE's roles.
     private static func listedRoles(_ property: OpaquePointer) -> Set<String>? {
         var parameter = icalproperty_get_first_parameter(property, ICAL_X_PARAMETER)
         while let current = parameter {
             if let name = ICalendarReader.text(icalparameter_get_xname(current)), name.uppercased() == rolesParameter {
                 let value = ICalendarReader.text(icalparameter_get_xvalue(current)) ?? ""
                 let names = value.split(separator: ",").map { $0.trimming { $0 == " " || $0 == "\t" } }.filter { !$0.isEmpty }
-                guard names.count <= 32, names.allSatisfy(isWritable) else { return nil }
-                return Set(names)
+                let set = Set(names)
+                guard set.count <= EventValidation.maximumRoles else { return set }
+                guard names.allSatisfy(isWritable) else { return nil }
+                return set
             }
             parameter = icalproperty_get_next_parameter(property, ICAL_X_PARAMETER)
         }

@@ -1,5 +1,6 @@
 import CLibical
 import Jansson
+import SwitchboardCore
 
 /// Reads iCalendar text (RFC 5545, as Thunderbird, Apple Calendar or Google export it) into
 /// JSCalendar events, through libical's parser.
@@ -51,7 +52,8 @@ enum ICalendarReader {
         // The outline and libical see the same VEVENTs; should they not, positions are libical's.
         let places = components.count == outline.events.count
             ? outline.events.map { Optional($0) } : components.indices.map { _ in nil as ICalendarOutline.Place? }
-        var masters: [CalendarEvent] = [], order: [String: Int] = [:], positions: [Int] = []
+        // UIDs compared by their bytes, as the stores compare event ids.
+        var masters: [CalendarEvent] = [], order: [ExactID: Int] = [:], positions: [Int] = []
         var exceptions: [(place: (index: Int, line: Int?), uid: String, component: OpaquePointer)] = []
         for (position, component) in components.enumerated() {
             if Task.isCancelled { break }  // the caller answers -32800
@@ -77,11 +79,11 @@ enum ICalendarReader {
             do {
                 let event = try event(component, uid: uid)
                 try EventValidation.check(event, prefix: "")
-                if let known = order[uid] {
+                if let known = order[ExactID(uid)] {
                     masters[known] = event
                     report("the UID of VEVENT \(positions[known]) again: this one replaces it")
                 } else {
-                    order[uid] = masters.count
+                    order[ExactID(uid)] = masters.count
                     masters.append(event)
                     positions.append(place.index)
                 }
@@ -91,7 +93,7 @@ enum ICalendarReader {
         }
         for exception in exceptions {
             func report(_ reason: String) { problems.append(Problem(index: exception.place.index, line: exception.place.line, reason: reason)) }
-            guard let position = order[exception.uid] else {
+            guard let position = order[ExactID(exception.uid)] else {
                 report("RECURRENCE-ID without its recurring event; the occurrence is not imported")
                 continue
             }
@@ -258,11 +260,27 @@ enum ICalendarReader {
         guard let property = icalcomponent_get_first_property(component, ICAL_DTEND_PROPERTY) else {
             return start.isDate ? EventDuration(days: 1) : .zero
         }
+        if start.isDate, let end = exclusiveEndDay(icalproperty_get_dtend(property)) {
+            return EventDuration(days: max(end - start.wall.date.dayNumber, 1))
+        }
         let end = try ZonedTime(property, icalproperty_get_dtend(property))
         if start.isDate { return EventDuration(days: max(end.wall.date.dayNumber - start.wall.date.dayNumber, 1)) }
         let seconds = end.instant(floatingIn: start) - start.instant(floatingIn: start)
         guard seconds >= 0 else { throw Refusal(reason: "DTEND before DTSTART") }
         return EventDuration(seconds: seconds)
+    }
+
+    /// The day number of an all-day event's DTEND (a DATE), or `nil` for another value. The end is
+    /// exclusive, the day after the last: an event on 2199-12-31 ends on 2200-01-01, past the years
+    /// any time is taken in, and is read so that its export imports again.
+    private static func exclusiveEndDay(_ time: icaltimetype) -> Int64? {
+        guard time.is_date != 0 else { return nil }
+        if let date = CalendarDate(year: Int64(time.year), month: Int64(time.month), day: Int64(time.day)) { return date.dayNumber }
+        let last = LocalDateTime.years.upperBound
+        guard Int64(time.year) == last + 1, time.month == 1, time.day == 1, let lastDay = CalendarDate(year: last, month: 12, day: 31) else {
+            return nil
+        }
+        return lastDay.dayNumber + 1
     }
 
     /// LOCATION, then each X-SWITCHBOARD-LOCATION (what ``ICalendarWriter`` writes for further locations).

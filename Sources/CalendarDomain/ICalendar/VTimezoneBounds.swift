@@ -9,7 +9,8 @@ import CLibical
 /// rule is `FREQ=YEARLY` and yields at most ``maximumChangesPerYear`` changes a year, and when the
 /// changes of all kept VTIMEZONEs together stay within ``maximumChanges``. Each STANDARD and DAYLIGHT
 /// must also give both offsets, readable and within ±18 hours: libical reads `+999999` as 99 hours
-/// and takes an unreadable one as no offset, so the file's times were moved or kept silently. A refused VTIMEZONE is
+/// and takes an unreadable one as no offset, so the file's times were moved or kept silently. A
+/// VTIMEZONE needs a STANDARD or DAYLIGHT part at all: libical reads one without as UTC. A refused VTIMEZONE is
 /// removed from the file before any event reads it: an event whose TZID needs it is then reported
 /// (``ZonedTime``).
 enum VTimezoneBounds {
@@ -21,7 +22,7 @@ enum VTimezoneBounds {
     static let horizonYear = Int(LocalDateTime.years.upperBound)
     /// Why a VTIMEZONE is refused, for the events that need it.
     static let refusal = "rules that change the offset more than \(maximumChangesPerYear) times a year (or too many changes in all), "
-        + "or a TZOFFSETFROM or TZOFFSETTO missing, unreadable or beyond ±18 hours"
+        + "no STANDARD or DAYLIGHT part, or a TZOFFSETFROM or TZOFFSETTO missing, unreadable or beyond ±18 hours"
     /// The largest offset from UTC a STANDARD or DAYLIGHT may give, in seconds.
     static let maximumOffset: Int32 = 18 * 3600
 
@@ -44,13 +45,16 @@ enum VTimezoneBounds {
         }
     }
 
-    /// The offset changes `zone` expands to, about, or `nil` when a rule changes it too often.
+    /// The offset changes `zone` expands to, about, or `nil` when a rule changes it too often or it
+    /// has no STANDARD or DAYLIGHT part (libical reads such a zone as UTC without a word).
     private static func changes(of zone: OpaquePointer) -> Int? {
-        var total = 0
+        var total = 0, observances = 0
         var observance = icalcomponent_get_first_component(zone, ICAL_ANY_COMPONENT)
         while let current = observance {
             defer { observance = icalcomponent_get_next_component(zone, ICAL_ANY_COMPONENT) }
             guard hasOffsets(current) else { return nil }
+            let kind = icalcomponent_isa(current)
+            if kind == ICAL_XSTANDARD_COMPONENT || kind == ICAL_XDAYLIGHT_COMPONENT { observances += 1 }
             let start = icalcomponent_get_first_property(current, ICAL_DTSTART_PROPERTY).map { icalproperty_get_dtstart($0) }
             var rule = icalcomponent_get_first_property(current, ICAL_RRULE_PROPERTY)
             while let property = rule {
@@ -65,7 +69,7 @@ enum VTimezoneBounds {
             }
             if total > maximumChanges { return nil }
         }
-        return total
+        return observances > 0 ? total : nil
     }
 
     /// True when `observance` gives TZOFFSETFROM and TZOFFSETTO within ``maximumOffset``, and libical

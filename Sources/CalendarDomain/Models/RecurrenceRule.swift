@@ -89,6 +89,12 @@ public struct RecurrenceRule: Sendable, Equatable, Codable {
     public static let maximumCount = 5000
     /// The longest `interval`.
     public static let maximumInterval = 1000
+    /// The most members each `by*` list may have: what libical 3.0 holds of it (`ICAL_BY_*_SIZE` less
+    /// its end mark; it drops the rest without a word), and no more than the list has distinct values.
+    public static let maximumItems: [(member: String, maximum: Int)] = [
+        ("byDay", 385), ("byMonthDay", 31), ("byMonth", 12), ("byYearDay", 385), ("byWeekNo", 55), ("byHour", 24), ("byMinute", 60),
+        ("bySetPosition", 385),
+    ]
 
     /// Checks every member's range; `field` is where the rule sits in the params (`recurrenceRules[0]`).
     public func validate(field: String) throws(JSONFieldError) {
@@ -97,6 +103,14 @@ public struct RecurrenceRule: Sendable, Equatable, Codable {
                 throw JSONFieldError(field: "\(field).\(name)[\(index)]",
                                      expected: "integer \(range.lowerBound)...\(range.upperBound)\(nonZero ? ", not 0" : "")",
                                      got: String(value))
+            }
+        }
+        // Sizes first: a list of 100,000 members is refused before any of them is looked at.
+        let counts = ["byDay": byDay?.count, "byMonthDay": byMonthDay?.count, "byMonth": byMonth?.count, "byYearDay": byYearDay?.count,
+                      "byWeekNo": byWeekNo?.count, "byHour": byHour?.count, "byMinute": byMinute?.count, "bySetPosition": bySetPosition?.count]
+        for (name, maximum) in Self.maximumItems {
+            if let count = counts[name] ?? nil, count > maximum {
+                throw JSONFieldError(field: "\(field).\(name)", expected: "at most \(maximum) members", got: String(count))
             }
         }
         if let interval, !(1...Self.maximumInterval).contains(interval) {
@@ -122,9 +136,40 @@ public struct RecurrenceRule: Sendable, Equatable, Codable {
         for (index, month) in (byMonth ?? []).enumerated() where Int(month).map({ !(1...12).contains($0) }) ?? true {
             throw JSONFieldError(field: "\(field).byMonth[\(index)]", expected: "a month \"1\"...\"12\"", got: JSONFieldError.quote(month))
         }
+        try checkPartsForFrequency(field: field)
         if bySetPosition != nil, [byDay?.isEmpty, byMonthDay?.isEmpty, byMonth?.isEmpty, byYearDay?.isEmpty, byWeekNo?.isEmpty]
             .allSatisfy({ $0 ?? true }) {
             throw JSONFieldError(field: "\(field).bySetPosition", expected: "another by* member beside it (RFC 5545)", got: "none")
+        }
+    }
+
+    /// The parts RFC 5545 §3.3.10 allows only with some frequencies: a BYDAY ordinal with MONTHLY or
+    /// YEARLY (and not beside BYWEEKNO), BYMONTHDAY not with WEEKLY, BYYEARDAY not with DAILY, WEEKLY or
+    /// MONTHLY, BYWEEKNO with YEARLY only. libical takes the others and repeats them never or as if the
+    /// part were not there, so a rule would show nothing, or more than it says, without a word.
+    private func checkPartsForFrequency(field: String) throws(JSONFieldError) {
+        let frequencyName = "frequency \(frequency.rawValue)"
+        let hasWeekNumbers = !(byWeekNo ?? []).isEmpty
+        for (index, day) in (byDay ?? []).enumerated() {
+            guard let nth = day.nthOfPeriod else { continue }
+            if frequency != .monthly && frequency != .yearly {
+                throw JSONFieldError(field: "\(field).byDay[\(index)].nthOfPeriod",
+                                     expected: "no nthOfPeriod unless the frequency is monthly or yearly (RFC 5545)",
+                                     got: "\(nth) with \(frequencyName)")
+            }
+            if hasWeekNumbers {
+                throw JSONFieldError(field: "\(field).byDay[\(index)].nthOfPeriod", expected: "no nthOfPeriod beside byWeekNo (RFC 5545)",
+                                     got: String(nth))
+            }
+        }
+        if frequency == .weekly, !(byMonthDay ?? []).isEmpty {
+            throw JSONFieldError(field: "\(field).byMonthDay", expected: "no byMonthDay with a weekly frequency (RFC 5545)", got: frequencyName)
+        }
+        if frequency != .yearly, !(byYearDay ?? []).isEmpty {
+            throw JSONFieldError(field: "\(field).byYearDay", expected: "byYearDay only with a yearly frequency (RFC 5545)", got: frequencyName)
+        }
+        if frequency != .yearly, hasWeekNumbers {
+            throw JSONFieldError(field: "\(field).byWeekNo", expected: "byWeekNo only with a yearly frequency (RFC 5545)", got: frequencyName)
         }
     }
 

@@ -1,4 +1,5 @@
 import Synchronization
+import SwitchboardCore
 
 /// The events this process decoded from PostgreSQL rows, by id with the JSON they came from: a row read
 /// again with the same body is not decoded again (a warm agenda decodes only what changed). Which
@@ -13,12 +14,12 @@ final class DecodedBodies: Sendable {
     /// read lately).
     static let limit = 200_000
 
-    private let kept = Mutex<[String: Entry]>([:])
+    private let kept = Mutex<[ExactID: Entry]>([:])
 
     /// The events of `rows`, in their order.
     func events(_ rows: [(id: String, body: String)]) throws -> [CalendarEvent] {
         let known = kept.withLock { kept in
-            rows.map { row in kept[row.id].flatMap { $0.body == row.body ? $0.event : nil } }
+            rows.map { row in kept[ExactID(row.id)].flatMap { $0.body == row.body ? $0.event : nil } }
         }
         var decoded: [(id: String, entry: Entry)] = []
         var events: [CalendarEvent] = []
@@ -35,7 +36,7 @@ final class DecodedBodies: Sendable {
         if !decoded.isEmpty {
             kept.withLock { kept in
                 if kept.count + decoded.count > Self.limit { kept.removeAll() }
-                for (id, entry) in decoded { kept[id] = entry }
+                for (id, entry) in decoded { kept[ExactID(id)] = entry }
             }
         }
         return events

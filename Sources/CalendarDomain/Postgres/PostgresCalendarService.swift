@@ -31,8 +31,8 @@ public final class PostgresCalendarService: CalendarService {
 
     public func events(touching days: ClosedRange<CalendarDate>) async throws -> EventSnapshot {
         let read = try await store.read { [logger] in try await PostgresEventRows.rows($0, where: .touching(days), logger: logger) }
-        // In the order SQLite's service hands out a range (``EventTable``: Swift's order of ids).
-        let events = try decoded.events(read.rows).sorted { $0.id < $1.id }
+        // In the order SQLite's service hands out a range (``EventTable``: the ids' byte order).
+        let events = try decoded.events(read.rows).sorted { ExactID($0.id) < ExactID($1.id) }
         return EventSnapshot(events: events, state: ChangeTracking.state(domain: calendarDomain, sequence: read.latest))
     }
 
@@ -49,7 +49,7 @@ public final class PostgresCalendarService: CalendarService {
         let committed = try await store.write { [logger] connection in
             try await PostgresEventRows.lockWriters(connection, logger: logger)
             let stored = try await PostgresEventRows.events(connection, ids: events.map(\.id), logger: logger)
-            let (writes, outcomes) = EventWrites.put(events, replacing: replacing) { stored[$0] }
+            let (writes, outcomes) = EventWrites.put(events, replacing: replacing) { stored[ExactID($0)] }
             try await PostgresEventRows.apply(connection, writes, logger: logger)
             return Committed(outcomes, state: try await PostgresChangeLog.state(connection, domain: calendarDomain, logger: logger))
         }

@@ -45,12 +45,12 @@ enum PostgresEventRows {
     }
 
     /// The stored events of `ids`, by id.
-    static func events(_ connection: PostgresConnection, ids: [String], logger: Logger) async throws -> [String: CalendarEvent] {
-        let ids = Array(Set(ids.filter(storable)))
+    static func events(_ connection: PostgresConnection, ids: [String], logger: Logger) async throws -> [ExactID: CalendarEvent] {
+        let ids = Set(ids.filter(storable).map(ExactID.init)).map(\.id)
         guard !ids.isEmpty else { return [:] }
-        var found: [String: CalendarEvent] = [:]
+        var found: [ExactID: CalendarEvent] = [:]
         let rows = try await connection.query("SELECT id, body FROM calendar_event WHERE id = ANY(\(ids))", logger: logger)
-        for try await (id, body) in rows.decode((String, String).self) { found[id] = try EventRow.decode(body) }
+        for try await (id, body) in rows.decode((String, String).self) { found[ExactID(id)] = try EventRow.decode(body) }
         return found
     }
 

@@ -1,3 +1,5 @@
+import SwitchboardCore
+
 /// Events by id with the span of days each can show on (``EventSpan``), kept so that a range is
 /// found by comparing spans alone: only the events that touch it are copied out. An event may be
 /// held by its span only, and read when a range first needs it (the SQLite service decodes each
@@ -5,9 +7,10 @@
 ///
 /// The rows are kept in id order (rows put out of order, as the SQLite service reads them, mark the
 /// table to be put back in order before the next range), so a range comes out in id order as found,
-/// with no sort of its events.
+/// with no sort of its events. Ids are compared by their bytes (``ExactID``), as SQLite and PostgreSQL
+/// compare them: `"caf\u{E9}"` and `"cafe\u{301}"` are two events, in the stores' order.
 struct EventTable {
-    private var position: [String: Int] = [:]
+    private var position: [ExactID: Int] = [:]
     private var ids: [String] = []
     private var spans: [EventSpan] = []
     private var events: [CalendarEvent?] = []
@@ -29,27 +32,27 @@ struct EventTable {
     /// Adds or replaces the event `id`, known by its span until it is read.
     mutating func put(id: String, span: EventSpan, event: CalendarEvent? = nil) {
         generation &+= 1
-        if let index = position[id] {
+        if let index = position[ExactID(id)] {
             spans[index] = span
             events[index] = event
             return
         }
-        if inOrder, let last = ids.last, !(last < id) { inOrder = false }
-        position[id] = ids.count
+        if inOrder, let last = ids.last, !(ExactID(last) < ExactID(id)) { inOrder = false }
+        position[ExactID(id)] = ids.count
         ids.append(id)
         spans.append(span)
         events.append(event)
     }
 
     mutating func remove(id: String) {
-        guard let index = position.removeValue(forKey: id) else { return }
+        guard let index = position.removeValue(forKey: ExactID(id)) else { return }
         generation &+= 1
         let last = ids.count - 1
         if index != last {
             ids.swapAt(index, last)
             spans.swapAt(index, last)
             events.swapAt(index, last)
-            position[ids[index]] = index
+            position[ExactID(ids[index])] = index
             inOrder = false
         }
         ids.removeLast()
@@ -57,20 +60,20 @@ struct EventTable {
         events.removeLast()
     }
 
-    func contains(id: String) -> Bool { position[id] != nil }
+    func contains(id: String) -> Bool { position[ExactID(id)] != nil }
 
     subscript(id: String) -> CalendarEvent? {
-        position[id].flatMap { events[$0] }
+        position[ExactID(id)].flatMap { events[$0] }
     }
 
     /// Puts the rows back in id order, after writes out of order.
     private mutating func order() {
         guard !inOrder else { return }
-        let sorted = ids.indices.sorted { ids[$0] < ids[$1] }
+        let sorted = ids.indices.sorted { ExactID(ids[$0]) < ExactID(ids[$1]) }
         ids = sorted.map { ids[$0] }
         spans = sorted.map { spans[$0] }
         events = sorted.map { events[$0] }
-        for (index, id) in ids.enumerated() { position[id] = index }
+        for (index, id) in ids.enumerated() { position[ExactID(id)] = index }
         inOrder = true
         generation &+= 1
     }
@@ -96,5 +99,5 @@ struct EventTable {
     }
 
     /// Every event read, in id order.
-    var all: [CalendarEvent] { events.compactMap { $0 }.sorted { $0.id < $1.id } }
+    var all: [CalendarEvent] { events.compactMap { $0 }.sorted { ExactID($0.id) < ExactID($1.id) } }
 }

@@ -10,7 +10,8 @@ struct EventWrites {
     private(set) var rows: [(id: String, event: CalendarEvent?)] = []
     /// The change records, in order (appended last, after the rows).
     private(set) var records: [(id: String, kind: ChangeRecord.Kind)] = []
-    private var position: [String: Int] = [:]
+    /// Where each id's row is (ids compared by their bytes, as the stores compare them).
+    private var position: [ExactID: Int] = [:]
 
     /// The events to store.
     var saved: [CalendarEvent] { rows.compactMap(\.event) }
@@ -26,7 +27,7 @@ struct EventWrites {
                     stored: (String) throws -> CalendarEvent?) rethrows -> (writes: EventWrites, outcomes: [PutOutcome]) {
         var writes = EventWrites()
         let outcomes = try events.map { event -> PutOutcome in
-            let existing = try writes.position[event.id].map { writes.rows[$0].event } ?? stored(event.id)
+            let existing = try writes.position[ExactID(event.id)].map { writes.rows[$0].event } ?? stored(event.id)
             if existing != nil, !replacing || existing == event { return .unchanged }
             let kind: ChangeRecord.Kind = existing == nil ? .created : .updated
             writes.write(event.id, event, kind)
@@ -45,10 +46,10 @@ struct EventWrites {
     }
 
     private mutating func write(_ id: String, _ event: CalendarEvent?, _ kind: ChangeRecord.Kind) {
-        if let index = position[id] {
+        if let index = position[ExactID(id)] {
             rows[index].event = event
         } else {
-            position[id] = rows.count
+            position[ExactID(id)] = rows.count
             rows.append((id, event))
         }
         records.append((id, kind))
