@@ -75,9 +75,10 @@ public final class InMemoryMailService: MailService {
 
     public func thread(account: String, threadId: String) async throws -> ThreadDetail? {
         mailbox.withLock { mailbox in
-            let records = mailbox.records.filter { $0.account == account && $0.threadId == threadId }.sorted(by: MailRecord.chronological)
+            let records = mailbox.records.filter { $0.account == account && $0.threadId.hasSameBytes(as: threadId) }
+                .sorted(by: MailRecord.chronological)
             guard let first = records.first else { return nil }
-            let root = records.first { $0.uid == threadId } ?? first
+            let root = records.first { $0.uid.hasSameBytes(as: threadId) } ?? first
             return ThreadDetail(threadId: threadId, subject: Subject.base(root.subject), messages: records.map(\.message))
         }
     }

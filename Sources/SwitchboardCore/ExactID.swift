@@ -26,3 +26,11 @@ public struct ExactID: Hashable, Comparable, Sendable, CustomStringConvertible {
         a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
     }
 }
+
+extension String {
+    /// Whether `other` has the same UTF-8 bytes, as ``ExactID`` compares: an id or uid's equality in
+    /// every store, where `==` would take canonically equivalent texts as one.
+    public func hasSameBytes(as other: String) -> Bool {
+        utf8.elementsEqual(other.utf8)
+    }
+}

@@ -96,7 +96,7 @@ public struct AppDatabase: Sendable {
                     throw ServiceError.storageUnavailable(path: path, cause: "cannot be read here: SQLite needs \(path)-shm beside it, "
                         + "and \(cause); open it once where it can be written, or make the file read-only too (chmod a-w) to read it as it is")
                 }
-                writers = try WriterSlot(opened: queue, path: path, signal: nil)
+                writers = WriterSlot(opened: queue, path: path, signal: nil)
                 readOnlyCause = cause
                 readers = nil
                 try Self.checkNotNewer(writer, migrator, path: path)

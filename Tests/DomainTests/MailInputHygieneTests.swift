@@ -17,6 +17,25 @@ struct MailInputHygieneTests {
         #expect(error["data"]?["field"] == .string(field), "\(error)", sourceLocation: sourceLocation)
     }
 
+    @Test("uids that differ only in Unicode normalisation are two messages on every backend, in one import batch or two, as the stores compare them",
+          arguments: MailBackend.allCases)
+    func uidsComparedByBytes(backend: MailBackend) async throws {
+        let client = try await Self.client(backend)
+        func record(_ uid: String, _ subject: String) -> JSONValue {
+            ["uid": .string(uid), "from": "a@b.example", "to": .string(DemoAccount.email), "subject": .string(subject), "text": "t", "dateTime": "Today"]
+        }
+        let imported = try await client.result("mail.import", ["records": [record("caf\u{E9}", "NFC"), record("cafe\u{301}", "NFD")]])
+        #expect(imported["imported"] == 2 && imported["skipped"] == 0, "\(imported)")
+        #expect(try await client.result("mail.get", ["uid": "caf\u{E9}"])["subject"] == "NFC")
+        #expect(try await client.result("mail.get", ["uid": "cafe\u{301}"])["subject"] == "NFD")
+        // A reply to one joins that one's conversation only.
+        let reply: JSONValue = ["uid": "r1", "from": "a@b.example", "to": .string(DemoAccount.email), "subject": "Re: NFD", "text": "t",
+                                "dateTime": "Today", "responseToUid": "cafe\u{301}"]
+        _ = try await client.result("mail.import", ["records": [reply]])
+        let thread = try await client.result("mail.thread", ["threadId": "cafe\u{301}"])
+        #expect(Set(thread["messages"]?.strings("subject") ?? []) == ["NFD", "Re: NFD"], "\(thread)")
+    }
+
     @Test("mail.send with a subject holding U+0000 is -32602 naming subject, and stores nothing", arguments: MailBackend.allCases)
     func nulInSubject(backend: MailBackend) async throws {
         let client = try await Self.client(backend)

@@ -1,3 +1,5 @@
+import SwitchboardCore
+
 /// Threads a batch of imported messages exactly as storing them one at a time would (a reply joins
 /// its parent's conversation; a message whose replies came first pulls their conversations into its
 /// own), but in one pass: each new message gets its final thread id, and each stored conversation
@@ -23,45 +25,46 @@ struct ImportThreading {
     ///   - storedReplies: the thread ids of the stored messages that answer a uid (other than itself).
     init(_ records: [ImportRecord], storedThread: (String) throws -> String?,
          storedReplies: (String) throws -> [String]) rethrows {
-        var threadOf: [String: String] = [:]        // new uid → its thread id when it was placed
-        var joined: [String: String] = [:]          // thread id → the thread it joined later
-        var waiting: [String: [String]] = [:]       // uid not seen yet → new uids that answer it
+        // Keyed by exact bytes, as the stores compare uids (``ExactID``): `é` and `e\u{301}` are two messages.
+        var threadOf: [ExactID: String] = [:]       // new uid → its thread id when it was placed
+        var joined: [ExactID: String] = [:]         // thread id → the thread it joined later
+        var waiting: [ExactID: [String]] = [:]      // uid not seen yet → new uids that answer it
         var storedThreads: [String] = []            // stored thread ids the batch met, first meeting first
         func current(_ thread: String) -> String {
             var thread = thread
-            while let next = joined[thread] { thread = next }
+            while let next = joined[ExactID(thread)] { thread = next }
             return thread
         }
         for record in records {
             let uid = record.uid
-            if try threadOf[uid] != nil || storedThread(uid) != nil {
+            if try threadOf[ExactID(uid)] != nil || storedThread(uid) != nil {
                 skipped.append(uid)
                 continue
             }
             var thread = uid
-            if let parent = record.message.inReplyTo, parent != uid {
-                if let placed = threadOf[parent] {
+            if let parent = record.message.inReplyTo, !parent.hasSameBytes(as: uid) {
+                if let placed = threadOf[ExactID(parent)] {
                     thread = current(placed)
                 } else if let stored = try storedThread(parent) {
                     storedThreads.append(stored)
                     thread = current(stored)
                 } else {
-                    waiting[parent, default: []].append(uid)
+                    waiting[ExactID(parent), default: []].append(uid)
                 }
             }
-            threadOf[uid] = thread
+            threadOf[ExactID(uid)] = thread
             entries.append(Entry(record: record, threadId: thread))
             // The replies that came first, stored or in this batch, join this conversation.
             let replies = try storedReplies(uid)
             storedThreads += replies
-            for reply in replies + (waiting.removeValue(forKey: uid) ?? []).compactMap({ threadOf[$0] }) {
+            for reply in replies + (waiting.removeValue(forKey: ExactID(uid)) ?? []).compactMap({ threadOf[ExactID($0)] }) {
                 let old = current(reply)
-                if old != thread { joined[old] = thread }
+                if ExactID(old) != ExactID(thread) { joined[ExactID(old)] = thread }
             }
         }
         for index in entries.indices { entries[index].threadId = current(entries[index].threadId) }
-        var seen = Set<String>()
-        for stored in storedThreads where seen.insert(stored).inserted && current(stored) != stored {
+        var seen = Set<ExactID>()
+        for stored in storedThreads where seen.insert(ExactID(stored)).inserted && ExactID(current(stored)) != ExactID(stored) {
             moves.append((stored, current(stored)))
         }
     }

@@ -20,18 +20,18 @@ extension PostgresMailService {
                           _ connection: PostgresConnection, logger: Logger) async throws -> ImportThreading {
         let uids = records.map(\.uid)
         let named = Array(Set(uids + records.compactMap(\.message.inReplyTo)))
-        var threads: [String: String] = [:]
+        var threads: [ExactID: String] = [:]
         let stored = try await connection.query(
             "SELECT uid, thread_id FROM mail_message WHERE account = \(account) AND uid = ANY(\(named))", logger: logger)
-        for try await (uid, thread) in stored.decode((String, String).self) { threads[uid] = thread }
-        var replies: [String: [String]] = [:]
+        for try await (uid, thread) in stored.decode((String, String).self) { threads[ExactID(uid)] = thread }
+        var replies: [ExactID: [String]] = [:]
         let order = repliesOrder == .stored ? "id" : "date_ms, uid"
         let answering = try await connection.query("""
             SELECT in_reply_to, thread_id FROM mail_message
             WHERE account = \(account) AND in_reply_to = ANY(\(uids)) AND uid <> in_reply_to ORDER BY \(unescaped: order)
             """, logger: logger)
-        for try await (parent, thread) in answering.decode((String, String).self) { replies[parent, default: []].append(thread) }
-        return ImportThreading(records, storedThread: { threads[$0] }, storedReplies: { replies[$0] ?? [] })
+        for try await (parent, thread) in answering.decode((String, String).self) { replies[ExactID(parent), default: []].append(thread) }
+        return ImportThreading(records, storedThread: { threads[ExactID($0)] }, storedReplies: { replies[ExactID($0)] ?? [] })
     }
 
     /// Stores what `threading` planned: moves the stored conversations that join others, inserts the

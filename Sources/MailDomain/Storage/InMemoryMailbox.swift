@@ -5,8 +5,8 @@ import SwitchboardCore
 struct InMemoryMailbox: Sendable {
     var accounts: [String: Account] = [:]
     var records: [MailRecord] = []
-    /// account → uid → position in `records`.
-    var positions: [String: [String: Int]] = [:]
+    /// account → uid → position in `records`; uids compared by their bytes, as the stores compare them.
+    var positions: [String: [ExactID: Int]] = [:]
     /// The sequence number of the last write that touched each conversation (absent: 0).
     var groupUpdated: [GroupKey: Int64] = [:]
     /// The mail sequence: one step per write that changed something.
@@ -23,7 +23,7 @@ struct InMemoryMailbox: Sendable {
     var state: String { log.state(domain: mailDomain) }
 
     func record(_ account: String, _ uid: String) -> MailRecord? {
-        positions[account]?[uid].map { records[$0] }
+        positions[account]?[ExactID(uid)].map { records[$0] }
     }
 
     mutating func logChange(_ account: String, _ uid: String, _ kind: ChangeRecord.Kind) {
@@ -32,7 +32,7 @@ struct InMemoryMailbox: Sendable {
 
     /// Adds demo or imported data as the starting state: no change records, sequence 0.
     mutating func load(_ record: MailRecord) {
-        positions[record.account, default: [:]][record.uid] = records.count
+        positions[record.account, default: [:]][ExactID(record.uid)] = records.count
         records.append(record)
     }
 
@@ -41,7 +41,7 @@ struct InMemoryMailbox: Sendable {
     func positions(of uids: [String], account: String) throws(ServiceError) -> [Int] {
         var found: [Int] = []
         for uid in uids {
-            guard let position = positions[account]?[uid] else {
+            guard let position = positions[account]?[ExactID(uid)] else {
                 throw ServiceError.notFound(kind: "message", id: uid)
             }
             if !found.contains(position) { found.append(position) }
@@ -52,19 +52,19 @@ struct InMemoryMailbox: Sendable {
     /// Stores a new message, threads it, and re-threads the replies to it that arrived first (see
     /// ``MailService``). Logs the message as created and every re-threaded one as updated.
     mutating func insert(account: String, uid: String, message: MailDraft, folder: Folder, read: Bool, time: Int64) {
-        let parent = message.inReplyTo.flatMap { $0 == uid ? nil : record(account, $0) }
+        let parent = message.inReplyTo.flatMap { $0.hasSameBytes(as: uid) ? nil : record(account, $0) }
         let threadId = parent?.threadId ?? uid
         load(MailRecord(account: account, uid: uid, threadId: threadId, folder: folder, from: message.from, to: message.to,
                         cc: message.cc, subject: message.subject, text: message.text, inReplyTo: message.inReplyTo,
                         time: time, read: read, folderSeq: sequence))
         logChange(account, uid, .created)
         var touched: Set<GroupKey> = [GroupKey(account: account, folder: folder, threadId: threadId)]
-        let children = records.filter { $0.account == account && $0.inReplyTo == uid && $0.uid != uid }
+        let children = records.filter { $0.account == account && $0.inReplyTo?.hasSameBytes(as: uid) == true && !$0.uid.hasSameBytes(as: uid) }
             .sorted(by: MailRecord.chronological)
         for child in children {
             let old = record(account, child.uid)!.threadId
             guard old != threadId else { continue }
-            let members = records.indices.filter { records[$0].account == account && records[$0].threadId == old }
+            let members = records.indices.filter { records[$0].account == account && records[$0].threadId.hasSameBytes(as: old) }
                 .sorted { MailRecord.chronological(records[$0], records[$1]) }
             for position in members {
                 records[position].threadId = threadId
@@ -79,25 +79,25 @@ struct InMemoryMailbox: Sendable {
     /// Stores a batch of imported messages threaded by ``ImportThreading``, in one pass over the
     /// mailbox for the whole batch (not one per message).
     mutating func importBatch(account: String, _ batch: [ImportRecord]) -> ImportOutcome {
-        let uids = Set(batch.map(\.uid))
-        var replies: [String: [String]] = [:]
+        let uids = Set(batch.map { ExactID($0.uid) })
+        var replies: [ExactID: [String]] = [:]
         for record in records where record.account == account {
-            if let parent = record.inReplyTo, parent != record.uid, uids.contains(parent) {
+            if let parent = record.inReplyTo.map(ExactID.init), parent != ExactID(record.uid), uids.contains(parent) {
                 replies[parent, default: []].append(record.threadId)
             }
         }
         let threading = ImportThreading(batch, storedThread: { record(account, $0)?.threadId },
-                                        storedReplies: { replies[$0] ?? [] })
+                                        storedReplies: { replies[ExactID($0)] ?? [] })
         let outcome = ImportOutcome(imported: threading.entries.map(\.record.uid), skipped: threading.skipped)
         guard !threading.entries.isEmpty else { return outcome }
         sequence += 1
         var touched = Set<GroupKey>()
         if !threading.moves.isEmpty {
-            let moving = Set(threading.moves.map(\.old))
-            let members = Dictionary(grouping: records.indices.filter { records[$0].account == account && moving.contains(records[$0].threadId) },
-                                     by: { records[$0].threadId })
+            let moving = Set(threading.moves.map { ExactID($0.old) })
+            let members = Dictionary(grouping: records.indices.filter { records[$0].account == account && moving.contains(ExactID(records[$0].threadId)) },
+                                     by: { ExactID(records[$0].threadId) })
             for (old, new) in threading.moves {
-                for position in (members[old] ?? []).sorted(by: { MailRecord.chronological(records[$0], records[$1]) }) {
+                for position in (members[ExactID(old)] ?? []).sorted(by: { MailRecord.chronological(records[$0], records[$1]) }) {
                     touched.insert(GroupKey(account: account, folder: records[position].folder, threadId: old))
                     touched.insert(GroupKey(account: account, folder: records[position].folder, threadId: new))
                     records[position].threadId = new

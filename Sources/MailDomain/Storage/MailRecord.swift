@@ -48,4 +48,15 @@ struct GroupKey: Hashable, Sendable {
     var account: String
     var folder: Folder
     var threadId: String
+
+    /// Thread ids (uids) compared by their bytes, as the stores compare them (``ExactID``).
+    static func == (a: GroupKey, b: GroupKey) -> Bool {
+        a.folder == b.folder && ExactID(a.account) == ExactID(b.account) && ExactID(a.threadId) == ExactID(b.threadId)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(ExactID(account))
+        hasher.combine(folder)
+        hasher.combine(ExactID(threadId))
+    }
 }
