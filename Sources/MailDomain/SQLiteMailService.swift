@@ -55,7 +55,7 @@ public struct SQLiteMailService: MailService {
                 db.cachedStatement(sql: "SELECT \(Self.recordColumns) FROM mail_message WHERE account = ? AND thread_id = ? ORDER BY date_ms, uid"),
                 arguments: [account, threadId]).map(Self.record)
             guard let first = records.first else { return nil }
-            let root = records.first { $0.uid == threadId } ?? first
+            let root = records.first { $0.uid.hasSameBytes(as: threadId) } ?? first
             return ThreadDetail(threadId: threadId, subject: Subject.base(root.subject), messages: records.map(\.message))
         }
     }

@@ -28,6 +28,10 @@ struct MailInputHygieneTests {
         #expect(imported["imported"] == 2 && imported["skipped"] == 0, "\(imported)")
         #expect(try await client.result("mail.get", ["uid": "caf\u{E9}"])["subject"] == "NFC")
         #expect(try await client.result("mail.get", ["uid": "cafe\u{301}"])["subject"] == "NFD")
+        let threads = try await client.result("inbox.list", ["limit": 100])["items"]?.strings("threadId") ?? []
+        for uid in ["caf\u{E9}", "cafe\u{301}"] {
+            #expect(threads.filter { $0.utf8.elementsEqual(uid.utf8) }.count == 1, "\(backend): \(uid) in \(threads)")
+        }
         // A reply to one joins that one's conversation only.
         let reply: JSONValue = ["uid": "r1", "from": "a@b.example", "to": .string(DemoAccount.email), "subject": "Re: NFD", "text": "t",
                                 "dateTime": "Today", "responseToUid": "cafe\u{301}"]

@@ -10,7 +10,7 @@ enum EventEditing {
         switch try target(event, scope: scope, recurrenceId: recurrenceId) {
         case nil:
             let updated = patch.applied(to: event)
-            try EventValidation.check(updated, prefix: "patch")
+            try EventValidation.check(updated, prefix: "patch", unchanged: event)
             return EventChange(updated: updated)
         case let key? where scope == .this:
             if let member = patch.eventWideMembers.first {
@@ -21,7 +21,7 @@ enum EventEditing {
             var overrides = updated.recurrenceOverrides ?? [:]
             overrides[key.description] = patch.override(merging: overrides[key.description])
             updated.recurrenceOverrides = overrides
-            try EventValidation.check(updated, prefix: "patch")
+            try EventValidation.check(updated, prefix: "patch", unchanged: event)
             return EventChange(updated: updated)
         case let key?:
             let (head, tail) = split(event, at: key, newID: newID)

@@ -10,11 +10,16 @@ enum EventValidation {
     /// The most roles one participant has: what an export writes and an import reads back whole.
     static let maximumRoles = 32
 
-    static func check(_ event: CalendarEvent, prefix: String) throws(JSONFieldError) {
+    /// With `unchanged`, the event as stored before an update: the title, description, locations,
+    /// participants and rules it kept are not checked again, so an event stored under earlier rules
+    /// (a rule RFC 5545 forbids, more than 32 roles) can still be updated in what the patch changes.
+    static func check(_ event: CalendarEvent, prefix: String, unchanged stored: CalendarEvent? = nil) throws(JSONFieldError) {
         let p = prefix.isEmpty ? "" : prefix + "."
-        try stored(event.start, field: p + "start")
-        try text(event.title, field: p + "title", maximum: maximumTitle)
-        if let description = event.description { try text(description, field: p + "description", maximum: maximumText) }
+        try self.stored(event.start, field: p + "start")
+        if stored?.title != event.title { try text(event.title, field: p + "title", maximum: maximumTitle) }
+        if let description = event.description, stored?.description != description {
+            try text(description, field: p + "description", maximum: maximumText)
+        }
         if let zone = event.timeZone {
             guard ZoneRules.named(zone) != nil else {
                 throw JSONFieldError(field: p + "timeZone", expected: ZoneRules.expected + " or null (floating)", got: JSONFieldError.quote(zone))
@@ -36,10 +41,12 @@ enum EventValidation {
                                      got: JSONFieldError.quote(event.timeZone ?? ""))
             }
         }
-        try people(event.locations, event.participants, prefix: p)
-        for (index, rule) in (event.recurrenceRules ?? []).enumerated() {
+        if stored.map({ $0.locations != event.locations || $0.participants != event.participants }) ?? true {
+            try people(event.locations, event.participants, prefix: p)
+        }
+        for (index, rule) in (event.recurrenceRules ?? []).enumerated() where stored?.recurrenceRules != event.recurrenceRules {
             try rule.validate(field: "\(p)recurrenceRules[\(index)]")
-            if let until = rule.until { try stored(until, field: "\(p)recurrenceRules[\(index)].until") }
+            if let until = rule.until { try self.stored(until, field: "\(p)recurrenceRules[\(index)].until") }
         }
         if (event.recurrenceRules?.count ?? 0) > 10 {
             throw JSONFieldError(field: p + "recurrenceRules", expected: "at most 10 rules", got: String(event.recurrenceRules?.count ?? 0))

@@ -3,9 +3,11 @@ import Synchronization
 /// The candidates every expansion of one request may look at together
 /// (``RecurrenceExpansion/iterate(_:from:notBefore:through:maximumSteps:_:)``), on top of each
 /// iteration's own ``RecurrenceExpansion/candidateBudget``: ten rules whose by-parts seldom pass made
-/// one `calendar.day` look at 2.5 million candidates, about 8.5 s of libical, on every call. A
-/// calendar method runs with one (``RecurrenceExpansion/requestBudget``); what it cuts is reported as
-/// a truncation, or an end that is not known, like any other expansion stopped early.
+/// one `calendar.day` look at 2.5 million candidates, about 8.5 s of libical, on every call.
+/// `calendar.agenda` and `calendar.day` run with one (``RecurrenceExpansion/requestBudget``); what it
+/// cuts is reported as a truncation, like any other expansion stopped early. Writes run without one:
+/// a span computed under a shared budget would be stored open-ended for want of what other events
+/// in the same import spent.
 final class ExpansionBudget: Sendable {
     /// Candidates one request looks at, at most, about: twice one iteration's, so one rare rule still
     /// gets its own whole budget; an agenda's 100,000 occurrences take far fewer.

@@ -65,7 +65,7 @@ public final class PostgresMailService: MailService {
                 logger: logger)
         }
         guard let first = records.first else { return nil }
-        let root = records.first { $0.uid == threadId } ?? first
+        let root = records.first { $0.uid.hasSameBytes(as: threadId) } ?? first
         return ThreadDetail(threadId: threadId, subject: Subject.base(root.subject), messages: records.map(\.message))
     }
 

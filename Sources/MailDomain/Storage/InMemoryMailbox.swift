@@ -63,7 +63,7 @@ struct InMemoryMailbox: Sendable {
             .sorted(by: MailRecord.chronological)
         for child in children {
             let old = record(account, child.uid)!.threadId
-            guard old != threadId else { continue }
+            guard !old.hasSameBytes(as: threadId) else { continue }
             let members = records.indices.filter { records[$0].account == account && records[$0].threadId.hasSameBytes(as: old) }
                 .sorted { MailRecord.chronological(records[$0], records[$1]) }
             for position in members {
@@ -128,8 +128,9 @@ struct InMemoryMailbox: Sendable {
         for group in groups { groupUpdated[group] = existing.contains(group) ? sequence : nil }
     }
 
-    /// The messages of `account` in `folder`, by conversation.
-    func groups(account: String, folder: Folder) -> [String: [MailRecord]] {
-        Dictionary(grouping: records.filter { $0.account == account && $0.folder == folder }, by: \.threadId)
+    /// The messages of `account` in `folder`, by conversation (thread ids compared by their bytes).
+    func groups(account: String, folder: Folder) -> [(threadId: String, records: [MailRecord])] {
+        Dictionary(grouping: records.filter { $0.account == account && $0.folder == folder }, by: { ExactID($0.threadId) })
+            .map { ($0.key.id, $0.value) }
     }
 }

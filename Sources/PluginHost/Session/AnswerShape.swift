@@ -7,9 +7,6 @@ import Jansson
 /// know are kept, a tool result without `content` has none, and an optional member that is `null` is
 /// absent (as Python's SDK reads it; servers in other languages write `null` for a field they leave out).
 enum AnswerShape {
-    /// A `CallToolResult`'s optional members.
-    static let toolResultOptionals = ["content", "structuredContent", "isError"]
-
     /// A `CallToolResult`: an object whose `content`, when present, is an array of blocks,
     /// `structuredContent` an object and `isError` a boolean.
     static func toolResultProblem(_ result: JSONView) -> String? {
@@ -28,13 +25,16 @@ enum AnswerShape {
         return member
     }
 
-    /// `result` as MCP's strict readers take it: the optional members that are `null` left out (a copy
-    /// only when there is one).
+    /// `result` as MCP's strict readers take it: `structuredContent` and `isError` that are `null` left
+    /// out, and `content`, which MCP's schema requires, `[]` when it is `null` or absent (a copy only
+    /// when one of them is).
     static func withoutNullOptionals(_ result: JSONView) -> JanssonValue {
         let kept = JanssonValue(retaining: result.pointer)
-        let nulls = toolResultOptionals.filter { result[$0]?.isNull == true }
-        guard !nulls.isEmpty, let copy = kept.shallowCopy() else { return kept }
+        let nulls = ["structuredContent", "isError"].filter { result[$0]?.isNull == true }
+        let noContent = result["content"].map(\.isNull) ?? true
+        guard !nulls.isEmpty || noContent, let copy = kept.shallowCopy() else { return kept }
         nulls.forEach(copy.removeMember)
+        if noContent { copy.set("content", JanssonValue.array()) }
         return copy
     }
 

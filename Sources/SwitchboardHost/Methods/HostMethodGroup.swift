@@ -36,6 +36,7 @@ extension MethodRegistry {
             RPCDiscover.document(for: context.connection.dispatcher, entries: entries, catalog: catalog ?? .embedded)
         }
         registry.registerImmediate(Initialize.self) { params, context in
+            try MCPVersion.checkHandshake(params)
             if let pid = params.processId {
                 if pid > 0, pid <= Int(Int32.max) {
                     try ClientProcessWatch.of(context.connection).watch(Int32(pid), start: environment.watchClientProcess)
@@ -43,7 +44,6 @@ extension MethodRegistry {
                     context.connection.logger.warning("initialize: processId \(pid) is not a process id; not watched, relying on end of input")
                 }
             }
-            try MCPVersion.checkHandshake(params)
             return Initialize.result(params, connection: context.connection)
         }
         registry.registerNotification(Initialized.self) { _, _ in }
