@@ -13,7 +13,7 @@ public struct ExactID: Hashable, Comparable, Sendable, CustomStringConvertible {
     public var description: String { id }
 
     public static func == (a: ExactID, b: ExactID) -> Bool {
-        a.id.hasSameBytes(as: b.id)
+        a.id.utf8.elementsEqual(b.id.utf8)
     }
 
     public func hash(into hasher: inout Hasher) {
