@@ -219,6 +219,56 @@ struct OutputBoundTests {
         #expect(after.first.map { (try? JSONValue(parsing: $0))?["params"]?["n"] == "after" } == true)
     }
 
+    @Test("a peer whose dialect has no drop notice (MCP) is not sent $/notificationsDropped: the count is logged, and later pushes go out")
+    func droppedNoticeFollowsDialect() async throws {
+        let pipe = try Pipe()
+        let limit = 16 << 10
+        let sink = try FileDescriptorSink(fd: pipe.write, limit: limit)
+        let log = LogLines()
+        let connection = Connection(dispatcher: try MethodRegistry().freeze(), limits: ConnectionLimits(maxOutputBytes: limit),
+                                    framing: .ndjson, sink: sink, logger: Logger(label: "test") { _ in log })
+        connection.speak(NotificationDialect(passesOwnNotifications: false) { method, params in
+            method == "test/push" ? ("notifications/push", params) : (method, params)
+        })
+        let filler = pipe.fill()
+        let padding = String(repeating: "p", count: 1000)
+        for index in 0..<400 {
+            connection.notify(method: "test/push", params: ["n": .integer(Int64(index)), "pad": .string(padding)])
+        }
+        let noticeSent = Atomic<Bool>(false)
+        let reader = Task {
+            try await Self.readLines(from: pipe.read) { lines in
+                if lines.contains(where: { $0.contains("notificationsDropped") }) { noticeSent.store(true, ordering: .relaxed) }
+                return lines.last?.contains("after") == true
+            }
+        }
+        // Once the output has room again the count is logged (or, wrongly, sent), and the next push goes out.
+        try await Self.waitUntil { log.contains("pushed notifications were dropped") || noticeSent.load(ordering: .relaxed) }
+        connection.notify(method: "test/push", params: ["n": "after"])
+        let messages = try await reader.value.dropFirst(filler).compactMap { try? JSONValue(parsing: $0) }
+        #expect(messages.count > 1 && messages.count < 401, "some pushes went out, some were dropped")
+        #expect(messages.allSatisfy { $0["method"] == "notifications/push" }, "no $/notificationsDropped, which the dialect does not word")
+        #expect(messages.last?["params"]?["n"] == "after")
+    }
+
+    /// Log messages at every level, for tests that wait on a line.
+    final class LogLines: LogHandler, @unchecked Sendable {
+        private let lines = Mutex<[String]>([])
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            lines.withLock { $0.append(event.message.description) }
+        }
+
+        func contains(_ text: String) -> Bool { lines.withLock { $0.contains { $0.contains(text) } } }
+    }
+
     @Test("answers are never dropped while pushes are: a full output refuses pushes but queues answers once there is room")
     func answersAreNotDropped() async throws {
         let pipe = try Pipe()

@@ -59,10 +59,17 @@ extension Connection {
         }
     }
 
-    /// Tells the peer how many pushes it missed; the sink calls it when it has room again.
+    /// Tells the peer how many pushes it missed; the sink calls it when it has room again. A peer whose
+    /// dialect has no such notice (an MCP client) is not sent one: the count is only logged.
     func reportDroppedNotifications() {
         dropped.withLock { dropped in
-            guard !dropped.isEmpty, sink.offer(framed(dropped.notice())) else { return }
+            guard !dropped.isEmpty else { return }
+            guard let (method, params) = wordedOwn(DroppedNotifications.method, dropped.params) else {
+                logger.info("the client reads again: \(dropped.count) pushed notifications were dropped (its protocol has no notice for it)")
+                dropped = DroppedNotifications()
+                return
+            }
+            guard sink.offer(framed(OutgoingMessage.notification(method: method, params: params?.makeJansson()))) else { return }
             dropped = DroppedNotifications()
         }
     }
@@ -91,9 +98,6 @@ struct DroppedNotifications: Sendable {
         byMethod[method] = .integer((byMethod[method]?.int64Value ?? 0) + 1)
     }
 
-    /// `$/notificationsDropped {"count": N, "methods": {"$/progress": N}}`.
-    func notice() -> JanssonValue {
-        let params: JSONValue = ["count": .integer(Int64(count)), "methods": .object(byMethod)]
-        return OutgoingMessage.notification(method: Self.method, params: params.makeJansson())
-    }
+    /// The params of `$/notificationsDropped {"count": N, "methods": {"$/progress": N}}`.
+    var params: JSONValue { ["count": .integer(Int64(count)), "methods": .object(byMethod)] }
 }
