@@ -48,11 +48,14 @@ struct SearchFoldingTests {
         let client = MailRPCClient(try mailDispatcher(PostgresMailService(store: store, clock: mailTestClock)))
         let sent = try await client.result("mail.send", ["to": "ann@example.com", "subject": "Trip to İstanbul", "text": "οδος maſs"])
         let uid = try #require(sent["message"]?["uid"]?.stringValue)
-        // As an older switchboard folded it: İ's combining dot, the final sigma and the long s kept.
+        let other = try await client.result("mail.send", ["to": "ann@example.com", "subject": "Maſs", "text": "x"])
+        let otherUID = try #require(other["message"]?["uid"]?.stringValue)
+        // As an older switchboard folded them: İ's combining dot, the final sigma and the long s kept.
         _ = try await store.write { connection in
             try await connection.query("""
                 UPDATE mail_message SET search_subject = ' trip to i\u{0307}stanbul ', search_body = ' οδος maſs ' WHERE uid = \(uid)
                 """, logger: TestPostgres.logger)
+            try await connection.query("UPDATE mail_message SET search_subject = ' maſs ' WHERE uid = \(otherUID)", logger: TestPostgres.logger)
         }
         func found(_ query: String) async throws -> Bool {
             let hits = try await client.result("mail.search", ["query": .string(query)])["items"]?.strings("uid") ?? []
@@ -60,11 +63,14 @@ struct SearchFoldingTests {
         }
         let before = (try await found("istanbul"), try await found("mass"))
         #expect(!before.0 && !before.1, "the older folding is in place")
-        #expect(try await PostgresMailService.refoldSearch(store, logger: TestPostgres.logger) == 1)
+        // One message a transaction: the walk goes on past the first batch.
+        #expect(try await PostgresMailService.refoldSearch(store, batch: 1, logger: TestPostgres.logger) == 2)
         for query in ["istanbul", "İSTANBUL", "οδοσ", "ΟΔΟΣ", "mass"] {
             let hit = try await found(query)
             #expect(hit, "\(query)")
         }
+        let both = try await client.result("mail.search", ["query": "mass"])["items"]?.strings("uid") ?? []
+        #expect(both.contains(otherUID), "the second batch's message is found too: \(both)")
         // Once per database: the note is kept, and a second opening reads it and writes nothing.
         #expect(try await PostgresMailService.refoldSearch(store, logger: TestPostgres.logger) == 0)
     }

@@ -12,36 +12,49 @@ extension PostgresMailService {
     /// search finds them as it finds new ones; then notes in `mail_counter` that it ran. Not a
     /// migration: older hosts still open the database (what they store afterwards keeps their folding).
     /// Returns how many messages it folded again; writes nothing when the note is there.
+    ///
+    /// It walks the table by id, `batch` messages a transaction, holding no lock other writers
+    /// wait for: the columns folded are a function of the subject, sender and body, which no write
+    /// changes once a message is stored, so a batch folded twice (two hosts opening at once) is
+    /// folded the same.
     @discardableResult
-    public static func refoldSearch(_ store: PostgresStore, logger: Logger) async throws -> Int {
+    public static func refoldSearch(_ store: PostgresStore, batch: Int = refoldBatch, logger: Logger) async throws -> Int {
         let done = try await store.read { try await counter($0, "search_folding", logger: logger) }
         guard done < searchFolding else { return 0 }
-        return try await store.write { connection in
-            _ = try await lockSequence(connection, logger: logger)
-            guard try await counter(connection, "search_folding", logger: logger) < searchFolding else { return 0 }
-            var rows: [(id: Int64, subject: String, from: String, text: String)] = []
-            let found = try await connection.query("""
-                SELECT id, subject, from_addr, body FROM mail_message
-                WHERE search_subject ~ \(SearchTokens.olderFoldingPattern) OR search_from_addr ~ \(SearchTokens.olderFoldingPattern)
-                   OR search_body ~ \(SearchTokens.olderFoldingPattern)
-                """, logger: logger)
-            for try await row in found.decode((Int64, String, String, String).self) {
-                try Task.checkCancellation()
-                rows.append((row.0, row.1, row.2, row.3))
-            }
-            let batch = 1_000
-            for start in stride(from: 0, to: rows.count, by: batch) {
-                let part = rows[start..<min(start + batch, rows.count)]
-                try await connection.query("""
-                    UPDATE mail_message AS m SET search_subject = v.fs, search_from_addr = v.ff, search_body = v.fb
-                    FROM unnest(\(part.map(\.id)), \(part.map { SearchQuery.folded($0.subject) }),
-                                \(part.map { SearchQuery.folded($0.from) }), \(part.map { SearchQuery.folded($0.text) }))
-                         AS v(id, fs, ff, fb)
-                    WHERE m.id = v.id
-                    """, logger: logger)
-            }
-            try await setCounter(connection, "search_folding", searchFolding, logger: logger)
-            return rows.count
+        var after: Int64 = 0, folded = 0
+        while true {
+            try Task.checkCancellation()
+            let start = after
+            let ids = try await store.write { connection in try await refold(after: start, limit: batch, connection, logger: logger) }
+            folded += ids.count
+            guard let last = ids.last else { break }
+            after = last
         }
+        try await store.write { try await setCounter($0, "search_folding", searchFolding, logger: logger) }
+        return folded
+    }
+
+    /// Messages folded again per transaction (their bodies are read whole).
+    public static let refoldBatch = 100
+
+    /// Folds again the next `limit` messages after id `after` that hold the older folding; returns their ids.
+    private static func refold(after: Int64, limit: Int, _ connection: PostgresConnection, logger: Logger) async throws -> [Int64] {
+        var rows: [(id: Int64, subject: String, from: String, text: String)] = []
+        let found = try await connection.query("""
+            SELECT id, subject, from_addr, body FROM mail_message
+            WHERE id > \(after) AND (search_subject ~ \(SearchTokens.olderFoldingPattern)
+               OR search_from_addr ~ \(SearchTokens.olderFoldingPattern) OR search_body ~ \(SearchTokens.olderFoldingPattern))
+            ORDER BY id LIMIT \(Int64(max(1, limit)))
+            """, logger: logger)
+        for try await row in found.decode((Int64, String, String, String).self) { rows.append((row.0, row.1, row.2, row.3)) }
+        guard !rows.isEmpty else { return [] }
+        try await connection.query("""
+            UPDATE mail_message AS m SET search_subject = v.fs, search_from_addr = v.ff, search_body = v.fb
+            FROM unnest(\(rows.map(\.id)), \(rows.map { SearchQuery.folded($0.subject) }),
+                        \(rows.map { SearchQuery.folded($0.from) }), \(rows.map { SearchQuery.folded($0.text) }))
+                 AS v(id, fs, ff, fb)
+            WHERE m.id = v.id
+            """, logger: logger)
+        return rows.map(\.id)
     }
 }
