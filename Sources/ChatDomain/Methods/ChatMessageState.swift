@@ -13,6 +13,9 @@ public struct ChatMessageState: Encodable, Sendable, Equatable {
     public var sentAt: String?
     public var reason: String?
     public var debugId: String?
+    /// True when the message was stored already under this `clientMessageId` (by another process, between
+    /// this send's check and its turn to be stored): nothing was stored again, and the stored text is kept.
+    public var duplicate = false
 
     init(sent message: ChatMessage, clientMessageId: String) {
         roomId = message.roomId
@@ -20,6 +23,7 @@ public struct ChatMessageState: Encodable, Sendable, Equatable {
         id = message.id
         state = .sent
         sentAt = message.sentAt
+        duplicate = message.duplicate
     }
 
     init(failed params: ChatSend.Params, reason: String, debugId: String?) {
@@ -30,7 +34,7 @@ public struct ChatMessageState: Encodable, Sendable, Equatable {
         self.debugId = debugId
     }
 
-    enum CodingKeys: String, CodingKey { case roomId, clientMessageId, id, state, sentAt, reason, debugId }
+    enum CodingKeys: String, CodingKey { case roomId, clientMessageId, id, state, sentAt, reason, debugId, duplicate }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -41,6 +45,7 @@ public struct ChatMessageState: Encodable, Sendable, Equatable {
         try container.encodeIfPresent(sentAt, forKey: .sentAt)
         try container.encodeIfPresent(reason, forKey: .reason)
         try container.encodeIfPresent(debugId, forKey: .debugId)
+        if duplicate { try container.encode(true, forKey: .duplicate) }
     }
 }
 

@@ -60,7 +60,8 @@ public enum ChatSend: RPCMethod {
                        got: "\(JSONFieldError.quote(clientMessageId)), used in \(room)")
     }
 
-    static func run(_ params: Params, chat: any ChatService, queue: Queue, user: String, context: RequestContext) async throws -> Result {
+    static func run(_ params: Params, chat: any ChatService, queue: Queue, inFlight: ChatSendsInFlight, user: String,
+                    context: RequestContext) async throws -> Result {
         try ChatLimits.check(params.roomId, field: "roomId", maximum: ChatLimits.id)
         try ChatLimits.check(params.text, field: "text", maximum: ChatLimits.text)
         try ChatLimits.check(params.clientMessageId, field: "clientMessageId", maximum: ChatLimits.id)
@@ -74,6 +75,19 @@ public enum ChatSend: RPCMethod {
         guard check.isMember else {
             throw ResponseError.notFound("room \(params.roomId)", field: "roomId", got: params.roomId)
         }
+        let pending = ChatMessage.pending(roomId: params.roomId, senderId: user, text: params.text, clientMessageId: params.clientMessageId)
+        let claim: ChatSendsInFlight.Claim
+        switch inFlight.claim(pending) {
+        case .success(let held):
+            claim = held
+        case .failure(let first):
+            // Sent again while the first is pending: its answer, as for one stored already; its
+            // chat.messageState follows for both.
+            guard first.message.roomId == params.roomId else { throw reused(params.clientMessageId, in: first.message.roomId) }
+            var message = first.message
+            message.duplicate = true
+            return Result(message: message, state: check.state)
+        }
         let connection = context.connection
         let request = ChatSendRequest(sender: user, roomId: params.roomId, text: params.text, clientMessageId: params.clientMessageId)
         // The place in the queue is taken as the answer goes out, so a send the client makes once it has read
@@ -83,10 +97,12 @@ public enum ChatSend: RPCMethod {
         let place = queue.place(request, lane: ObjectIdentifier(connection))
         context.asAnswerGoesOut { place.take() }
         context.afterAnswer {
-            await place.submit { outcome in notify(outcome, of: params, connection: connection) }
+            await place.submit { outcome in
+                claim.release()
+                notify(outcome, of: params, connection: connection)
+            }
         }
-        return Result(message: .pending(roomId: params.roomId, senderId: user, text: params.text, clientMessageId: params.clientMessageId),
-                      state: check.state)
+        return Result(message: pending, state: check.state)
     }
 
     /// Tells the sender how storing the message went.
@@ -94,6 +110,7 @@ public enum ChatSend: RPCMethod {
         let notice: ChatMessageState
         switch outcome {
         case .success(let stored):
+            // `duplicate`: another process stored this id first; the stored message's text is the one kept.
             notice = ChatMessageState(sent: stored.value, clientMessageId: params.clientMessageId)
         case .failure(let error):
             let failure = (error as? ServiceError).map { ResponseError(service: $0) } ?? ResponseError(error)
