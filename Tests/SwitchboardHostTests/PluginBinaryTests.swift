@@ -244,9 +244,23 @@ struct PluginBinaryTests {
         #expect(error?["code"] == -32072)
         #expect(error?["data"]?["reason"] == "forbidden")
         #expect(error?["data"]?["method"] == "mail.send")
-        #expect(error?["data"]?["allowed"] == ["feed.*", "host.ping", "inbox.list", "probe.echo"])
+        #expect(error?["data"]?["allowed"] == ["feed.*", "host.ping", "inbox.list", "probe.echo", "exit", "shutdown"])
         let sampling = try Self.call(host, 4, "probe.call", #"{"method":"sampling/createMessage","params":{}}"#)
         #expect(sampling["result"]?["answer"]?["error"]?["code"] == -32601)
+    }
+
+    @Test("exit and shutdown are never callbacks, even where calls lists them: refused -32072, and the plugin's connection goes on")
+    func lifecycleIsNoCallback() throws {
+        let host = try Self.host()
+        for (id, method) in [(1, "exit"), (2, "shutdown")] {
+            let refused = try Self.call(host, id, "probe.call", #"{"method":"\#(method)"}"#)
+            #expect(refused["result"]?["answer"]?["error"]?["code"] == -32072, "\(method): \(refused)")
+            #expect(refused["result"]?["answer"]?["error"]?["message"]?.stringValue?.contains("namespace.method") == true)
+        }
+        // Neither ended the plugin's connection nor refused its next callback.
+        let ping = try Self.call(host, 3, "probe.call", #"{"method":"host.ping"}"#)
+        #expect(ping["result"]?["answer"]?["result"] == "pong", "\(ping)")
+        #expect(try Self.call(host, 4, "probe.echo", #"{"text":"ok"}"#)["result"] == ["text": "ok"])
     }
 
     @Test("A callback waits in the plugin's own slots: with one client slot, a tool calling back still finishes")

@@ -72,7 +72,7 @@ struct CallbackRouter: MethodRouter {
     func entry(named name: String) -> MethodEntry? {
         // MCP's client features (sampling/createMessage, elicitation/create, …) are not offered.
         if name.contains("/") { return nil }
-        guard Self.matches(name, allowed) else {
+        guard Self.isCallable(name), Self.matches(name, allowed) else {
             let (plugin, allowed, logger) = (plugin, allowed, logger)
             return .dynamic(name: name, summary: "Refused: outside the plugin's calls.") { _, _ in
                 logger.warning("plugin \(plugin) called \(LogText.escaped(name, limit: JSONFieldError.quoteLimit)), which its calls do not allow; refused")
@@ -80,6 +80,13 @@ struct CallbackRouter: MethodRouter {
             }
         }
         return host.entry(named: name)
+    }
+
+    /// Only `namespace.verb` methods are callbacks: `initialize`, `shutdown` and `exit` act on the
+    /// connection they arrive on, so a plugin's `exit` under `calls: ["*"]` ended its own connection's
+    /// reading (every later call to it timed out) and its `shutdown` refused its next callbacks.
+    static func isCallable(_ name: String) -> Bool {
+        name.contains(".") && !name.hasPrefix("$/")
     }
 
     var entries: [MethodEntry] { [] }

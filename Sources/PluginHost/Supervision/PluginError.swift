@@ -107,7 +107,8 @@ enum PluginError {
 
     static func forbidden(_ plugin: String, method: String, allowed: [String]) -> ResponseError {
         ResponseError(code: .callForbidden,
-                      message: "Plugin \(plugin) may not call \(JSONFieldError.excerpt(method)) (its manifest's calls do not allow it)",
+                      message: "Plugin \(plugin) may not call \(JSONFieldError.excerpt(method)) "
+                          + (method.contains(".") ? "(its manifest's calls do not allow it)" : "(only namespace.method host methods are callbacks, whatever calls allow)"),
                       data: ["plugin": .string(plugin), "reason": "forbidden", "method": .string(JSONFieldError.excerpt(method)),
                              "allowed": .array(allowed.map(JSONValue.string))])
     }
