@@ -203,7 +203,8 @@ call("mail.changes", {"sinceState": state or "0"})
 
 # Push: subscriptions woken by this process's writes, chat sends followed by chat.messageState, a
 # duplicate send, one subscription ended by unsubscribe and the others by the end of the connection.
-mail_subscription = call("mail.subscribe").get("subscriptionId")
+mail_subscribed = call("mail.subscribe")
+mail_subscription = mail_subscribed.get("subscriptionId")
 chat_subscription = call("chat.subscribe", {"roomId": "dm-u0-u1"}).get("subscriptionId")
 for k in range(5):
     call("chat.send", {"roomId": "dm-u0-u1", "text": f"leak check {k}", "clientMessageId": f"leak-{k}"})
@@ -211,10 +212,22 @@ call("chat.send", {"roomId": "dm-u0-u1", "text": "leak check 0", "clientMessageI
 call("mail.send", {"to": "ada@example.com", "subject": "pushed", "text": "t"})
 
 
-def pushed(predicate):
-    """Waits until the host has sent a notification matching `predicate` (answers are kept)."""
+def pushed(predicate, what):
+    """Waits until the host has sent a notification matching `predicate` (answers are kept); on a time-out
+    says what did come, and what the change log holds for the mail subscription, before it gives up."""
     while not any(isinstance(m, dict) and predicate(m) for m in received):
-        message = incoming.get(timeout=args.timeout)
+        try:
+            message = incoming.get(timeout=args.timeout)
+        except queue.Empty:
+            pushes = [(m.get("method"), (m.get("params") or {}).get("subscriptionId")) for m in received
+                      if isinstance(m, dict) and "method" in m]
+            print(f"leak-workload: no {what} within {args.timeout} s; notifications received: {pushes[-40:]}", file=sys.stderr)
+            send({"jsonrpc": "2.0", "id": "diag", "method": "mail.changes", "params": {"sinceState": mail_subscribed.get("state")}})
+            try:
+                print(f"leak-workload: mail.changes since the subscription's state: {json.dumps(answer('diag'))[:600]}", file=sys.stderr)
+            except SystemExit as reason:
+                print(f"leak-workload: mail.changes got no answer either: {reason}", file=sys.stderr)
+            raise SystemExit(f"leak-workload: no {what} within {args.timeout} s")
         if message is None:
             raise SystemExit("leak-workload: the host closed stdout while a push was awaited")
         for item in message if isinstance(message, list) else [message]:
@@ -222,8 +235,8 @@ def pushed(predicate):
                 answers.setdefault(json.dumps(item["id"]), item)
 
 
-pushed(lambda m: m.get("method") == "chat.message" and m["params"]["message"].get("clientMessageId") == "leak-4")
-pushed(lambda m: m.get("method") == "mail.changed" and m["params"].get("subscriptionId") == mail_subscription)
+pushed(lambda m: m.get("method") == "chat.message" and m["params"]["message"].get("clientMessageId") == "leak-4", "chat.message push")
+pushed(lambda m: m.get("method") == "mail.changed" and m["params"].get("subscriptionId") == mail_subscription, "mail.changed push")
 call("chat.unsubscribe", {"subscriptionId": chat_subscription})
 call("chat.unsubscribe", {"subscriptionId": chat_subscription}, expect="error")
 
