@@ -16,10 +16,10 @@ struct OutgoingRequestTests {
         /// The sink reaches its peer weakly: the peer owns the connection, which owns the sink.
         private struct WeakPeer: Sendable { weak var peer: Peer? }
 
-        init() throws {
+        init(logger: Logger = Logger(label: "test")) throws {
             let box = Mutex(WeakPeer())
             let sink = CollectingSink { _ in box.withLock { $0.peer }?.wrote() }
-            connection = Connection(dispatcher: try MethodRegistry().freeze(), framing: .ndjson, sink: sink, logger: Logger(label: "test"))
+            connection = Connection(dispatcher: try MethodRegistry().freeze(), framing: .ndjson, sink: sink, logger: logger)
             box.withLock { $0.peer = self }
         }
 
@@ -49,6 +49,19 @@ struct OutgoingRequestTests {
         let reader = MessageReader(connection: peer.connection)
         let call = Task { try await peer.connection.sendRequest(method: "plugin.hello", params: ["x": 1]) }
         await peer.sent()
+        Array(#"{"jsonrpc":"2.0","id":1,"result":{"hi":true}}"#.utf8 + [0x0A]).withUnsafeBytes { reader.receive($0) }
+        #expect(try await call.value == ["hi": true])
+    }
+
+    @Test("a response whose id names no request of ours (\"1\" for 1) is dropped with a warning naming the id; the request still gets its own")
+    func strayResponseIsLogged() async throws {
+        let log = OutputBoundTests.LogLines()
+        let peer = try Peer(logger: Logger(label: "test") { _ in log })
+        let reader = MessageReader(connection: peer.connection)
+        let call = Task { try await peer.connection.sendRequest(method: "plugin.hello", params: nil) }
+        await peer.sent()
+        Array(#"{"jsonrpc":"2.0","id":"1","result":{"wrong":true}}"#.utf8 + [0x0A]).withUnsafeBytes { reader.receive($0) }
+        #expect(log.contains(#"dropped a response whose id "1" names no request of ours"#))
         Array(#"{"jsonrpc":"2.0","id":1,"result":{"hi":true}}"#.utf8 + [0x0A]).withUnsafeBytes { reader.receive($0) }
         #expect(try await call.value == ["hi": true])
     }
