@@ -73,18 +73,18 @@ public enum ChangeTracking {
         var hasMore = false
         for record in records {
             let id = ExactID(record.itemID)
-            if net[id] == nil {
+            if let seen = net[id] {
+                net[id] = (seen.first, record.kind)
+            } else {
                 if order.count == limit { hasMore = true; break }
                 order.append(id)
                 net[id] = (record.kind, record.kind)
-            } else {
-                net[id]!.last = record.kind
             }
             lastSequence = record.sequence
         }
         var set = ChangeSet(created: [], updated: [], destroyed: [], newState: state(domain: domain, sequence: lastSequence), hasMoreChanges: hasMore)
         for id in order {
-            let (first, last) = net[id]!
+            guard let (first, last) = net[id] else { continue }
             switch (first, last) {
             case (.created, .destroyed): continue
             case (.created, _): set.created.append(id.id)

@@ -13,7 +13,7 @@ public struct ExactID: Hashable, Comparable, Sendable, CustomStringConvertible {
     public var description: String { id }
 
     public static func == (a: ExactID, b: ExactID) -> Bool {
-        a.id.utf8.elementsEqual(b.id.utf8)
+        a.id.hasSameBytes(as: b.id)
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -14,7 +14,6 @@ final class ExpansionBudget: Sendable {
     static let requestCandidates: Int64 = 500_000
 
     private let remaining: Atomic<Int64>
-    private let spent = Atomic<Bool>(false)
 
     init(candidates: Int64 = requestCandidates) {
         remaining = Atomic(candidates)
@@ -22,13 +21,11 @@ final class ExpansionBudget: Sendable {
 
     /// Takes `count` candidates; false once none are left (then stays false).
     func spend(_ count: Int64) -> Bool {
-        let left = remaining.subtract(count, ordering: .relaxed).newValue
-        if left <= 0 { spent.store(true, ordering: .relaxed) }
-        return left > 0
+        remaining.subtract(count, ordering: .relaxed).newValue > 0
     }
 
     /// True once a spend found the budget used up.
-    var isSpent: Bool { spent.load(ordering: .relaxed) }
+    var isSpent: Bool { remaining.load(ordering: .relaxed) <= 0 }
 
     /// Runs `body` with a new budget for its expansions.
     static func run<T>(_ body: () async throws -> T) async rethrows -> T {

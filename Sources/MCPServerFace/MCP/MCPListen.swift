@@ -1,6 +1,7 @@
 import DomainMethods
 import Jansson
 import JSONRPC
+import SwitchboardCore
 import SwitchboardHost
 import Synchronization
 
@@ -67,12 +68,12 @@ public enum SubscriptionsListen: RPCMethod {
         guard let array = given.arrayValue else {
             throw JSONFieldError.outOfRange(field: "notifications.resourceSubscriptions", expected: "an array of resource URIs", got: given)
         }
-        var uris: [String] = [], seen = Set<[UInt8]>()
+        var uris: [String] = [], seen = Set<ExactID>()
         for (index, element) in array.enumerated() {
             guard let uri = element.stringValue else {
                 throw JSONFieldError.outOfRange(field: "notifications.resourceSubscriptions[\(index)]", expected: "a resource URI (a string)", got: element)
             }
-            if seen.insert(Array(uri.utf8)).inserted { uris.append(uri) }
+            if seen.insert(ExactID(uri)).inserted { uris.append(uri) }
         }
         return uris
     }
