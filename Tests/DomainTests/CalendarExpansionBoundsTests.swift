@@ -266,6 +266,32 @@ struct CalendarExpansionBoundsTests {
         #expect(short["truncated"] == nil)
     }
 
+    @Test("one-off events count against the occurrence bound too: past it the agenda says from which day it is cut", arguments: CalendarBackend.allCases)
+    func truncatedByOneOffs(backend: CalendarBackend) async throws {
+        let harness = try await CalendarHarness(backend) { $0.agendaOccurrenceLimit = 20 }
+        for day in 23...25 {
+            for hour in 10..<20 {
+                _ = await harness.result("calendar.create", [
+                    "id": .string("e\(day)-\(hour)"), "title": "Slot", "start": .string("2026-11-\(day)T\(hour):00:00"),
+                    "timeZone": "Europe/Berlin", "duration": "PT30M",
+                ])
+            }
+        }
+        _ = await harness.result("calendar.create", ["id": "holiday", "title": "Holiday", "start": "2026-11-25T00:00:00", "showWithoutTime": true, "duration": "P1D"])
+        let agenda = try #require(await harness.result("calendar.agenda", ["from": "2026-11-23", "to": "2026-11-25"]))
+        let days = agenda["days"]?.arrayValue ?? []
+        let counts = days.map { $0["events"]?.arrayValue?.count ?? -1 }
+        #expect(counts.reduce(0, +) == 20, "\(counts)")
+        let truncatedAt = try #require(agenda["truncated"]?["at"]?.stringValue, "\(counts)")
+        #expect(agenda["truncated"]?["reason"]?.stringValue?.contains("20") == true)
+        let cutDay = try #require(days.firstIndex { $0["date"]?.stringValue == truncatedAt })
+        #expect(days[..<cutDay].allSatisfy { $0["events"]?.arrayValue?.count == 10 }, "days before the cut are whole: \(counts)")
+        // Two days hold 20: whole, and not marked.
+        let short = try #require(await harness.result("calendar.agenda", ["from": "2026-11-23", "to": "2026-11-24"]))
+        #expect(short["truncated"] == nil)
+        #expect(short["days"]?.arrayValue?.map { $0["events"]?.arrayValue?.count } == [10, 10])
+    }
+
     @Test("every occurrence of a daily count 5 across Samoa's skipped 2011-12-30 shows; the 30th's is shifted like the clock",
           arguments: CalendarBackend.allCases)
     func apiaSkippedDay(backend: CalendarBackend) async throws {

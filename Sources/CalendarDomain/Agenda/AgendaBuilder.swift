@@ -12,11 +12,11 @@ import SwitchboardCore
 /// Zones answer from offset tables over the range (``ZoneRules/covering(_:_:)``), and the entries of
 /// all days go into one array (``AgendaLayout``) rather than one array per day.
 ///
-/// - Important: Repeating events yield at most ``maximumOccurrences`` occurrences per agenda, in the
-///   order of the events; where that cuts one, the layout says from which day on it is incomplete
+/// - Important: Events yield at most ``maximumOccurrences`` occurrences per agenda (a one-off event
+///   is one), in the order of the events; where that cuts one, the layout says from which day on it is incomplete
 ///   (``AgendaLayout/truncation``). Cancellation is checked between events and inside expansions.
 struct AgendaBuilder {
-    /// Occurrences of repeating events one agenda expands, at most (``occurrenceLimit``'s default).
+    /// Occurrences one agenda places, at most, a one-off event's one included (``occurrenceLimit``'s default).
     static let maximumOccurrences = 100_000
 
     let zone: ZoneRules
@@ -24,7 +24,7 @@ struct AgendaBuilder {
     let to: CalendarDate
     /// `dayStarts[i]` is the instant day `from + i` begins; one more than the days, for the last end.
     let dayStarts: [Int64]
-    /// Occurrences of repeating events this agenda expands, at most.
+    /// Occurrences this agenda places, at most.
     let occurrenceLimit: Int
 
     /// Instants either side of the range that zones keep tables for: the two days ``ZoneRules/instant(of:)``
@@ -59,7 +59,7 @@ struct AgendaBuilder {
             AgendaTruncation(at: from.adding(days: Int64(day)), reason: placed.workCut
                 ? "a repeating event's rule passes so seldom that finding its occurrences in this range takes too much work "
                     + "(its by-parts leave few of the times they make): days from `at` on may lack some; ask for a shorter range"
-                : "repeating events yield more than \(occurrenceLimit) occurrences "
+                : "events (each occurrence of a repeating one counted) number more than \(occurrenceLimit) "
                     + "in this range: days from `at` on lack some of them; ask for a shorter range")
         }
         return AgendaLayout(from: from, lengthMinutes: lengths, entries: placed.entries, days: placed.days, truncation: truncation)
@@ -79,7 +79,7 @@ struct AgendaBuilder {
     private struct Placed {
         var entries: [AgendaEntry] = []
         var days: [Int32] = []
-        /// Occurrences repeating events may still yield (``occurrenceLimit``).
+        /// Occurrences events may still yield (``occurrenceLimit``).
         var budget: Int
         /// The index of the first day that lacks occurrences the budget cut, if any.
         var truncatedDay: Int?
@@ -91,6 +91,22 @@ struct AgendaBuilder {
         mutating func truncate(at day: Int) {
             truncatedDay = min(truncatedDay ?? day, day)
             if budget > 0 { workCut = true }
+        }
+
+        /// Places a one-off event with `place`, which counts against ``budget`` when it shows at all:
+        /// past the budget its entries are taken back and the first day it showed on is cut.
+        mutating func placeOneOff(_ place: (inout Placed) -> Void) {
+            let before = entries.count
+            place(&self)
+            guard entries.count > before else { return }
+            guard budget > 0 else {
+                let firstDay = Int(days[before])
+                entries.removeSubrange(before...)
+                days.removeSubrange(before...)
+                truncate(at: firstDay)
+                return
+            }
+            budget -= 1
         }
 
         mutating func append(_ entry: AgendaEntry, day: Int) {
@@ -128,8 +144,13 @@ struct AgendaBuilder {
             let window = from.adding(days: -max(longest.days, 1)).midnight...to.midnight
             var shared: EntryDetails?
             var cut: LocalDateTime?
+            guard event.isRecurring else {
+                let occurrence = Occurrence(of: event, at: event.start, patch: nil)
+                placed.placeOneOff { placeAllDay(occurrence, of: event, details: EntryDetails(occurrence, of: event), into: &$0) }
+                return
+            }
             let occurrences = Occurrence.all(of: event, in: window, limit: placed.budget, cut: &cut)
-            placed.budget -= event.isRecurring ? occurrences.count : 0
+            placed.budget -= occurrences.count
             if let cut {
                 // Occurrences left out start after `cut`, a midnight: on the next day or later.
                 let day = Int(cut.date.dayNumber + 1 - from.dayNumber)
@@ -149,8 +170,10 @@ struct AgendaBuilder {
             let first = eventZone.local(at: dayStarts[0]).adding(seconds: -(longest.days * 86_400 + longest.seconds + slack))
             guard event.start >= first, event.start <= lastLocal else { return }
             let occurrence = Occurrence(of: event, at: event.start, patch: nil)
-            placeTimed(occurrence, at: eventZone.instant(of: occurrence.start), of: event, details: EntryDetails(occurrence, of: event),
-                       zone: eventZone, into: &placed)
+            placed.placeOneOff {
+                placeTimed(occurrence, at: eventZone.instant(of: occurrence.start), of: event, details: EntryDetails(occurrence, of: event),
+                           zone: eventZone, into: &$0)
+            }
             return
         }
         let longest = Self.longestDuration(event)

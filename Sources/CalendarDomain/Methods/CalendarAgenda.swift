@@ -4,8 +4,8 @@ import SwitchboardCore
 
 /// `calendar.agenda {from, to, timeZone?}` → `{timeZone, from, to, days, state}`: every calendar day
 /// of the zone from `from` to `to` (empty ones too), each with its events (``AgendaBuilder``).
-/// Both dates lie within 1000 days of today; `to` is not before `from`. Where repeating events yield
-/// more than ``AgendaBuilder/maximumOccurrences`` occurrences, the answer says from which day on it
+/// Both dates lie within 1000 days of today; `to` is not before `from`. Where events (each occurrence
+/// of a repeating one counted) yield more than ``AgendaBuilder/maximumOccurrences`` occurrences, the answer says from which day on it
 /// lacks some (`truncated`).
 public enum CalendarAgenda: RPCMethod {
     public static let name = "calendar.agenda"
