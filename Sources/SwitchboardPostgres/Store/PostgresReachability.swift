@@ -1,0 +1,158 @@
+import JSONRPC
+import Logging
+import PostgresNIO
+import Synchronization
+
+/// Whether the server answers at all, asked by the store's waits that have gone on for long (a lease
+/// not given within `connect_timeout`, work silent as long): one probe for the whole store at a time,
+/// a fresh connection (bounded by `connect_timeout`) doing `SELECT 1`; every wait asking meanwhile gets
+/// its verdict.
+///
+/// Silence alone is not death: a busy pool gives no lease and a slow query sends nothing until it
+/// ends, while the server is well. Only the probe tells that apart from a server that is down (the
+/// connection refused), frozen or cut off by the network (no answer within `connect_timeout`).
+///
+/// - Important: a verdict answers only the waits that began before its probe ended (``ask(since:_:)``);
+///   a later wait gets a new probe. So a wait never acts on what the server was before it began.
+final class PostgresReachability: Sendable {
+    enum Verdict: Sendable, Equatable {
+        /// The server answered (a row, or an error of its own: it is up, only busy or refusing).
+        case reachable
+        /// It did not: why, for the answer (`connection refused (…)`, `no answer within 10 s (connect_timeout)`).
+        case unreachable(String)
+    }
+
+    private struct Probe {
+        var id: Int
+        var waiters: [@Sendable (Verdict, UInt64) -> Void]
+    }
+
+    private struct State {
+        var probe: Probe?
+        var probes = 0
+        /// The last probe's verdict and when it came (monotonic nanoseconds).
+        var last: (verdict: Verdict, at: UInt64)?
+    }
+
+    private let settings: PostgresSettings
+    private let logger: Logger
+    private let state = Mutex(State())
+
+    init(settings: PostgresSettings, logger: Logger) {
+        self.settings = settings
+        self.logger = logger
+    }
+
+    /// Whether the last probe found the server not answering.
+    var lastSaidUnreachable: Bool {
+        state.withLock { state in
+            if case .unreachable? = state.last?.verdict { return true }
+            return false
+        }
+    }
+
+    /// Calls `answer` with the verdict of a probe that ended after `since` (monotonic nanoseconds: when
+    /// the wait began, or the time of the verdict it had last), and when that verdict came: the last
+    /// probe's when it is that recent, else the one in flight's, else a new one's. `answer` runs on the
+    /// thread that ends the probe (or the caller's): it must not block.
+    func ask(since: UInt64, _ answer: @escaping @Sendable (Verdict, UInt64) -> Void) {
+        enum Step { case known(Verdict, UInt64), waiting, start(Int) }
+        let step: Step = state.withLock { state in
+            if let last = state.last, last.at > since { return .known(last.verdict, last.at) }
+            if state.probe != nil {
+                state.probe?.waiters.append(answer)
+                return .waiting
+            }
+            state.probes += 1
+            state.probe = Probe(id: state.probes, waiters: [answer])
+            return .start(state.probes)
+        }
+        switch step {
+        case .known(let verdict, let at): answer(verdict, at)
+        case .waiting: break
+        case .start(let id): startProbe(id)
+        }
+    }
+
+    /// One probe: a connection of its own and `SELECT 1`, within `connect_timeout` in all (postgres-nio
+    /// bounds the connect and start-up; the watch bounds the rest, closing the connection).
+    private func startProbe(_ id: Int) {
+        let seconds = settings.connectTimeoutSeconds
+        let opened = ProbeConnection()
+        let deadline = DeadlineWatch.shared.schedule(in: seconds * 1000) { [self] in
+            if let connection = opened.over() { Self.close(connection) }
+            finish(id, .unreachable("no answer within \(seconds) s (connect_timeout)"))
+        }
+        Task { [settings, logger] in
+            let verdict: Verdict
+            do {
+                let connection = try await PostgresConnection.connect(configuration: try settings.connectionConfiguration(), id: 0, logger: logger)
+                if opened.opened(connection) {
+                    // The deadline has answered (and closed nothing: the connection was not there yet).
+                    try? await connection.close()
+                    return
+                }
+                do {
+                    for try await _ in try await connection.query("SELECT 1", logger: logger) {}
+                    verdict = .reachable
+                } catch {
+                    verdict = Self.verdict(after: error)
+                }
+                try? await connection.close()
+            } catch {
+                verdict = Self.verdict(after: error)
+            }
+            DeadlineWatch.shared.cancel(deadline)
+            finish(id, verdict)
+        }
+    }
+
+    /// Closes `connection` without waiting: the socket closes, and what waits on it fails.
+    static func close(_ connection: PostgresConnection) {
+        let closing: EventLoopFuture<Void> = connection.close()
+        _ = closing
+    }
+
+    /// A server that sent an error of its own is up (a wrong password, too many clients), unless the
+    /// error says it is going down or not yet up (SQLSTATE 57P01–57P03).
+    static func verdict(after error: any Error) -> Verdict {
+        if let state = PostgresErrorText.sqlState(of: error), !["57P01", "57P02", "57P03"].contains(state) { return .reachable }
+        return .unreachable(PostgresErrorText.cause(of: error))
+    }
+
+    /// The first of the probe's outcome and its deadline answers; the other is dropped.
+    private func finish(_ id: Int, _ verdict: Verdict) {
+        let at = monotonicNanoseconds()
+        let waiters: [@Sendable (Verdict, UInt64) -> Void] = state.withLock { state in
+            guard let probe = state.probe, probe.id == id else { return [] }
+            state.probe = nil
+            state.last = (verdict, at)
+            return probe.waiters
+        }
+        if case .unreachable(let cause) = verdict, !waiters.isEmpty {
+            logger.warning("PostgreSQL at \(settings.serverName) does not answer: \(cause)")
+        }
+        for waiter in waiters { waiter(verdict, at) }
+    }
+}
+
+/// A probe's connection, and whether its deadline has passed: the first to come of the two closes it.
+private final class ProbeConnection: Sendable {
+    private let state = Mutex<(connection: PostgresConnection?, over: Bool)>((nil, false))
+
+    /// The connection is open: whether the deadline passed first (the probe then closes it).
+    func opened(_ connection: PostgresConnection) -> Bool {
+        state.withLock { state in
+            state.connection = connection
+            return state.over
+        }
+    }
+
+    /// The deadline passed: the connection to close, if it is open.
+    func over() -> PostgresConnection? {
+        state.withLock { state in
+            state.over = true
+            return state.connection
+        }
+    }
+}

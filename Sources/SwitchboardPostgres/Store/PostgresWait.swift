@@ -1,0 +1,135 @@
+import JSONRPC
+import PostgresNIO
+import Synchronization
+
+/// One request's waits on the server (``PostgresStore``'s `withSession`): for a connection of the pool,
+/// then for the work on it. Each `connect_timeout` that a wait goes on, it asks the store's probe
+/// (``PostgresReachability``) whether the server answers at all, on the one shared ``DeadlineWatch``:
+///
+/// - the server answers → the wait goes on (a busy pool, a slow query), and is asked about again later;
+/// - it does not → a connection still awaited is given up (``abandon``: the request fails), and the
+///   connection of work under way is closed, which fails the work (``PostgresSessionWatch``) with
+///   ``unreachableCause`` as the reason.
+///
+/// - Important: a lease that comes before the verdict is used: ``leased(_:)`` and the giving up are one
+///   race, decided under the lock; a connection that comes after is given back unused.
+final class PostgresWait: Sendable {
+    private enum Phase {
+        case leasing
+        case working(PostgresConnection)
+        case over
+    }
+
+    private struct State {
+        var phase = Phase.leasing
+        /// The watch's key of the next check, and the check's number (an answer to an older one is dropped).
+        var timer: Int?
+        var round = 0
+        /// Why the wait closed the connection (the server does not answer), once it has.
+        var unreachable: String?
+    }
+
+    private let state = Mutex(State())
+    private let reachability: PostgresReachability
+    private let milliseconds: Int
+    /// Fails the request whose connection the wait gave up, with why.
+    private let abandon: @Sendable (String) -> Void
+
+    init(reachability: PostgresReachability, connectTimeoutSeconds: Int, abandon: @escaping @Sendable (String) -> Void) {
+        self.reachability = reachability
+        milliseconds = connectTimeoutSeconds * 1000
+        self.abandon = abandon
+    }
+
+    /// The lease is asked for: the first check after `connect_timeout`, or at once when the server did
+    /// not answer the last probe (a request that comes while the server is down then fails on the next
+    /// probe's verdict, not after a wait too).
+    func start() {
+        schedule(in: reachability.lastSaidUnreachable ? 0 : milliseconds, since: monotonicNanoseconds())
+    }
+
+    /// The pool gave `connection`: whether the request may use it (false when the wait gave it up
+    /// first). The work's silence is watched from now.
+    func leased(_ connection: PostgresConnection) -> Bool {
+        let taken: Bool = state.withLock { state in
+            guard case .leasing = state.phase else { return false }
+            state.phase = .working(connection)
+            if let timer = state.timer { DeadlineWatch.shared.cancel(timer) }
+            state.timer = nil
+            return true
+        }
+        if taken { schedule(in: milliseconds, since: monotonicNanoseconds()) }
+        return taken
+    }
+
+    /// The request is over (answered, failed, cancelled): no more checks.
+    func end() {
+        let timer: Int? = state.withLock { state in
+            state.phase = .over
+            defer { state.timer = nil }
+            return state.timer
+        }
+        if let timer { DeadlineWatch.shared.cancel(timer) }
+    }
+
+    /// Why the wait closed the work's connection, if it did: the probe's cause.
+    var unreachableCause: String? {
+        state.withLock { $0.unreachable }
+    }
+
+    private func schedule(in delay: Int, since: UInt64) {
+        state.withLock { state in
+            if case .over = state.phase { return }
+            state.round += 1
+            let round = state.round
+            state.timer = DeadlineWatch.shared.schedule(in: delay) { [self] in check(round: round, since: since) }
+        }
+    }
+
+    /// On the watch's thread: asks the probe, and acts on its verdict when it comes.
+    private func check(round: Int, since: UInt64) {
+        let current = state.withLock { state in
+            guard state.round == round else { return false }
+            state.timer = nil
+            return true
+        }
+        guard current else { return }
+        reachability.ask(since: since) { [self] verdict, at in
+            switch verdict {
+            case .reachable:
+                // Checked again later, unless a newer check (the lease came) has taken over.
+                if state.withLock({ $0.round == round }) { schedule(in: milliseconds, since: at) }
+            case .unreachable(let cause):
+                act(round: round, cause: cause)
+            }
+        }
+    }
+
+    private func act(round: Int, cause: String) {
+        enum Step { case none, abandon, close(PostgresConnection) }
+        let step: Step = state.withLock { state in
+            guard state.round == round else { return .none }
+            switch state.phase {
+            case .leasing:
+                state.phase = .over
+                return .abandon
+            case .working(let connection):
+                state.unreachable = cause
+                return .close(connection)
+            case .over:
+                return .none
+            }
+        }
+        switch step {
+        case .none: break
+        case .abandon: abandon(cause)
+        case .close(let connection): PostgresReachability.close(connection)
+        }
+    }
+}
+
+/// The server did not answer a probe while a request waited for a connection (``PostgresWait``).
+struct PostgresNoConnection: Error, CustomStringConvertible {
+    var cause: String
+    var description: String { "no connection of the pool, and the server does not answer: \(cause)" }
+}
