@@ -44,10 +44,13 @@ final class PostgresReachability: Sendable {
     }
 
     /// Whether the last probe found the server not answering.
-    var lastSaidUnreachable: Bool {
+    var lastSaidUnreachable: Bool { lastUnreachableCause != nil }
+
+    /// Why the last probe found the server not answering, if it did.
+    var lastUnreachableCause: String? {
         state.withLock { state in
-            if case .unreachable? = state.last?.verdict { return true }
-            return false
+            if case .unreachable(let cause)? = state.last?.verdict { return cause }
+            return nil
         }
     }
 
@@ -123,14 +126,20 @@ final class PostgresReachability: Sendable {
     /// The first of the probe's outcome and its deadline answers; the other is dropped.
     private func finish(_ id: Int, _ verdict: Verdict) {
         let at = monotonicNanoseconds()
-        let waiters: [@Sendable (Verdict, UInt64) -> Void] = state.withLock { state in
-            guard let probe = state.probe, probe.id == id else { return [] }
+        let (waiters, before): ([@Sendable (Verdict, UInt64) -> Void], Verdict?) = state.withLock { state in
+            guard let probe = state.probe, probe.id == id else { return ([], verdict) }
             state.probe = nil
-            state.last = (verdict, at)
-            return probe.waiters
+            defer { state.last = (verdict, at) }
+            return (probe.waiters, state.last?.verdict)
         }
-        if case .unreachable(let cause) = verdict, !waiters.isEmpty {
-            logger.warning("PostgreSQL at \(settings.serverName) does not answer: \(cause)")
+        // Logged when the verdict changes, not for every probe while the server is down.
+        switch (verdict, before) {
+        case (.unreachable(let cause), .reachable?), (.unreachable(let cause), nil):
+            logger.warning("PostgreSQL at \(settings.serverName) does not answer; requests waiting on it fail: \(cause)")
+        case (.reachable, .unreachable?):
+            logger.notice("PostgreSQL at \(settings.serverName) answers again")
+        default:
+            break
         }
         for waiter in waiters { waiter(verdict, at) }
     }

@@ -82,6 +82,7 @@ extension PostgresStore {
                     outcome.resume(throwing: PostgresNoConnection(cause: cause))
                     work.cancel()
                 }
+                wait.start()
                 let task = Task {
                     defer { wait.end() }
                     do {
@@ -101,7 +102,6 @@ extension PostgresStore {
                     }
                 }
                 work.set(task)
-                wait.start()
             }
         } onCancel: {
             work.cancel()
@@ -191,7 +191,14 @@ extension PostgresStore {
             return unavailable(error)
         default:
             // The pool's own errors (shut down, request cancelled) are of a module postgres-nio does not export.
-            return String(reflecting: type(of: error)).hasSuffix(".ConnectionPoolError") ? unavailable(error) : error
+            guard String(reflecting: type(of: error)).hasSuffix(".ConnectionPoolError") else { return error }
+            // After a minute of failed connection attempts the pool fails every request at once, until one succeeds.
+            if "\(error)".contains("CircuitBreakerTripped") {
+                let cause = "no connection of the pool: its attempts have failed for a minute"
+                    + (reachability.lastUnreachableCause.map { ", and the server does not answer: \($0)" } ?? "")
+                return ServiceError.storageUnavailable(path: settings.redactedDescription, cause: "PostgreSQL at \(settings.serverName): \(cause)")
+            }
+            return unavailable(error)
         }
     }
 

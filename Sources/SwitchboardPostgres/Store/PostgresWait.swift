@@ -45,21 +45,20 @@ final class PostgresWait: Sendable {
     /// not answer the last probe (a request that comes while the server is down then fails on the next
     /// probe's verdict, not after a wait too).
     func start() {
-        schedule(in: reachability.lastSaidUnreachable ? 0 : milliseconds, since: monotonicNanoseconds())
+        let delay = reachability.lastSaidUnreachable ? 0 : milliseconds
+        state.withLock { schedule(&$0, in: delay, since: monotonicNanoseconds()) }
     }
 
     /// The pool gave `connection`: whether the request may use it (false when the wait gave it up
-    /// first). The work's silence is watched from now.
+    /// first). The work's silence is watched from now; a verdict asked for while the lease was awaited
+    /// no longer acts (its check is an older round).
     func leased(_ connection: PostgresConnection) -> Bool {
-        let taken: Bool = state.withLock { state in
+        state.withLock { state in
             guard case .leasing = state.phase else { return false }
             state.phase = .working(connection)
-            if let timer = state.timer { DeadlineWatch.shared.cancel(timer) }
-            state.timer = nil
+            schedule(&state, in: milliseconds, since: monotonicNanoseconds())
             return true
         }
-        if taken { schedule(in: milliseconds, since: monotonicNanoseconds()) }
-        return taken
     }
 
     /// The request is over (answered, failed, cancelled): no more checks.
@@ -77,13 +76,14 @@ final class PostgresWait: Sendable {
         state.withLock { $0.unreachable }
     }
 
-    private func schedule(in delay: Int, since: UInt64) {
-        state.withLock { state in
-            if case .over = state.phase { return }
-            state.round += 1
-            let round = state.round
-            state.timer = DeadlineWatch.shared.schedule(in: delay) { [self] in check(round: round, since: since) }
-        }
+    /// A new round of checks, replacing the one before (under the lock; the watch never calls out
+    /// under its own, so the two locks cannot wait on each other).
+    private func schedule(_ state: inout State, in delay: Int, since: UInt64) {
+        if case .over = state.phase { return }
+        if let timer = state.timer { DeadlineWatch.shared.cancel(timer) }
+        state.round += 1
+        let round = state.round
+        state.timer = DeadlineWatch.shared.schedule(in: delay) { [self] in check(round: round, since: since) }
     }
 
     /// On the watch's thread: asks the probe, and acts on its verdict when it comes.
@@ -97,8 +97,10 @@ final class PostgresWait: Sendable {
         reachability.ask(since: since) { [self] verdict, at in
             switch verdict {
             case .reachable:
-                // Checked again later, unless a newer check (the lease came) has taken over.
-                if state.withLock({ $0.round == round }) { schedule(in: milliseconds, since: at) }
+                // Checked again later, unless a newer round (the lease came) has taken over.
+                state.withLock { state in
+                    if state.round == round { schedule(&state, in: milliseconds, since: at) }
+                }
             case .unreachable(let cause):
                 act(round: round, cause: cause)
             }
