@@ -21,7 +21,7 @@ struct PostgresDeadlineTests {
         case none
     }
 
-    /// Three minutes: the waits here are a few `connect_timeout`s of 2 s; only a hang is this long.
+    /// Three minutes: the waits here are a few `connect_timeout`s of 4 s; only a hang is this long.
     static let hangGuardSeconds = 180
 
     /// `request`'s answer; `.none` when it has none within the hang guard (the request is left behind:
@@ -74,7 +74,7 @@ struct PostgresDeadlineTests {
 
     static func store(on cluster: DedicatedPostgresCluster) async throws -> PostgresStore {
         var settings = try TestPostgres.settings(url: cluster.url)
-        settings.connectTimeoutSeconds = 2
+        settings.connectTimeoutSeconds = 4
         let store = try await PostgresStore.open(settings, migrations: [], logger: TestPostgres.logger)
         _ = try await store.write { connection in
             try await connection.query("CREATE TABLE IF NOT EXISTS deadline_note (id int PRIMARY KEY)", logger: TestPostgres.logger)
