@@ -129,8 +129,8 @@ struct BinaryPostgresChatTests {
     @Test("the server frozen in the middle of a burst of sends: the host still answers host.ping, every send gets its outcome (sent, or failed as unavailable); thawed, a send is stored")
     func serverFrozenDuringBurst() async throws {
         try await DedicatedPostgresCluster.with { cluster in
-            // connect_timeout 2 s: how long a wait goes on before the server is probed, and the probe's bound.
-            let host = try Self.host(cluster.url + (cluster.url.contains("?") ? "&" : "?") + "connect_timeout=2")
+            // connect_timeout 4 s: how long a wait goes on before the server is probed, and the probe's bound.
+            let host = try Self.host(cluster.url + (cluster.url.contains("?") ? "&" : "?") + "connect_timeout=4")
             let clientIDs = (0..<100).map { "f-\($0)" }
             try host.send(clientIDs.enumerated().map { Push.send($0.element, id: $0.offset + 10) })
             var seen: [JSONValue] = []
@@ -159,6 +159,17 @@ struct BinaryPostgresChatTests {
                 }
             }
             #expect(stored)
+            // No send answered failed is stored unless its answer said it may be (the batch's COMMIT was under way).
+            let storedIDs = Set(try Push.history(host, firstID: 2_000).compactMap { $0["clientMessageId"]?.stringValue })
+            for message in output {
+                if let params = message["params"], message["method"] == "chat.messageState", params["state"] == "failed",
+                   let client = params["clientMessageId"]?.stringValue, storedIDs.contains(client) {
+                    #expect(params["reason"]?.stringValue?.contains("may be stored") == true, "\(client) is stored but was answered \(message)")
+                }
+                if let id = message["id"]?.int64Value, H.errorCode(message) != nil, (10..<10 + Int64(clientIDs.count)).contains(id) {
+                    #expect(!storedIDs.contains(clientIDs[Int(id) - 10]), "\(clientIDs[Int(id) - 10]) is stored but was answered \(message)")
+                }
+            }
             host.closeInput()
             #expect(try host.waitForExit() == .exited(0))
         }

@@ -31,8 +31,8 @@ extension PostgresChatService {
     /// message is looked up by its sender's client id, on a new connection (the pool's next one, once
     /// the server is back). A message found stored at the batch's time is answered `sent`, one stored
     /// earlier as a duplicate, as a send would; one not found failed with `error` (the transaction
-    /// rolled back). When the look-up fails too, every message fails with the look-up's storage error:
-    /// whether it was stored is then unknown, and sending it again with the same client id tells (a
+    /// rolled back). When the look-up fails too, every message fails with the look-up's storage error,
+    /// whose cause adds that it may be stored: sending it again with the same client id tells (a
     /// duplicate).
     func settle(_ batch: [ChatSendRequest], sentAt: Int64, afterCommitCut error: ServiceError) async -> [Result<Committed<ChatMessage>, any Error>] {
         let logger = logger
@@ -48,7 +48,13 @@ extension PostgresChatService {
             }
         } catch {
             logger.warning("chat.send: the session ended during a batch's COMMIT and its messages could not be looked up: \(error)")
-            return batch.map { _ in .failure(error) }
+            // Not "not stored": the COMMIT may have been applied. The answer says so, and how to know.
+            var unknown = error
+            if case .storageUnavailable(let path, let cause)? = error as? ServiceError {
+                unknown = ServiceError.storageUnavailable(
+                    path: path, cause: cause + "; the batch's COMMIT had been sent, so the message may be stored: send it again with the same clientMessageId to know")
+            }
+            return batch.map { [unknown] _ in .failure(unknown) }
         }
         let outcomes = zip(batch, checks).map { request, check -> ChatSendOutcome in
             let state = ChangeTracking.state(domain: chatDomain, sequence: check.latest)
