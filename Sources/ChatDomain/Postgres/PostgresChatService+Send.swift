@@ -34,11 +34,31 @@ extension PostgresChatService {
     /// rolled back). When the look-up fails too, every message fails with the look-up's storage error,
     /// whose cause adds that it may be stored: sending it again with the same client id tells (a
     /// duplicate).
+    ///
+    /// - Important: the session's end on this side is not the transaction's end on the server: a
+    ///   backend cut off by the network, or frozen and closed by the store's verdict, may still read
+    ///   the `COMMIT` and commit after this look-up. So the look-up first takes the change log's head
+    ///   `FOR SHARE`, the row every batch that stores a message holds `FOR UPDATE` until it ends
+    ///   (``PostgresChangeLog/reserve(_:logger:)``): it waits for the batch's transaction to end
+    ///   (committed or rolled back), and a message not found then was not stored. The wait is bounded
+    ///   by `lock_timeout` (`connect_timeout`); a transaction still holding the head after it leaves
+    ///   the outcome unknown, and every message fails saying it may be stored. A batch that took no
+    ///   lock stored nothing, so nothing is waited for in vain.
     func settle(_ batch: [ChatSendRequest], sentAt: Int64, afterCommitCut error: ServiceError) async -> [Result<Committed<ChatMessage>, any Error>] {
         let logger = logger
+        let lockTimeout = max(1, store.settings.connectTimeoutSeconds) * 1000
         let checks: [(latest: Int64, isMember: Bool, stored: StoredChatMessage?)]
         do {
-            checks = try await store.read { connection in
+            checks = try await store.writeReportingCommit { connection in
+                // A snapshot per statement, whatever the role's default: the look-ups see the commit the lock waited for.
+                try await connection.query("SET TRANSACTION ISOLATION LEVEL READ COMMITTED", logger: logger)
+                try await connection.query("SELECT set_config('lock_timeout', \(String(lockTimeout)), true)", logger: logger)
+                do {
+                    // The rows are read: the lock's failure comes with them, not with the statement's start.
+                    for try await _ in try await connection.query("SELECT sequence FROM change_log_head WHERE id = 1 FOR SHARE", logger: logger) {}
+                } catch let failure where PostgresStore.sqlState(of: failure) == "55P03" {
+                    throw ChatSettleLockTimeout(seconds: lockTimeout / 1000)
+                }
                 var checks: [(latest: Int64, isMember: Bool, stored: StoredChatMessage?)] = []
                 for request in batch {
                     checks.append(try await Self.sendCheck(connection, sender: request.sender, roomId: request.roomId,
@@ -46,15 +66,15 @@ extension PostgresChatService {
                 }
                 return checks
             }
-        } catch {
-            logger.warning("chat.send: the session ended during a batch's COMMIT and its messages could not be looked up: \(error)")
-            // Not "not stored": the COMMIT may have been applied. The answer says so, and how to know.
-            var unknown = error
-            if case .storageUnavailable(let path, let cause)? = error as? ServiceError {
-                unknown = ServiceError.storageUnavailable(
-                    path: path, cause: cause + "; the batch's COMMIT had been sent, so the message may be stored: send it again with the same clientMessageId to know")
-            }
-            return batch.map { [unknown] _ in .failure(unknown) }
+        } catch let timeout as ChatSettleLockTimeout {
+            // The batch's transaction still holds the head: it has neither committed nor rolled back.
+            logger.warning("chat.send: the session ended during a batch's COMMIT and its transaction still held the change log's head after \(timeout.seconds) s: its outcome is unknown")
+            let unknown = Self.mayBeStored(error, "the batch's COMMIT had been sent and its transaction had not ended on the server after \(timeout.seconds) s")
+            return batch.map { _ in .failure(unknown) }
+        } catch let lookUp {
+            logger.warning("chat.send: the session ended during a batch's COMMIT and its messages could not be looked up: \(lookUp)")
+            let unknown = Self.mayBeStored((lookUp as? PostgresCommitUnknown)?.error ?? lookUp, "the batch's COMMIT had been sent")
+            return batch.map { _ in .failure(unknown) }
         }
         let outcomes = zip(batch, checks).map { request, check -> ChatSendOutcome in
             let state = ChangeTracking.state(domain: chatDomain, sequence: check.latest)
@@ -63,6 +83,13 @@ extension PostgresChatService {
         }
         logger.notice("chat.send: the session ended during a batch's COMMIT; looked up by client id: \(outcomes.filter(\.stored).count) of \(batch.count) stored")
         return ChatSendOutcome.answers(outcomes, signal: signal)
+    }
+
+    /// Not "not stored": a storage error whose cause adds that the message may be stored (`why`) and how
+    /// to know; any other error as it is.
+    static func mayBeStored(_ error: any Error, _ why: String) -> any Error {
+        guard case .storageUnavailable(let path, let cause)? = error as? ServiceError else { return error }
+        return ServiceError.storageUnavailable(path: path, cause: cause + "; \(why), so the message may be stored: send it again with the same clientMessageId to know")
     }
 
     /// Stores one message of a batch in a savepoint of its own, inside the batch's transaction.
@@ -128,4 +155,9 @@ extension PostgresChatService {
                                         text: request.text, clientMessageId: request.clientMessageId, sentAt: sentAt)
         return .stored(message, state: ChangeTracking.state(domain: chatDomain, sequence: last))
     }
+}
+
+/// The look-up after a cut `COMMIT` waited `lock_timeout` for the batch's transaction to end, in vain.
+struct ChatSettleLockTimeout: Error {
+    var seconds: Int
 }
