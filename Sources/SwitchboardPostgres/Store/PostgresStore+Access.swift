@@ -84,22 +84,30 @@ extension PostgresStore {
                 }
                 wait.start()
                 let task = Task {
-                    defer { wait.end() }
                     do {
                         outcome.resume(returning: try await self.client.withConnection { connection in
                             // Given up first: back to the pool unused.
                             guard wait.leased(connection) else { throw CancellationError() }
                             defer { self.sessions.end(connection) }
+                            // The work phase ends here, before the connection goes back to the pool: a
+                            // verdict that comes later must not close a connection another request holds.
+                            // One that came first has its close awaited here.
+                            let result: Result
                             do {
-                                return try await self.watched(connection, wait, body)
+                                result = try await self.watched(connection, wait, body)
                             } catch {
-                                if self.endsSession(error) { try? await connection.close() }
+                                let closing = wait.end()
+                                if closing || self.endsSession(error) { try? await connection.close() }
                                 throw error
                             }
+                            if wait.end() { try? await connection.close() }
+                            return result
                         })
                     } catch {
                         outcome.resume(throwing: error)
                     }
+                    // No lease came (the pool failed, the request was cancelled or given up): no more checks.
+                    wait.end()
                 }
                 work.set(task)
             }

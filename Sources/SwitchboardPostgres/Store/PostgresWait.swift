@@ -61,14 +61,20 @@ final class PostgresWait: Sendable {
         }
     }
 
-    /// The request is over (answered, failed, cancelled): no more checks.
-    func end() {
-        let timer: Int? = state.withLock { state in
+    /// The request's work is over (answered, failed, cancelled): no more checks, and no verdict acts
+    /// on the connection from now on. Call it before the connection goes back to the pool.
+    ///
+    /// - Returns: whether the wait closed the connection (or is closing it): the caller waits for the
+    ///   close before giving it back, so the pool never leases a connection a verdict is closing.
+    @discardableResult
+    func end() -> Bool {
+        let (timer, closing): (Int?, Bool) = state.withLock { state in
             state.phase = .over
             defer { state.timer = nil }
-            return state.timer
+            return (state.timer, state.unreachable != nil)
         }
         if let timer { DeadlineWatch.shared.cancel(timer) }
+        return closing
     }
 
     /// Why the wait closed the work's connection, if it did: the probe's cause.
