@@ -36,12 +36,16 @@ final class PostgresReachability: Sendable {
 
     private let settings: PostgresSettings
     private let logger: Logger
+    /// The probe's connection settings, built once for the store (a TLS context reads its CA file): or why they cannot be.
+    private let configuration: Result<PostgresConnection.Configuration, PostgresConnectError>
     private let state = Mutex(State())
 
     init(settings: PostgresSettings, logger: Logger) {
         self.settings = settings
         self.logger = logger
+        configuration = Result { () throws(PostgresConnectError) in try settings.connectionConfiguration() }
     }
+
 
     /// Whether the last probe found the server not answering.
     var lastSaidUnreachable: Bool { lastUnreachableCause != nil }
@@ -80,23 +84,33 @@ final class PostgresReachability: Sendable {
     /// One probe: a connection of its own, the start-up completed (the server accepted it, a backend
     /// authenticated it and said it is ready for a query: that is an answer), then closed.
     ///
-    /// postgres-nio bounds the connection and its start-up by `connect_timeout`, on its event loop, so a
-    /// request task starved of a thread for a while does not make a well server look silent (a deadline
-    /// of the probe's own, started when it was asked for, did under a loaded test run). A `SELECT 1` after
-    /// it would add a wait postgres-nio does not bound. The watch's deadline, at three `connect_timeout`s,
-    /// only makes sure a probe that somehow never ends cannot hold the waits.
+    /// The connection is made with postgres-nio's future-based `connect` on one of its event loops, and its
+    /// outcome handled there: no task of the cooperative pool takes part, so a pool starved by CPU-bound
+    /// requests cannot delay a well server's answer past the deadline below (a `Task` here did, on two
+    /// busy cores). postgres-nio bounds the connection and its start-up by `connect_timeout`. A `SELECT 1`
+    /// after it would add a wait postgres-nio does not bound. The watch's deadline, at three
+    /// `connect_timeout`s, only makes sure a probe that somehow never ends cannot hold the waits.
     private func startProbe(_ id: Int) {
         let seconds = settings.connectTimeoutSeconds
         let deadline = DeadlineWatch.shared.schedule(in: 3 * seconds * 1000) { [self] in
             finish(id, .unreachable("no answer within \(3 * seconds) s"))
         }
-        Task { [settings, logger] in
+        let configuration: PostgresConnection.Configuration
+        switch self.configuration {
+        case .success(let built): configuration = built
+        case .failure(let error):
+            DeadlineWatch.shared.cancel(deadline)
+            finish(id, Self.verdict(after: error))
+            return
+        }
+        let eventLoop = PostgresConnection.defaultEventLoopGroup.any()
+        PostgresConnection.connect(on: eventLoop, configuration: configuration, id: 0, logger: logger).whenComplete { [self] outcome in
             let verdict: Verdict
-            do {
-                let connection = try await PostgresConnection.connect(configuration: try settings.connectionConfiguration(), id: 0, logger: logger)
-                try? await connection.close()
+            switch outcome {
+            case .success(let connection):
+                Self.close(connection)
                 verdict = .reachable
-            } catch {
+            case .failure(let error):
                 verdict = Self.verdict(after: error)
             }
             DeadlineWatch.shared.cancel(deadline)
