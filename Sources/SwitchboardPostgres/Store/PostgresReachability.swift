@@ -12,8 +12,9 @@ import Synchronization
 /// ends, while the server is well. Only the probe tells that apart from a server that is down (the
 /// connection refused), frozen or cut off by the network (no start-up answer within `connect_timeout`).
 ///
-/// - Important: a verdict answers only the waits that began before its probe ended (``ask(since:_:)``);
-///   a later wait gets a new probe. So a wait never acts on what the server was before it began.
+/// - Important: a verdict answers only the waits whose last sign of life came before its probe *started*
+///   (``ask(since:_:)``); a later wait gets a new probe. So a wait never acts on what the server was
+///   before it began, nor on a probe that was already under way when the work last heard from the server.
 final class PostgresReachability: Sendable {
     enum Verdict: Sendable, Equatable {
         /// The server answered (it completed a start-up, or sent an error of its own: it is up, only busy or refusing).
@@ -22,16 +23,22 @@ final class PostgresReachability: Sendable {
         case unreachable(String)
     }
 
+    private typealias Waiter = @Sendable (Verdict, UInt64) -> Void
+
     private struct Probe {
         var id: Int
-        var waiters: [@Sendable (Verdict, UInt64) -> Void]
+        /// When it started (monotonic nanoseconds): it speaks only for waits whose last sign of life came before.
+        var started: UInt64
+        var waiters: [Waiter]
     }
 
     private struct State {
         var probe: Probe?
+        /// Waits that asked while a probe started before their last sign of life was in flight: the next probe's.
+        var queued: [Waiter] = []
         var probes = 0
-        /// The last probe's verdict and when it came (monotonic nanoseconds).
-        var last: (verdict: Verdict, at: UInt64)?
+        /// The last probe's verdict and when that probe started (monotonic nanoseconds).
+        var last: (verdict: Verdict, started: UInt64)?
     }
 
     private let settings: PostgresSettings
@@ -46,7 +53,6 @@ final class PostgresReachability: Sendable {
         configuration = Result { () throws(PostgresConnectError) in try settings.connectionConfiguration() }
     }
 
-
     /// Whether the last probe found the server not answering.
     var lastSaidUnreachable: Bool { lastUnreachableCause != nil }
 
@@ -58,27 +64,34 @@ final class PostgresReachability: Sendable {
         }
     }
 
-    /// Calls `answer` with the verdict of a probe that ended after `since` (monotonic nanoseconds: when
-    /// the wait began, or the time of the verdict it had last), and when that verdict came: the last
-    /// probe's when it is that recent, else the one in flight's, else a new one's. `answer` runs on the
-    /// thread that ends the probe (or the caller's): it must not block.
+    /// Calls `answer` with the verdict of a probe that *started* after `since` (monotonic nanoseconds:
+    /// the wait's last sign of life, or the start of the probe whose verdict it had last), and when that
+    /// probe started: the last probe's when it started that late, else the one in flight's when it did,
+    /// else a new one's (started at once, or as soon as the one in flight ends). A probe that started
+    /// before `since` and ended after says nothing of what came since, so it never answers. `answer`
+    /// runs on the thread that ends the probe (an event loop, the watch's, or the caller's): it must not block.
     func ask(since: UInt64, _ answer: @escaping @Sendable (Verdict, UInt64) -> Void) {
         enum Step { case known(Verdict, UInt64), waiting, start(Int) }
         let step: Step = state.withLock { state in
-            if let last = state.last, last.at > since { return .known(last.verdict, last.at) }
-            if state.probe != nil {
-                state.probe?.waiters.append(answer)
+            if let last = state.last, last.started > since { return .known(last.verdict, last.started) }
+            if let probe = state.probe {
+                if probe.started > since { state.probe?.waiters.append(answer) } else { state.queued.append(answer) }
                 return .waiting
             }
-            state.probes += 1
-            state.probe = Probe(id: state.probes, waiters: [answer])
-            return .start(state.probes)
+            return .start(Self.begin(&state, waiters: [answer]))
         }
         switch step {
-        case .known(let verdict, let at): answer(verdict, at)
+        case .known(let verdict, let started): answer(verdict, started)
         case .waiting: break
         case .start(let id): startProbe(id)
         }
+    }
+
+    /// A new probe in `state`, for `waiters`: its id.
+    private static func begin(_ state: inout State, waiters: [Waiter]) -> Int {
+        state.probes += 1
+        state.probe = Probe(id: state.probes, started: monotonicNanoseconds(), waiters: waiters)
+        return state.probes
     }
 
     /// One probe: a connection of its own, the start-up completed (the server accepted it, a backend
@@ -131,15 +144,20 @@ final class PostgresReachability: Sendable {
         return .unreachable(PostgresErrorText.cause(of: error))
     }
 
-    /// The first of the probe's outcome and its deadline answers; the other is dropped.
+    /// The first of the probe's outcome and its deadline answers; the other is dropped. Waits queued
+    /// behind it get a new probe.
     private func finish(_ id: Int, _ verdict: Verdict) {
-        let at = monotonicNanoseconds()
-        let (waiters, before): ([@Sendable (Verdict, UInt64) -> Void], Verdict?) = state.withLock { state in
-            guard let probe = state.probe, probe.id == id else { return ([], verdict) }
+        let ended: (probe: Probe, before: Verdict?, next: Int?)? = state.withLock { state in
+            guard let probe = state.probe, probe.id == id else { return nil }
+            let before = state.last?.verdict
+            state.last = (verdict, probe.started)
             state.probe = nil
-            defer { state.last = (verdict, at) }
-            return (probe.waiters, state.last?.verdict)
+            guard !state.queued.isEmpty else { return (probe, before, nil) }
+            let queued = state.queued
+            state.queued = []
+            return (probe, before, Self.begin(&state, waiters: queued))
         }
+        guard let (probe, before, next) = ended else { return }
         // Logged when the verdict changes, not for every probe while the server is down.
         switch (verdict, before) {
         case (.unreachable(let cause), .reachable?), (.unreachable(let cause), nil):
@@ -149,7 +167,7 @@ final class PostgresReachability: Sendable {
         default:
             break
         }
-        for waiter in waiters { waiter(verdict, at) }
+        if let next { startProbe(next) }
+        for waiter in probe.waiters { waiter(verdict, probe.started) }
     }
 }
-

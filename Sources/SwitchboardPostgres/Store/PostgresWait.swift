@@ -7,9 +7,13 @@ import Synchronization
 /// (``PostgresReachability``) whether the server answers at all, on the one shared ``DeadlineWatch``:
 ///
 /// - the server answers → the wait goes on (a busy pool, a slow query), and is asked about again later;
-/// - it does not → a connection still awaited is given up (``abandon``: the request fails), and the
-///   connection of work under way is closed, which fails the work (``PostgresSessionWatch``) with
-///   ``unreachableCause`` as the reason.
+/// - it does not → a connection still awaited is given up (``abandon``: the request fails); work under
+///   way is cut only after a second probe, started after the first, does not answer either (as TCP's
+///   `keepalives_count` does not give up on one lost probe): its connection is closed, which fails the
+///   work (``PostgresSessionWatch``) with ``unreachableCause`` as the reason.
+///
+/// A probe speaks only for the silence after it started: each one asked for started after the work's
+/// last sign of life (its lease) or after the probe before it (``PostgresReachability/ask(since:_:)``).
 ///
 /// - Important: a lease that comes before the verdict is used: ``leased(_:)`` and the giving up are one
 ///   race, decided under the lock; a connection that comes after is given back unused.
@@ -27,6 +31,8 @@ final class PostgresWait: Sendable {
         var round = 0
         /// Why the wait closed the connection (the server does not answer), once it has.
         var unreachable: String?
+        /// Probes in a row that found the server not answering while the work was under way.
+        var strikes = 0
     }
 
     private let state = Mutex(State())
@@ -56,6 +62,7 @@ final class PostgresWait: Sendable {
         state.withLock { state in
             guard case .leasing = state.phase else { return false }
             state.phase = .working(connection)
+            state.strikes = 0
             schedule(&state, in: milliseconds, since: monotonicNanoseconds())
             return true
         }
@@ -100,20 +107,26 @@ final class PostgresWait: Sendable {
             return true
         }
         guard current else { return }
-        reachability.ask(since: since) { [self] verdict, at in
+        reachability.ask(since: since) { [self] verdict, started in
             switch verdict {
             case .reachable:
-                // Checked again later, unless a newer round (the lease came) has taken over.
+                // Checked again later (by a probe that starts after this one), unless a newer round
+                // (the lease came) has taken over.
                 state.withLock { state in
-                    if state.round == round { schedule(&state, in: milliseconds, since: at) }
+                    guard state.round == round else { return }
+                    state.strikes = 0
+                    schedule(&state, in: milliseconds, since: started)
                 }
             case .unreachable(let cause):
-                act(round: round, cause: cause)
+                act(round: round, cause: cause, probeStarted: started)
             }
         }
     }
 
-    private func act(round: Int, cause: String) {
+    /// A probe that started at `probeStarted` found the server not answering: a wait for a lease gives
+    /// up; work under way asks a second probe (started after that one) at once, and is cut when it
+    /// does not answer either.
+    private func act(round: Int, cause: String, probeStarted: UInt64) {
         enum Step { case none, abandon, close(PostgresConnection) }
         let step: Step = state.withLock { state in
             guard state.round == round else { return .none }
@@ -122,6 +135,11 @@ final class PostgresWait: Sendable {
                 state.phase = .over
                 return .abandon
             case .working(let connection):
+                state.strikes += 1
+                guard state.strikes >= 2 else {
+                    schedule(&state, in: 0, since: probeStarted)
+                    return .none
+                }
                 state.unreachable = cause
                 return .close(connection)
             case .over:
