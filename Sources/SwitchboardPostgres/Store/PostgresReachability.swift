@@ -137,11 +137,20 @@ final class PostgresReachability: Sendable {
         _ = closing
     }
 
-    /// A server that sent an error of its own is up (a wrong password, too many clients), unless the
-    /// error says it is going down or not yet up (SQLSTATE 57P01–57P03).
+    /// The probe's verdict on a connection attempt that failed with `error`: the server answered when
+    /// it sent an error of its own (``isAnswer(sqlState:)``); otherwise it did not (refused, reset, no
+    /// answer in time).
     static func verdict(after error: any Error) -> Verdict {
-        if let state = PostgresErrorText.sqlState(of: error), !["57P01", "57P02", "57P03"].contains(state) { return .reachable }
+        if let sqlState = PostgresErrorText.sqlState(of: error), isAnswer(sqlState: sqlState) { return .reachable }
         return .unreachable(PostgresErrorText.cause(of: error))
+    }
+
+    /// Whether an error the server sent during a start-up is an answer: it is (a wrong password, too
+    /// many clients, and 57P03 `cannot_connect_now`: starting up, shutting down, a standby not yet
+    /// accepting connections: the server is there, only not taking new sessions now), unless it says
+    /// the backend itself was ended (57P01 `admin_shutdown`, 57P02 `crash_shutdown`).
+    static func isAnswer(sqlState: String) -> Bool {
+        !["57P01", "57P02"].contains(sqlState)
     }
 
     /// The first of the probe's outcome and its deadline answers; the other is dropped. Waits queued
