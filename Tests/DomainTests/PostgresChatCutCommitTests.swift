@@ -24,28 +24,42 @@ struct PostgresChatCutCommitTests {
 
     /// Runs `body` with a chat service on a fresh seeded database, its `connect_timeout` (and so the
     /// look-up's `lock_timeout`) 2 s, and a connection of the test's own holding the batch's open
-    /// transaction: the message stored, the change log's head locked, no `COMMIT` yet.
-    static func withCutBatch(_ body: (PostgresChatService, _ batch: PostgresConnection, _ watcher: PostgresConnection) async throws -> Void) async throws {
+    /// transaction: the message stored, the change log's head locked, no `COMMIT` yet. With
+    /// `lookUpSetting` (`statement_timeout = '200ms'`), the database has that setting from then on, and
+    /// the chat service given is another store's, whose sessions (the look-up's) all have it.
+    static func withCutBatch(lookUpSetting: String? = nil,
+                             _ body: (PostgresChatService, _ batch: PostgresConnection, _ watcher: PostgresConnection) async throws -> Void) async throws {
         try await TestPostgres.withFreshDatabase { fresh in
             var settings = fresh
             settings.connectTimeoutSeconds = 2
             let store = try await PostgresStore.open(settings, migrations: [PostgresChatService.migrations], logger: logger)
             let batch = try await TestPostgres.connect(settings)
             let watcher = try await TestPostgres.connect(settings)
+            var lookUpStore: PostgresStore?
             do {
                 let chat = PostgresChatService(store: store, clock: ChatServiceTests.clock)
                 try await store.write { try await PostgresChatService.seed($0, clock: ChatServiceTests.clock, logger: logger) }
                 try await batch.query("BEGIN", logger: logger)
                 try #require(try await chat.send(request, sentAt: sentAt, batch).stored, "the staged batch stores its message")
-                try await body(chat, batch, watcher)
+                if let lookUpSetting {
+                    // Sessions started from now have it: not the batch's, nor the watcher's, nor the first store's.
+                    try await watcher.query(PostgresQuery(unsafeSQL: "ALTER DATABASE \(settings.database) SET \(lookUpSetting)"), logger: logger)
+                    let other = try await PostgresStore.open(settings, migrations: [PostgresChatService.migrations], logger: logger)
+                    lookUpStore = other
+                    try await body(PostgresChatService(store: other, clock: ChatServiceTests.clock), batch, watcher)
+                } else {
+                    try await body(chat, batch, watcher)
+                }
             } catch {
                 try? await batch.close()
                 try? await watcher.close()
+                if let lookUpStore { await lookUpStore.close() }
                 await store.close()
                 throw error
             }
             try? await batch.close()
             try? await watcher.close()
+            if let lookUpStore { await lookUpStore.close() }
             await store.close()
         }
     }
@@ -115,6 +129,38 @@ struct PostgresChatCutCommitTests {
                 return
             }
             #expect(cause.contains("the message may be stored"), "\(cause)")
+            #expect(cause.contains("had not ended on the server"), "\(cause)")
+        }
+    }
+
+    @Test("the look-up is refused by a read-only server (25006): every message fails -32050 saying it may be stored, not -32051 as if it were not, and it may: it commits after")
+    func lookUpReadOnly() async throws {
+        try await Self.withCutBatch(lookUpSetting: "default_transaction_read_only = on") { chat, batch, watcher in
+            let answers = await chat.settle([Self.request], sentAt: Self.sentAt, afterCommitCut: Self.cut)
+            try await batch.query("COMMIT", logger: Self.logger)
+            #expect(try await Self.stored(watcher))
+            guard case .failure(let error)? = answers.first, case .storageUnavailable(_, let cause)? = error as? ServiceError else {
+                Issue.record("expected -32050 saying the message may be stored, got \(answers)")
+                return
+            }
+            #expect(cause.hasPrefix("the connection was cut; "), "\(cause)")
+            #expect(cause.contains("looking it up failed too"), "\(cause)")
+            #expect(cause.contains("the message may be stored"), "\(cause)")
+        }
+    }
+
+    @Test("a role's or database's statement_timeout shorter than lock_timeout does not cut the look-up's wait: it waits lock_timeout, then every message fails -32050 saying it may be stored")
+    func lookUpUnderShortStatementTimeout() async throws {
+        try await Self.withCutBatch(lookUpSetting: "statement_timeout = '200ms'") { chat, batch, watcher in
+            let answers = await chat.settle([Self.request], sentAt: Self.sentAt, afterCommitCut: Self.cut)
+            try await batch.query("COMMIT", logger: Self.logger)
+            #expect(try await Self.stored(watcher))
+            guard case .failure(let error)? = answers.first, case .storageUnavailable(_, let cause)? = error as? ServiceError else {
+                Issue.record("expected -32050 saying the message may be stored, got \(answers)")
+                return
+            }
+            #expect(cause.contains("the message may be stored"), "\(cause)")
+            // The lock's wait ran to lock_timeout: statement_timeout did not cancel it first.
             #expect(cause.contains("had not ended on the server"), "\(cause)")
         }
     }
