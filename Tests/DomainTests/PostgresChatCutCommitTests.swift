@@ -23,7 +23,8 @@ struct PostgresChatCutCommitTests {
     static let cut = ServiceError.storageUnavailable(path: "postgres://test", cause: "the connection was cut")
 
     /// Runs `body` with a chat service on a fresh seeded database, its `connect_timeout` (and so the
-    /// look-up's `lock_timeout`) 2 s, and a connection of the test's own holding the batch's open
+    /// look-up's `lock_timeout`) 5 s (the test's `COMMIT` or `ROLLBACK` must reach the server within it
+    /// once the look-up waits, on a loaded machine too), and a connection of the test's own holding the batch's open
     /// transaction: the message stored, the change log's head locked, no `COMMIT` yet. With
     /// `lookUpSetting` (`statement_timeout = '200ms'`), the database has that setting from then on, and
     /// the chat service given is another store's, whose sessions (the look-up's) all have it.
@@ -31,7 +32,7 @@ struct PostgresChatCutCommitTests {
                              _ body: (PostgresChatService, _ batch: PostgresConnection, _ watcher: PostgresConnection) async throws -> Void) async throws {
         try await TestPostgres.withFreshDatabase { fresh in
             var settings = fresh
-            settings.connectTimeoutSeconds = 2
+            settings.connectTimeoutSeconds = 5
             let store = try await PostgresStore.open(settings, migrations: [PostgresChatService.migrations], logger: logger)
             let batch = try await TestPostgres.connect(settings)
             let watcher = try await TestPostgres.connect(settings)

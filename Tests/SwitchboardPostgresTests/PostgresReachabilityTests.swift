@@ -38,7 +38,8 @@ struct PostgresReachabilityTests {
     @Test("a probe of a well server answers reachable while every thread of the cooperative pool is blocked: it runs on postgres-nio's event loop")
     func probeWithoutTheCooperativePool() async throws {
         var settings = try TestPostgres.settings()
-        settings.connectTimeoutSeconds = 1
+        // Room for a start-up on a loaded machine: the test waits for the verdict, never for the timeout.
+        settings.connectTimeoutSeconds = 5
         let reachability = PostgresReachability(settings: settings, logger: TestPostgres.logger)
         let verdict = Mutex<PostgresReachability.Verdict?>(nil)
         // Each thread that wakes passes the signal on: the verdict's signal releases them all.
@@ -80,7 +81,8 @@ struct PostgresReachabilityTests {
                 }
             }
             var settings = try TestPostgres.settings(url: cluster.url)
-            settings.connectTimeoutSeconds = 1
+            // The second probe, after SIGCONT, must complete a start-up within it: room for a loaded machine.
+            settings.connectTimeoutSeconds = 5
             let store = try await PostgresStore.open(settings, migrations: [], logger: logger)
             let holder = try await TestPostgres.connect(settings)
             let watcher = try await TestPostgres.connect(settings)
