@@ -44,7 +44,10 @@ struct PostgresReachabilityTests {
         let verdict = Mutex<PostgresReachability.Verdict?>(nil)
         // Each thread that wakes passes the signal on: the verdict's signal releases them all.
         let released = DispatchSemaphore(value: 0)
-        for _ in 0..<ProcessInfo.processInfo.activeProcessorCount {
+        // libdispatch sizes the pool by the processors online (sysconf), which on Linux may be more than
+        // Foundation's activeProcessorCount (it counts the CPU affinity and cgroup quota): block that many.
+        let threads = max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), ProcessInfo.processInfo.activeProcessorCount)
+        for _ in 0..<threads {
             Task.detached {
                 released.wait()
                 released.signal()
