@@ -4,17 +4,19 @@ import PostgresNIO
 import Synchronization
 
 /// Whether the server answers at all, asked by the store's waits that have gone on for long (a lease
-/// not given within `connect_timeout`, work silent as long): one probe for the whole store at a time,
-/// a fresh connection, its start-up bounded by `connect_timeout`; every wait asking meanwhile gets its
-/// verdict.
+/// not given within `connect_timeout`; work under way `connect_timeout` after its lease, whatever its
+/// own connection has heard since: its answers are not watched): one probe for the whole store at a
+/// time, a fresh connection, its start-up bounded by `connect_timeout`; every wait asking meanwhile
+/// gets its verdict.
 ///
-/// Silence alone is not death: a busy pool gives no lease and a slow query sends nothing until it
+/// A long wait alone is not death: a busy pool gives no lease and a slow query sends nothing until it
 /// ends, while the server is well. Only the probe tells that apart from a server that is down (the
 /// connection refused), frozen or cut off by the network (no start-up answer within `connect_timeout`).
 ///
-/// - Important: a verdict answers only the waits whose last sign of life came before its probe *started*
+/// - Important: a verdict answers only the waits whose last sign of life (a lease, a probe's start: not
+///   an answer on the work's own connection) came before its probe *started*
 ///   (``ask(since:_:)``); a later wait gets a new probe. So a wait never acts on what the server was
-///   before it began, nor on a probe that was already under way when the work last heard from the server.
+///   before it began, nor on a probe that was already under way at its last sign of life.
 final class PostgresReachability: Sendable {
     enum Verdict: Sendable, Equatable {
         /// The server answered (it completed a start-up, or sent an error of its own: it is up, only busy or refusing).

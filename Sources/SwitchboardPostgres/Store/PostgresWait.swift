@@ -12,8 +12,14 @@ import Synchronization
 ///   `keepalives_count` does not give up on one lost probe): its connection is closed, which fails the
 ///   work (``PostgresSessionWatch``) with ``unreachableCause`` as the reason.
 ///
-/// A probe speaks only for the silence after it started: each one asked for started after the work's
-/// last sign of life (its lease) or after the probe before it (``PostgresReachability/ask(since:_:)``).
+/// A probe speaks only for the time after it started: each one asked for started after the work's
+/// lease or after the probe before it (``PostgresReachability/ask(since:_:)``).
+///
+/// - Important: the work's own connection is not watched: the answers it gets (each statement's end)
+///   are no sign of life here, only the lease and each probe's start are. So work running past
+///   `connect_timeout` is cut when the two probes then made in a row fail (new connections fail: the
+///   postmaster frozen, new connections blocked, start-ups slower than `connect_timeout`) even while
+///   its own session is well.
 ///
 /// - Important: a lease that comes before the verdict is used: ``leased(_:)`` and the giving up are one
 ///   race, decided under the lock; a connection that comes after is given back unused.
@@ -56,7 +62,7 @@ final class PostgresWait: Sendable {
     }
 
     /// The pool gave `connection`: whether the request may use it (false when the wait gave it up
-    /// first). The work's silence is watched from now; a verdict asked for while the lease was awaited
+    /// first). The work's time is counted from now; a verdict asked for while the lease was awaited
     /// no longer acts (its check is an older round).
     func leased(_ connection: PostgresConnection) -> Bool {
         state.withLock { state in
