@@ -1,3 +1,4 @@
+import PostgresNIO
 @testable import SwitchboardPostgres
 import Testing
 
@@ -18,5 +19,17 @@ struct PostgresReachabilityVerdictTests {
     @Test("a server refusing the start-up (28P01 a wrong password, 53300 too many clients, 3D000 no such database) answers", arguments: ["28P01", "53300", "3D000"])
     func refusal(sqlState: String) {
         #expect(PostgresReachability.isAnswer(sqlState: sqlState))
+    }
+
+    @Test("a start-up the server refused without a SQLSTATE (no TLS, a password or SASL mechanism the host cannot give) answers",
+          arguments: [PSQLError.Code.sslUnsupported, .authMechanismRequiresPassword, .unsupportedAuthMechanism, .saslError])
+    func refusalWithoutSQLState(code: PSQLError.Code) {
+        #expect(PostgresReachability.isAnswer(code: code))
+    }
+
+    @Test("a connection that failed or closed before the server said anything is no answer",
+          arguments: [PSQLError.Code.connectionError, .serverClosedConnection, .uncleanShutdown])
+    func noAnswer(code: PSQLError.Code) {
+        #expect(!PostgresReachability.isAnswer(code: code))
     }
 }

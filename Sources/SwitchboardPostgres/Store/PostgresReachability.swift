@@ -140,10 +140,16 @@ final class PostgresReachability: Sendable {
     }
 
     /// The probe's verdict on a connection attempt that failed with `error`: the server answered when
-    /// it sent an error of its own (``isAnswer(sqlState:)``); otherwise it did not (refused, reset, no
-    /// answer in time).
+    /// it sent an error of its own (``isAnswer(sqlState:)``) or took part in the start-up far enough to
+    /// refuse it (``isAnswer(code:)``); otherwise it did not (refused, reset, no answer in time).
     static func verdict(after error: any Error) -> Verdict {
-        if let sqlState = PostgresErrorText.sqlState(of: error), isAnswer(sqlState: sqlState) { return .reachable }
+        if let error = error as? PSQLError {
+            if let sqlState = error.serverInfo?[.sqlState] {
+                if isAnswer(sqlState: sqlState) { return .reachable }
+            } else if isAnswer(code: error.code) {
+                return .reachable
+            }
+        }
         return .unreachable(PostgresErrorText.cause(of: error))
     }
 
@@ -153,6 +159,15 @@ final class PostgresReachability: Sendable {
     /// the backend itself was ended (57P01 `admin_shutdown`, 57P02 `crash_shutdown`).
     static func isAnswer(sqlState: String) -> Bool {
         !["57P01", "57P02"].contains(sqlState)
+    }
+
+    /// Whether a start-up that failed with `code` and no SQLSTATE got an answer: it did when the server
+    /// refused TLS (`sslUnsupported`) or asked for a way of authenticating the host cannot give (a
+    /// password it has not, a mechanism it does not know, a SASL exchange that failed): the server read
+    /// the start-up and replied. A well server that the host cannot use is found out by the pool's own
+    /// connection attempts, not taken for a silent one.
+    static func isAnswer(code: PSQLError.Code) -> Bool {
+        [.sslUnsupported, .authMechanismRequiresPassword, .unsupportedAuthMechanism, .saslError].contains(code)
     }
 
     /// The first of the probe's outcome and its deadline answers; the other is dropped. Waits queued
