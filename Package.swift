@@ -96,9 +96,10 @@ let package = Package(
 
         // PostgreSQL through postgres-nio: connection settings (URL, libpq's environment, ~/.pgpass), named
         // migrations under an advisory lock, the commit-ordered change log, LISTEN/NOTIFY (docs/postgres.md).
+        // JSONRPC only for its support: the shared DeadlineWatch that bounds the waits on the server.
         .target(
             name: "SwitchboardPostgres",
-            dependencies: ["SwitchboardCore", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log")],
+            dependencies: ["SwitchboardCore", "JSONRPC", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

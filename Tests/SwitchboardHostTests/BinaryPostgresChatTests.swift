@@ -126,6 +126,55 @@ struct BinaryPostgresChatTests {
         }
     }
 
+    @Test("the server frozen in the middle of a burst of sends: the host still answers host.ping, every send gets its outcome (sent, or failed as unavailable); thawed, a send is stored")
+    func serverFrozenDuringBurst() async throws {
+        try await DedicatedPostgresCluster.with { cluster in
+            // connect_timeout 4 s: how long a wait goes on before the server is probed, and the probe's bound.
+            let host = try Self.host(cluster.url + (cluster.url.contains("?") ? "&" : "?") + "connect_timeout=4")
+            let clientIDs = (0..<100).map { "f-\($0)" }
+            try host.send(clientIDs.enumerated().map { Push.send($0.element, id: $0.offset + 10) })
+            var seen: [JSONValue] = []
+            while Push.sent(in: seen).count < 10 { seen.append(try host.nextMessage(within: 60_000)) }
+            // SIGSTOP: the sockets stay open and nothing answers, as a frozen machine or a cut network.
+            try cluster.freeze()
+            try host.send(H.request(5_000, "host.ping", "{}"))
+            while !seen.contains(where: { $0["id"]?.int64Value == 5_000 }) { seen.append(try host.nextMessage(within: 60_000)) }
+            let output = try Self.outcomes(host, clientIDs: clientIDs, firstID: 10, seen: seen)
+            for message in output {
+                if message["id"]?.int64Value == 5_000 { #expect(message["result"] != nil, "\(message)") }
+                if let code = H.errorCode(message) { #expect(code == -32050, "\(message)") }
+                if message["method"] == "chat.messageState", message["params"]?["state"] == "failed" {
+                    #expect(message["params"]?["reason"]?.stringValue?.isEmpty == false)
+                }
+            }
+            #expect(output.contains { $0["method"] == "chat.messageState" && $0["params"]?["state"] == "failed" }
+                    || output.contains { H.errorCode($0) == -32050 }, "no send failed while the server was frozen")
+            try cluster.thaw()
+            // The pool connects again (with its backoff): a send is stored, at the latest after a few tries.
+            var stored = false
+            for attempt in 0..<10 where !stored {
+                try host.send(Push.send("after-\(attempt)", id: 1_000 + attempt))
+                stored = try Self.outcomes(host, clientIDs: ["after-\(attempt)"], firstID: 1_000 + attempt).contains {
+                    $0["method"] == "chat.messageState" && $0["params"]?["state"] == "sent"
+                }
+            }
+            #expect(stored)
+            // No send answered failed is stored unless its answer said it may be (the batch's COMMIT was under way).
+            let storedIDs = Set(try Push.history(host, firstID: 2_000).compactMap { $0["clientMessageId"]?.stringValue })
+            for message in output {
+                if let params = message["params"], message["method"] == "chat.messageState", params["state"] == "failed",
+                   let client = params["clientMessageId"]?.stringValue, storedIDs.contains(client) {
+                    #expect(params["reason"]?.stringValue?.contains("may be stored") == true, "\(client) is stored but was answered \(message)")
+                }
+                if let id = message["id"]?.int64Value, H.errorCode(message) != nil, (10..<10 + Int64(clientIDs.count)).contains(id) {
+                    #expect(!storedIDs.contains(clientIDs[Int(id) - 10]), "\(clientIDs[Int(id) - 10]) is stored but was answered \(message)")
+                }
+            }
+            host.closeInput()
+            #expect(try host.waitForExit() == .exited(0))
+        }
+    }
+
     /// Two hosts on `url` (empty) each send a burst of 200 messages to the room the second host's
     /// subscription follows; once 20 of the first host's are stored, `interrupt` ends the server's
     /// sessions while the rest are in flight. Then: each send has its outcome (sent, or failed with a

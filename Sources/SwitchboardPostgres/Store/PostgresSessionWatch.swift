@@ -47,7 +47,13 @@ final class PostgresSessionWatch: Sendable {
 
 /// The connection closed while work ran on it: what it was waiting for will not come.
 struct PostgresSessionEnded: Error, CustomStringConvertible {
-    var description: String { "the connection was closed (the server ended the session)" }
+    /// Set when the store closed it because the server does not answer (``PostgresWait``): why.
+    var unanswered: String?
+
+    var description: String {
+        guard let unanswered else { return "the connection was closed (the server ended the session)" }
+        return "the server went silent and does not answer (\(unanswered)); the connection was closed"
+    }
 }
 
 /// The outcome of watched work: the first of its result and the connection's close resumes the
@@ -72,5 +78,27 @@ final class WatchedOutcome<Value: Sendable>: Sendable {
             defer { continuation = nil }
             return continuation
         }
+    }
+}
+
+/// The task a request's work runs in, to be cancelled from elsewhere (the caller's cancellation, a wait
+/// given up): a cancellation that comes before the task is set cancels it as it is set.
+final class CancellableWork: Sendable {
+    private let state = Mutex<(task: Task<Void, Never>?, cancelled: Bool)>((nil, false))
+
+    func set(_ task: Task<Void, Never>) {
+        let cancelled = state.withLock { state in
+            state.task = task
+            return state.cancelled
+        }
+        if cancelled { task.cancel() }
+    }
+
+    func cancel() {
+        let task = state.withLock { state in
+            state.cancelled = true
+            return state.task
+        }
+        task?.cancel()
     }
 }

@@ -16,13 +16,14 @@ extension PostgresStore {
     /// Runs `body` in one transaction on a connection of the pool: committed when it returns, rolled
     /// back when it throws. Record the change log last (``PostgresChangeLog/record(_:domain:itemID:kind:logger:)``).
     /// - Throws: what ``serviceError(_:)`` makes of the failure; when the session ended after the
-    ///   `COMMIT` was sent, `storageUnavailable`, and the write may have been committed
+    ///   `COMMIT` was sent, `storageUnavailable` whose cause says the write may have been committed
     ///   (``writeReportingCommit(_:)`` tells that case apart).
     public func write<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
         do {
             return try await writeReportingCommit(body)
-        } catch let error as PostgresCommitUnknown {
-            throw error.error
+        } catch let unknown as PostgresCommitUnknown {
+            guard case .storageUnavailable(let path, let cause) = unknown.error else { throw unknown.error }
+            throw ServiceError.storageUnavailable(path: path, cause: cause + "; the COMMIT had been sent, so the write may have been committed")
         }
     }
 
@@ -66,47 +67,78 @@ extension PostgresStore {
     /// middle of a query) is never answered: without the close, the pool could lease it to the next
     /// request, which would hang. A statement given to a connection whose socket has closed is dropped
     /// unanswered too, so `body` runs watched (``PostgresSessionWatch``): the close fails it.
+    ///
+    /// Neither wait is endless while the server is down, frozen or cut off (``PostgresWait``): the lease
+    /// and the work run in a task of their own (cancelled with the caller), and the caller is answered
+    /// by whichever comes first: their outcome, or the verdict that the server does not answer while no
+    /// connection has come yet (``PostgresNoConnection``). Work under way on a server that does not
+    /// answer has its connection closed, which the watch turns into its failure.
     private func withSession<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
-        try await client.withConnection { connection in
-            defer { self.sessions.end(connection) }
-            do {
-                return try await self.watched(connection, body)
-            } catch {
-                if self.endsSession(error) { try? await connection.close() }
-                throw error
+        let work = CancellableWork()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
+                let outcome = WatchedOutcome(continuation)
+                let wait = PostgresWait(reachability: reachability, connectTimeoutSeconds: settings.connectTimeoutSeconds) { cause in
+                    outcome.resume(throwing: PostgresNoConnection(cause: cause))
+                    work.cancel()
+                }
+                wait.start()
+                let task = Task {
+                    do {
+                        outcome.resume(returning: try await self.client.withConnection { connection in
+                            // Given up first: back to the pool unused.
+                            guard wait.leased(connection) else { throw CancellationError() }
+                            defer { self.sessions.end(connection) }
+                            // The work phase ends here, before the connection goes back to the pool: a
+                            // verdict that comes later must not close a connection another request holds.
+                            // One that came first has its close awaited here.
+                            let result: Result
+                            do {
+                                result = try await self.watched(connection, wait, body)
+                            } catch {
+                                let closing = wait.end()
+                                if closing || self.endsSession(error) { try? await connection.close() }
+                                throw error
+                            }
+                            if wait.end() { try? await connection.close() }
+                            return result
+                        })
+                    } catch {
+                        outcome.resume(throwing: error)
+                    }
+                    // No lease came (the pool failed, the request was cancelled or given up): no more checks.
+                    wait.end()
+                }
+                work.set(task)
             }
+        } onCancel: {
+            work.cancel()
         }
     }
 
     /// `body`'s outcome on `connection`, or ``PostgresSessionEnded`` as soon as the connection closes
-    /// first. `body` runs in a task of its own (cancelled with the caller): a statement postgres-nio
-    /// dropped leaves it waiting for good, and it is then left behind, holding only what it captured.
-    private func watched<Result: Sendable>(_ connection: PostgresConnection,
+    /// first (naming the server's silence when `wait` closed it). `body` runs in a task of its own
+    /// (cancelled with the caller): a statement postgres-nio dropped leaves it waiting for good, and it
+    /// is then left behind, holding only what it captured.
+    private func watched<Result: Sendable>(_ connection: PostgresConnection, _ wait: PostgresWait,
                                            _ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
-        let work = Mutex<(task: Task<Void, Never>?, cancelled: Bool)>((nil, false))
+        let work = CancellableWork()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
                 let outcome = WatchedOutcome(continuation)
-                sessions.begin(connection) { outcome.resume(throwing: PostgresSessionEnded()) }
+                sessions.begin(connection) { outcome.resume(throwing: PostgresSessionEnded(unanswered: wait.unreachableCause)) }
                 let task = Task {
                     do {
                         outcome.resume(returning: try await body(connection))
                     } catch {
-                        outcome.resume(throwing: error)
+                        // A statement the close failed fails as the close's reason.
+                        outcome.resume(throwing: wait.unreachableCause.map { PostgresSessionEnded(unanswered: $0) } ?? error)
                     }
                 }
-                let cancelled = work.withLock { work in
-                    work.task = task
-                    return work.cancelled
-                }
-                if cancelled { task.cancel() }
+                work.set(task)
             }
         } onCancel: {
-            let task = work.withLock { work in
-                work.cancelled = true
-                return work.task
-            }
-            task?.cancel()
+            work.cancel()
         }
     }
 
@@ -163,11 +195,18 @@ extension PostgresStore {
             return unavailable(error)
         case is PostgresDecodingError:
             return ServiceError.serviceFailure(debugId: DebugID.make(), cause: "PostgreSQL: a stored row does not decode")
-        case is ChannelError, is IOError, is NIOConnectionError, is NIOSSLError, is PostgresSessionEnded:
+        case is ChannelError, is IOError, is NIOConnectionError, is NIOSSLError, is PostgresSessionEnded, is PostgresNoConnection:
             return unavailable(error)
         default:
             // The pool's own errors (shut down, request cancelled) are of a module postgres-nio does not export.
-            return String(reflecting: type(of: error)).hasSuffix(".ConnectionPoolError") ? unavailable(error) : error
+            guard String(reflecting: type(of: error)).hasSuffix(".ConnectionPoolError") else { return error }
+            // After a minute of failed connection attempts the pool fails every request at once, until one succeeds.
+            if "\(error)".contains("CircuitBreakerTripped") {
+                let cause = "no connection of the pool: its attempts have failed for a minute"
+                    + (reachability.lastUnreachableCause.map { ", and the server does not answer: \($0)" } ?? "")
+                return ServiceError.storageUnavailable(path: settings.redactedDescription, cause: "PostgreSQL at \(settings.serverName): \(cause)")
+            }
+            return unavailable(error)
         }
     }
 

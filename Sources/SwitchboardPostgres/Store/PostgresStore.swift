@@ -19,12 +19,15 @@ public final class PostgresStore: Sendable {
     private let runner: Task<Void, Never>
     /// Fails work on a leased connection when the connection closes (``PostgresSessionWatch``).
     let sessions = PostgresSessionWatch()
+    /// The one probe of the server that long waits ask (``PostgresWait``).
+    let reachability: PostgresReachability
 
     private init(settings: PostgresSettings, client: PostgresClient, applied: PostgresMigrator.Applied, logger: Logger) {
         self.settings = settings
         self.client = client
         self.applied = applied
         self.logger = logger
+        reachability = PostgresReachability(settings: settings, logger: logger)
         runner = Task { await client.run() }
     }
 

@@ -1,13 +1,13 @@
-import JSONRPC
-
-/// Runs an action when a deadline passes, unless it was cancelled first: the time-outs of plugin calls.
+/// Runs an action when a deadline passes, unless it was cancelled first: the time-outs of plugin calls,
+/// and PostgreSQL's waits for a connection or an answer.
 ///
 /// One thread for every call, sleeping until the earliest deadline, instead of a timer task per call
 /// (whose cancellation wakes a pool thread on every answer). Calls of one plugin share its `timeoutMs`,
-/// so a new deadline is almost never the earliest and adding it wakes no one. While that thread cannot
-/// be started (the process at its thread limit), each deadline is a task that sleeps instead.
-final class DeadlineWatch: @unchecked Sendable {
-    static let shared = DeadlineWatch()
+/// and a store's waits its `connect_timeout`, so a new deadline is almost never the earliest and adding
+/// it wakes no one. While that thread cannot be started (the process at its thread limit), each
+/// deadline is a task that sleeps instead. Actions run on that thread: they must not block.
+public final class DeadlineWatch: @unchecked Sendable {
+    public static let shared = DeadlineWatch()
 
     private let lock = ConditionLock()
     private var actions: [Int: (deadline: UInt64, run: @Sendable () -> Void)] = [:]
@@ -16,11 +16,11 @@ final class DeadlineWatch: @unchecked Sendable {
     private var started = false
 
     /// Runs `action` (on the watch's thread) in `milliseconds`, unless ``cancel(_:)`` gets the key first.
-    func schedule(in milliseconds: Int, _ action: @escaping @Sendable () -> Void) -> Int {
+    public func schedule(in milliseconds: Int, _ action: @escaping @Sendable () -> Void) -> Int {
         let deadline = monotonicNanoseconds() + UInt64(max(0, milliseconds)) * 1_000_000
         return lock.withLock {
             if !started {
-                started = (try? OSThread.detach(name: "sb-plugin-timeouts") { [self] in watch() }) != nil
+                started = (try? OSThread.detach(name: "sb-deadlines") { [self] in watch() }) != nil
             }
             nextKey += 1
             actions[nextKey] = (deadline, action)
@@ -38,7 +38,7 @@ final class DeadlineWatch: @unchecked Sendable {
         }
     }
 
-    func cancel(_ key: Int) {
+    public func cancel(_ key: Int) {
         lock.withLock { _ = actions.removeValue(forKey: key) }
     }
 
