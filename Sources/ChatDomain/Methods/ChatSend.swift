@@ -81,8 +81,8 @@ public enum ChatSend: RPCMethod {
         case .success(let held):
             claim = held
         case .failure(let first):
-            // Sent again while the first is pending: its answer, as for one stored already; its
-            // chat.messageState follows for both.
+            // Sent again while the first is pending: its answer, as for one stored already. The first's
+            // chat.messageState goes to the connection that sent it; nothing more is queued.
             guard first.message.roomId == params.roomId else { throw reused(params.clientMessageId, in: first.message.roomId) }
             var message = first.message
             message.duplicate = true
