@@ -66,6 +66,16 @@ struct PostgresChatCutCommitTests {
     }
 
     /// Whether the message is stored (committed), read on `connection`.
+    /// The cause of the first answer's `-32050`; records an issue (and gives nil) when it is anything else.
+    static func mayBeStoredCause(_ answers: [Result<Committed<ChatMessage>, any Error>],
+                                 sourceLocation: SourceLocation = #_sourceLocation) -> String? {
+        guard case .failure(let error)? = answers.first, case .storageUnavailable(_, let cause)? = error as? ServiceError else {
+            Issue.record("expected -32050 saying the message may be stored, got \(answers)", sourceLocation: sourceLocation)
+            return nil
+        }
+        return cause
+    }
+
     static func stored(_ connection: PostgresConnection) async throws -> Bool {
         for try await count in try await connection.query(
             "SELECT count(*) FROM chat_message WHERE client_message_id = \(request.clientMessageId)", logger: logger).decode(Int64.self) {
@@ -125,10 +135,7 @@ struct PostgresChatCutCommitTests {
             let answers = await chat.settle([Self.request], sentAt: Self.sentAt, afterCommitCut: Self.cut)
             try await batch.query("COMMIT", logger: Self.logger)
             #expect(try await Self.stored(watcher))
-            guard case .failure(let error)? = answers.first, case .storageUnavailable(_, let cause)? = error as? ServiceError else {
-                Issue.record("expected -32050 saying the message may be stored, got \(answers)")
-                return
-            }
+            guard let cause = Self.mayBeStoredCause(answers) else { return }
             #expect(cause.contains("the message may be stored"), "\(cause)")
             #expect(cause.contains("had not ended on the server"), "\(cause)")
         }
@@ -140,10 +147,7 @@ struct PostgresChatCutCommitTests {
             let answers = await chat.settle([Self.request], sentAt: Self.sentAt, afterCommitCut: Self.cut)
             try await batch.query("COMMIT", logger: Self.logger)
             #expect(try await Self.stored(watcher))
-            guard case .failure(let error)? = answers.first, case .storageUnavailable(_, let cause)? = error as? ServiceError else {
-                Issue.record("expected -32050 saying the message may be stored, got \(answers)")
-                return
-            }
+            guard let cause = Self.mayBeStoredCause(answers) else { return }
             #expect(cause.hasPrefix("the connection was cut; "), "\(cause)")
             #expect(cause.contains("looking it up failed too"), "\(cause)")
             #expect(cause.contains("the message may be stored"), "\(cause)")
@@ -156,10 +160,7 @@ struct PostgresChatCutCommitTests {
             let answers = await chat.settle([Self.request], sentAt: Self.sentAt, afterCommitCut: Self.cut)
             try await batch.query("COMMIT", logger: Self.logger)
             #expect(try await Self.stored(watcher))
-            guard case .failure(let error)? = answers.first, case .storageUnavailable(_, let cause)? = error as? ServiceError else {
-                Issue.record("expected -32050 saying the message may be stored, got \(answers)")
-                return
-            }
+            guard let cause = Self.mayBeStoredCause(answers) else { return }
             #expect(cause.contains("the message may be stored"), "\(cause)")
             // The lock's wait ran to lock_timeout: statement_timeout did not cancel it first.
             #expect(cause.contains("had not ended on the server"), "\(cause)")
