@@ -10,8 +10,9 @@ import SwitchboardCore
 ///
 /// `clientMessageId` works like a Matrix transaction id: sending again with one already stored (after
 /// a time-out, a crash, a reconnect) stores nothing and answers the stored message with
-/// `duplicate: true`, and no notification follows; reused for another room it is `-32602` naming
-/// `clientMessageId`. `state` is the chat state when answered: the
+/// `duplicate: true`, and no notification follows; sending again while the first is still pending
+/// answers that pending message with `duplicate: true` (``ChatSendsInFlight``); reused for another
+/// room it is `-32602` naming `clientMessageId`. `state` is the chat state when answered: the
 /// stored message is among the changes since it.
 public enum ChatSend: RPCMethod {
     public static let name = "chat.send"
@@ -65,6 +66,10 @@ public enum ChatSend: RPCMethod {
         try ChatLimits.check(params.roomId, field: "roomId", maximum: ChatLimits.id)
         try ChatLimits.check(params.text, field: "text", maximum: ChatLimits.text)
         try ChatLimits.check(params.clientMessageId, field: "clientMessageId", maximum: ChatLimits.id)
+        let pending = ChatMessage.pending(roomId: params.roomId, senderId: user, text: params.text, clientMessageId: params.clientMessageId)
+        // Claimed before the check, and let go only once the send is stored (or failed): so a retry's
+        // check either finds the first stored or finds its claim, never neither.
+        let claimed = inFlight.claim(pending)
         let check = try await chat.sendCheck(sender: user, roomId: params.roomId, clientMessageId: params.clientMessageId)
         if var stored = check.stored {
             // A transaction id names one message: reused for another room it is a client's mistake.
@@ -75,14 +80,14 @@ public enum ChatSend: RPCMethod {
         guard check.isMember else {
             throw ResponseError.notFound("room \(params.roomId)", field: "roomId", got: params.roomId)
         }
-        let pending = ChatMessage.pending(roomId: params.roomId, senderId: user, text: params.text, clientMessageId: params.clientMessageId)
         let claim: ChatSendsInFlight.Claim
-        switch inFlight.claim(pending) {
+        switch claimed {
         case .success(let held):
             claim = held
         case .failure(let first):
             // Sent again while the first is pending: its answer, as for one stored already. The first's
-            // chat.messageState goes to the connection that sent it; nothing more is queued.
+            // chat.messageState goes to the connection that sent it (before or after this answer);
+            // nothing more is queued.
             guard first.message.roomId == params.roomId else { throw reused(params.clientMessageId, in: first.message.roomId) }
             var message = first.message
             message.duplicate = true

@@ -34,10 +34,15 @@ extension Connection {
             return
         }
         let outcome: Result<JSONValue, ResponseError> = result.map { .success(JSONValue($0)) } ?? .failure(peerError(.error(error)))
-        guard case .integer(let number) = id, settle(number, with: outcome) else {
+        guard case .integer(let number) = id else {
             // Named where it shows by default: a plugin answering under another id (`"1"` for 1) leaves
             // its call waiting for its time-out, and this line is how its author finds out why.
             logger.warning("dropped a response whose id \(LogText.escaped("\(id)", limit: 40)) names no request of ours (ours are integers)")
+            return
+        }
+        guard settle(number, with: outcome) else {
+            // A late answer to a request given up (timed out, cancelled): routine.
+            logger.debug("dropped a response to no request of ours waiting", metadata: ["id": "\(id)"])
             return
         }
     }
@@ -45,7 +50,7 @@ extension Connection {
     /// Fails the request `id` answers with the peer's unreadable answer (``PeerFailure/unreadable(_:)``).
     func receiveUnreadableResponse(id: RequestID, reason: String) {
         guard case .integer(let number) = id, settle(number, with: .failure(peerError(.unreadable(reason)))) else {
-            logger.warning("dropped an unreadable response whose id \(LogText.escaped("\(id)", limit: 40)) names no request of ours")
+            logger.debug("dropped an unreadable response to no request of ours waiting", metadata: ["id": "\(id)"])
             return
         }
     }

@@ -75,7 +75,8 @@ struct CallbackRouter: MethodRouter {
         guard Self.isCallable(name), Self.matches(name, allowed) else {
             let (plugin, allowed, logger) = (plugin, allowed, logger)
             return .dynamic(name: name, summary: "Refused: outside the plugin's calls.") { _, _ in
-                logger.warning("plugin \(plugin) called \(LogText.escaped(name, limit: JSONFieldError.quoteLimit)), which its calls do not allow; refused")
+                let why = CallbackRouter.isCallable(name) ? "which its calls do not allow" : "which is no namespace.method host method"
+                logger.warning("plugin \(plugin) called \(LogText.escaped(name, limit: JSONFieldError.quoteLimit)), \(why); refused")
                 throw PluginError.forbidden(plugin, method: name, allowed: allowed)
             }
         }
