@@ -7,8 +7,9 @@ import Darwin
 /// A strict reader of JSON text that builds nothing: it checks the text as jansson reads it (RFC 8259,
 /// any top-level value, `\u0000` allowed in strings, valid UTF-8, at most ``JSONParser/maximumDepth``
 /// nested values) and reports what jansson cannot say when it refuses valid JSON: which tokens it
-/// cannot hold (integers beyond 64 bits, reals beyond a double, member names with `\u0000`) and where
-/// the `id`, `method` and `params` of each message are.
+/// cannot hold (integers beyond 64 bits, reals beyond a double, member names with `\u0000`, strings
+/// with a lone UTF-16 surrogate escape, which jansson refuses as invalid) and where the `id`, `method`
+/// and `params` of each message are.
 ///
 /// It is the slow path for the rare message jansson refuses or whose id is a real; the wire path
 /// stays jansson's.
@@ -23,6 +24,9 @@ public enum JSONScanner {
     public struct Unholdable: Sendable, Equatable {
         public enum Kind: Sendable, Equatable {
             case integerBeyond64Bits, realBeyondDouble, nulInMemberName
+            /// A string, or a member name, with a `\uD800`–`\uDFFF` escape that is not half of a pair
+            /// (``LoneSurrogateEscapes``).
+            case loneSurrogate, loneSurrogateInMemberName
         }
 
         public var kind: Kind
@@ -64,10 +68,14 @@ public enum JSONScanner {
         bytes.withUnsafeBytes { scan($0, maxDepth: maxDepth) }
     }
 
-    /// The string a string token stands for (escapes decoded); `nil` if `range` is not one.
+    /// The string a string token stands for (escapes decoded, a lone surrogate escape read as U+FFFD);
+    /// `nil` if `range` is not one.
     public static func decodeString(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> String? {
-        guard range.lowerBound >= 0, range.upperBound <= bytes.count,
-              let value = try? JSONParser.parse(UnsafeRawBufferPointer(rebasing: bytes[range])) else { return nil }
+        guard range.lowerBound >= 0, range.upperBound <= bytes.count, range.lowerBound <= range.upperBound else { return nil }
+        let token = UnsafeRawBufferPointer(rebasing: bytes[range])
+        let value = (try? JSONParser.parse(token))
+            ?? LoneSurrogateEscapes.replacedByReplacementCharacter(token).flatMap { try? JSONParser.parse($0.text) }
+        guard let value else { return nil }
         return withExtendedLifetime(value) { value.view.string }
     }
 }
@@ -127,7 +135,11 @@ extension JSONScanner {
                             step = isObject ? .key : .value
                         }
                     case UInt8(ascii: "\""):
-                        guard scanString() != nil else { return nil }
+                        let start = index
+                        guard let string = scanString() else { return nil }
+                        if string.hasLoneSurrogate {
+                            scan.unholdable.append(Unholdable(kind: .loneSurrogate, range: start..<index, path: path()))
+                        }
                         valueEnds()
                         step = .afterValue
                     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
@@ -145,9 +157,12 @@ extension JSONScanner {
                 case .key:
                     guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
                     let start = index
-                    guard let hasNul = scanString() else { return nil }
+                    guard let name = scanString() else { return nil }
                     stack[stack.count - 1].key = start..<index
-                    if hasNul { scan.unholdable.append(Unholdable(kind: .nulInMemberName, range: start..<index, path: path())) }
+                    if name.hasNul { scan.unholdable.append(Unholdable(kind: .nulInMemberName, range: start..<index, path: path())) }
+                    if name.hasLoneSurrogate {
+                        scan.unholdable.append(Unholdable(kind: .loneSurrogateInMemberName, range: start..<index, path: path()))
+                    }
                     skipSpace()
                     guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
                     index += 1
@@ -282,16 +297,18 @@ extension JSONScanner {
             return true
         }
 
-        /// Reads a string token; returns whether it holds `\u0000`, or `nil` when it is not valid.
-        private mutating func scanString() -> Bool? {
+        /// Reads a string token; returns whether it holds `\u0000` and a lone surrogate escape, or `nil`
+        /// when it is not valid.
+        private mutating func scanString() -> (hasNul: Bool, hasLoneSurrogate: Bool)? {
             index += 1
             var hasNul = false
+            var hasLoneSurrogate = false
             while index < bytes.count {
                 let byte = bytes[index]
                 switch byte {
                 case UInt8(ascii: "\""):
                     index += 1
-                    return hasNul
+                    return (hasNul, hasLoneSurrogate)
                 case UInt8(ascii: "\\"):
                     index += 1
                     guard index < bytes.count else { return nil }
@@ -303,12 +320,12 @@ extension JSONScanner {
                         guard let unit = hex4(at: index + 1) else { return nil }
                         index += 5
                         if unit == 0 { hasNul = true }
-                        if (0xD800...0xDBFF).contains(unit) {
-                            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u"),
-                                  let low = hex4(at: index + 2), (0xDC00...0xDFFF).contains(low) else { return nil }
+                        if (0xD800...0xDBFF).contains(unit), index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                           bytes[index + 1] == UInt8(ascii: "u"), let low = hex4(at: index + 2), (0xDC00...0xDFFF).contains(low) {
                             index += 6
-                        } else if (0xDC00...0xDFFF).contains(unit) {
-                            return nil
+                        } else if (0xD800...0xDFFF).contains(unit) {
+                            // Grammatical, but no character: jansson refuses it (a following `\u` is read on its own).
+                            hasLoneSurrogate = true
                         }
                     default:
                         return nil

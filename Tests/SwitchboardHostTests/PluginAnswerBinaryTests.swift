@@ -104,6 +104,20 @@ struct PluginAnswerBinaryTests {
         #expect(mcp.jsonText().contains("protocol"), "\(mcp)")
     }
 
+    @Test("An answer holding a lone surrogate escape (Python's name for a file name that is not UTF-8) is read with U+FFFD at once, with one log line")
+    func loneSurrogateReadAsReplacement() throws {
+        let host = try Self.host()
+        let members = #""result":{"content":[{"type":"text","text":"report-\udcff.txt \ud83d\ude00"}]}"#
+        try host.send(H.request(1, "liar.say", Self.say(members)))
+        // Well before the plugin's timeoutMs (10 s): the call waited for it, then failed as a time-out.
+        let answer = try host.response(to: 1, within: 5_000).response
+        #expect(answer["result"] == ["content": [["type": "text", "text": "report-\u{FFFD}.txt \u{1F600}"]]], "\(answer)")
+        try host.waitForStderr(containing: "plugin liar wrote a message with a lone UTF-16 surrogate escape on its stdout: read as U+FFFD")
+        #expect(!host.stderrText.contains("not JSON"), "\(host.stderrText)")
+        #expect(!host.stderrText.contains("report-"), "the log quotes the plugin's text: \(host.stderrText)")
+        #expect(try PluginBinaryTests.call(host, 2, "liar.ok")["result"] != nil)
+    }
+
     @Test("What MCP clients tolerate passes: members and content blocks of kinds the host does not know, no content at all")
     func tolerantToolResult() throws {
         let host = try Self.host()

@@ -38,11 +38,15 @@ public final class Connection: Sendable {
     /// otherwise). Errors the host makes itself (``abandonRequest(_:with:)``,
     /// ``closeOutgoing(failing:)``) never pass through it, so the owner can tell the two apart.
     let peerError: @Sendable (PeerFailure) -> ResponseError
+    /// Whether a message with lone surrogate escapes is refused (a client's) or read with U+FFFD.
+    let loneSurrogates: LoneSurrogatePolicy
 
     public init(dispatcher: Dispatcher, limits: ConnectionLimits = ConnectionLimits(), framing: Framing? = nil,
                 sink: any FrameSink, logger: Logger, admission: AdmissionPolicy = .wait,
+                loneSurrogates: LoneSurrogatePolicy = .refuse,
                 peerError: @escaping @Sendable (PeerFailure) -> ResponseError = Connection.responseError) {
         self.dispatcher = dispatcher
+        self.loneSurrogates = loneSurrogates
         self.peerError = peerError
         self.admission = admission
         self.limits = limits

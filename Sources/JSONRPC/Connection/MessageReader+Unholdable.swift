@@ -47,8 +47,9 @@ extension MessageReader {
     }
 
     /// Valid JSON that jansson cannot hold (an integer beyond 64 bits, a real beyond a double, a member
-    /// name with `\u0000`): answered `-32602` when only `params` holds it, else `-32600`, with the
-    /// request's id whenever that can be read. Anything else jansson refused is a parse error.
+    /// name with `\u0000`, a lone surrogate escape): answered `-32602` when only `params` holds it, else
+    /// `-32600`, with the request's id whenever that can be read. Anything else jansson refused is a
+    /// parse error.
     func handleUnholdable(_ text: UnsafeRawBufferPointer, parseError: JSONParseError) {
         guard let scan = JSONScanner.scan(text), !scan.unholdable.isEmpty else {
             replyError(.parseError(parseError, in: text), id: nil, target: .single)
@@ -133,8 +134,8 @@ extension MessageReader {
         where problem.range.lowerBound >= position {
             bytes += text[position..<problem.range.lowerBound]
             switch problem.kind {
-            case .integerBeyond64Bits, .realBeyondDouble: bytes += "null".utf8
-            case .nulInMemberName: bytes += "\"\\u0001 unholdable \(index)\"".utf8
+            case .integerBeyond64Bits, .realBeyondDouble, .loneSurrogate: bytes += "null".utf8
+            case .nulInMemberName, .loneSurrogateInMemberName: bytes += "\"\\u0001 unholdable \(index)\"".utf8
             }
             position = problem.range.upperBound
         }
@@ -176,17 +177,35 @@ extension MessageReader {
         case .integerBeyond64Bits: "an integer within 64 bits"
         case .realBeyondDouble: "a number within the range of a double"
         case .nulInMemberName: "member names without \\u0000"
+        case .loneSurrogate, .loneSurrogateInMemberName: Self.loneSurrogateAdvice
         }
         let field = path(problem.path.drop { $0 != .key("params") }.dropFirst())
-        return JSONFieldError(field: field, expected: expected, got: excerpt(UnsafeRawBufferPointer(rebasing: text[problem.range])))
+        return JSONFieldError(field: field, expected: expected, got: excerpt(quoting: problem, in: text))
+    }
+
+    /// What a client should send instead of a lone surrogate escape.
+    static let loneSurrogateAdvice = "a character, not a lone UTF-16 surrogate escape: send the pair, or U+FFFD"
+
+    /// The excerpt an error quotes: the token, or for a lone surrogate the escape alone (`\ud83d`).
+    private static func excerpt(quoting problem: JSONScanner.Unholdable, in text: UnsafeRawBufferPointer) -> String {
+        let token = UnsafeRawBufferPointer(rebasing: text[problem.range])
+        switch problem.kind {
+        case .loneSurrogate, .loneSurrogateInMemberName:
+            guard let escape = LoneSurrogateEscapes.find(in: token).first else { return excerpt(token) }
+            return excerpt(UnsafeRawBufferPointer(rebasing: token[escape]))
+        case .integerBeyond64Bits, .realBeyondDouble, .nulInMemberName:
+            return excerpt(token)
+        }
     }
 
     private static func describe(_ problem: JSONScanner.Unholdable, in text: UnsafeRawBufferPointer) -> String {
-        let token = excerpt(UnsafeRawBufferPointer(rebasing: text[problem.range]))
+        let token = excerpt(quoting: problem, in: text)
         return switch problem.kind {
         case .integerBeyond64Bits: "an integer beyond 64 bits (\(token))"
         case .realBeyondDouble: "a number beyond the range of a double (\(token))"
         case .nulInMemberName: "a member name with \\u0000 (\(token))"
+        case .loneSurrogate: "a lone UTF-16 surrogate escape (\(token)), not a character"
+        case .loneSurrogateInMemberName: "a member name with a lone UTF-16 surrogate escape (\(token))"
         }
     }
 

@@ -93,7 +93,7 @@ public final class MessageReader {
         }
     }
 
-    private func handleMessage(_ bytes: UnsafeRawBufferPointer) {
+    private func handleMessage(_ bytes: UnsafeRawBufferPointer, surrogatesReplaced: Bool = false) {
         let valueLimit = connection.limits.maxValues
         if JSONValueCount.mayExceed(bytes.count, limit: valueLimit), JSONValueCount.count(bytes, stoppingAfter: valueLimit) > valueLimit {
             replyError(.invalidRequest("message holds more than \(valueLimit) values, the limit", data: ["limit": .integer(Int64(valueLimit))]),
@@ -109,11 +109,34 @@ public final class MessageReader {
         } catch where error.mayBeValidJSON {
             handleUnholdable(bytes, parseError: error)
             return
+        } catch where !surrogatesReplaced && LoneSurrogateEscapes.present(in: bytes) {
+            handleLoneSurrogates(bytes, parseError: error)
+            return
         } catch {
             replyError(.parseError(error, in: bytes), id: nil, target: .single)
             return
         }
         withExtendedLifetime(document) { handleDocument(document.view, text: bytes) }
+    }
+
+    /// Text jansson refused that holds lone surrogate escapes: a client's message is answered naming
+    /// where (``handleUnholdable(_:parseError:)``); a plugin's answer is read again with each as U+FFFD.
+    private func handleLoneSurrogates(_ bytes: UnsafeRawBufferPointer, parseError: JSONParseError) {
+        switch connection.loneSurrogates {
+        case .refuse:
+            handleUnholdable(bytes, parseError: parseError)
+        case .replace(let onReplaced):
+            // Only answers: a request or notification of the peer is refused as a client's, so that
+            // nothing is stored with a character it did not send. Text that is not JSON anyway is a
+            // stray line, not worth the note.
+            guard let scan = JSONScanner.scan(bytes),
+                  scan.messages.allSatisfy({ $0.method == nil && ($0.result != nil || $0.error != nil) }),
+                  let replaced = LoneSurrogateEscapes.replacedByReplacementCharacter(bytes) else {
+                return handleUnholdable(bytes, parseError: parseError)
+            }
+            onReplaced(replaced.count)
+            replaced.text.withUnsafeBytes { handleMessage($0, surrogatesReplaced: true) }
+        }
     }
 
     /// Handles a parsed message; `root` is valid only during the call.
