@@ -343,19 +343,7 @@ extension JSONScanner {
         }
 
         private func hex4(at position: Int) -> UInt32? {
-            guard position + 4 <= bytes.count else { return nil }
-            var value: UInt32 = 0
-            for byte in bytes[position..<(position + 4)] {
-                let digit: UInt8
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-                default: return nil
-                }
-                value = value << 4 | UInt32(digit)
-            }
-            return value
+            LoneSurrogateEscapes.hex4(bytes, at: position)
         }
 
         /// The length of the well-formed UTF-8 sequence at `position` (no overlongs, no surrogates,
