@@ -286,6 +286,12 @@ struct CalendarExpansionBoundsTests {
         #expect(agenda["truncated"]?["reason"]?.stringValue?.contains("20") == true)
         let cutDay = try #require(days.firstIndex { $0["date"]?.stringValue == truncatedAt })
         #expect(days[..<cutDay].allSatisfy { $0["events"]?.arrayValue?.count == 10 }, "days before the cut are whole: \(counts)")
+        // A repeating event read once the bound is spent (it starts after the one-off events: later in span
+        // and in id order) and showing nothing in the range cuts nothing either.
+        _ = await harness.result("calendar.create", [
+            "id": "zz-later", "title": "Later", "start": "2026-11-26T09:00:00", "timeZone": "Europe/Berlin", "duration": "PT1H",
+            "recurrenceRules": [["frequency": "daily"]],
+        ])
         // Two days hold 20: whole, and not marked.
         let short = try #require(await harness.result("calendar.agenda", ["from": "2026-11-23", "to": "2026-11-24"]))
         #expect(short["truncated"] == nil)

@@ -93,8 +93,9 @@ struct AgendaBuilder {
             if budget > 0 { workCut = true }
         }
 
-        /// Places a one-off event with `place`, which counts against ``budget`` when it shows at all:
-        /// past the budget its entries are taken back and the first day it showed on is cut.
+        /// Places one occurrence with `place` (a one-off event's, or the first a spent budget still looks
+        /// for), which counts against ``budget`` when it shows at all: past the budget its entries are
+        /// taken back and the first day it showed on is cut.
         mutating func placeOneOff(_ place: (inout Placed) -> Void) {
             let before = entries.count
             place(&self)
@@ -149,15 +150,22 @@ struct AgendaBuilder {
                 placed.placeOneOff { placeAllDay(occurrence, of: event, details: EntryDetails(occurrence, of: event), into: &$0) }
                 return
             }
-            let occurrences = Occurrence.all(of: event, in: window, limit: placed.budget, cut: &cut)
-            placed.budget -= occurrences.count
+            let spent = placed.budget <= 0
+            let occurrences = Occurrence.all(of: event, in: window, limit: spent ? 2 : placed.budget, cut: &cut)
+            if !spent { placed.budget -= occurrences.count }
             if let cut {
                 // Occurrences left out start after `cut`, a midnight: on the next day or later.
                 let day = Int(cut.date.dayNumber + 1 - from.dayNumber)
                 if day < dayStarts.count - 1 { placed.truncate(at: max(day, 0)) }
             }
             for occurrence in occurrences {
-                placeAllDay(occurrence, of: event, details: details(occurrence, of: event, shared: &shared), into: &placed)
+                let details = details(occurrence, of: event, shared: &shared)
+                // Past the budget the first occurrences are looked for only to say where the answer lacks some.
+                if spent {
+                    placed.placeOneOff { placeAllDay(occurrence, of: event, details: details, into: &$0) }
+                } else {
+                    placeAllDay(occurrence, of: event, details: details, into: &placed)
+                }
             }
             return
         }
@@ -182,16 +190,26 @@ struct AgendaBuilder {
         // and 31): both are occurrences, each with its own recurrence id, and both show.
         var shared: EntryDetails?
         var cut: LocalDateTime?
-        let occurrences = Occurrence.all(of: event, in: first...lastLocal, limit: placed.budget, cut: &cut)
-        placed.budget -= occurrences.count
+        // Past the budget, the first occurrences are looked for only to say where the answer lacks some:
+        // an expansion with no room at all says "from the first day" of every repeating event. Two, as
+        // the event's own start, when in the window, takes one of them.
+        let spent = placed.budget <= 0
+        let occurrences = Occurrence.all(of: event, in: first...lastLocal, limit: spent ? 2 : placed.budget, cut: &cut)
+        if !spent { placed.budget -= occurrences.count }
         if let cut {
             // Occurrences left out start after `cut`: at its instant or later.
             let day = dayIndex(containing: eventZone.instant(of: cut.adding(seconds: 1)))
             if day < dayStarts.count - 1 { placed.truncate(at: max(day, 0)) }
         }
         for occurrence in occurrences {
-            placeTimed(occurrence, at: eventZone.instant(of: occurrence.start), of: event,
-                       details: details(occurrence, of: event, shared: &shared), zone: eventZone, into: &placed)
+            let details = details(occurrence, of: event, shared: &shared)
+            if spent {
+                placed.placeOneOff {
+                    placeTimed(occurrence, at: eventZone.instant(of: occurrence.start), of: event, details: details, zone: eventZone, into: &$0)
+                }
+            } else {
+                placeTimed(occurrence, at: eventZone.instant(of: occurrence.start), of: event, details: details, zone: eventZone, into: &placed)
+            }
         }
     }
 
