@@ -76,6 +76,16 @@ struct PostgresChatCutCommitTests {
         return cause
     }
 
+    /// Settles the cut batch while its transaction is still open, then commits it as the server does
+    /// later: checks that it is stored, and gives the cause of the look-up's `-32050` (``mayBeStoredCause(_:sourceLocation:)``).
+    static func settleThenCommit(_ chat: PostgresChatService, batch: PostgresConnection, watcher: PostgresConnection,
+                                 sourceLocation: SourceLocation = #_sourceLocation) async throws -> String? {
+        let answers = await chat.settle([request], sentAt: sentAt, afterCommitCut: cut)
+        try await batch.query("COMMIT", logger: logger)
+        #expect(try await stored(watcher), sourceLocation: sourceLocation)
+        return mayBeStoredCause(answers, sourceLocation: sourceLocation)
+    }
+
     static func stored(_ connection: PostgresConnection) async throws -> Bool {
         for try await count in try await connection.query(
             "SELECT count(*) FROM chat_message WHERE client_message_id = \(request.clientMessageId)", logger: logger).decode(Int64.self) {
@@ -132,10 +142,7 @@ struct PostgresChatCutCommitTests {
     @Test("the batch's transaction stays open past the look-up's lock_timeout: every message fails -32050 saying it may be stored, and it may: it commits after")
     func staysOpen() async throws {
         try await Self.withCutBatch { chat, batch, watcher in
-            let answers = await chat.settle([Self.request], sentAt: Self.sentAt, afterCommitCut: Self.cut)
-            try await batch.query("COMMIT", logger: Self.logger)
-            #expect(try await Self.stored(watcher))
-            guard let cause = Self.mayBeStoredCause(answers) else { return }
+            guard let cause = try await Self.settleThenCommit(chat, batch: batch, watcher: watcher) else { return }
             #expect(cause.contains("the message may be stored"), "\(cause)")
             #expect(cause.contains("had not ended on the server"), "\(cause)")
         }
@@ -144,10 +151,7 @@ struct PostgresChatCutCommitTests {
     @Test("the look-up is refused by a read-only server (25006): every message fails -32050 saying it may be stored, not -32051 as if it were not, and it may: it commits after")
     func lookUpReadOnly() async throws {
         try await Self.withCutBatch(lookUpSetting: "default_transaction_read_only = on") { chat, batch, watcher in
-            let answers = await chat.settle([Self.request], sentAt: Self.sentAt, afterCommitCut: Self.cut)
-            try await batch.query("COMMIT", logger: Self.logger)
-            #expect(try await Self.stored(watcher))
-            guard let cause = Self.mayBeStoredCause(answers) else { return }
+            guard let cause = try await Self.settleThenCommit(chat, batch: batch, watcher: watcher) else { return }
             #expect(cause.hasPrefix("the connection was cut; "), "\(cause)")
             #expect(cause.contains("looking it up failed too"), "\(cause)")
             #expect(cause.contains("the message may be stored"), "\(cause)")
@@ -157,10 +161,7 @@ struct PostgresChatCutCommitTests {
     @Test("a role's or database's statement_timeout shorter than lock_timeout does not cut the look-up's wait: it waits lock_timeout, then every message fails -32050 saying it may be stored")
     func lookUpUnderShortStatementTimeout() async throws {
         try await Self.withCutBatch(lookUpSetting: "statement_timeout = '200ms'") { chat, batch, watcher in
-            let answers = await chat.settle([Self.request], sentAt: Self.sentAt, afterCommitCut: Self.cut)
-            try await batch.query("COMMIT", logger: Self.logger)
-            #expect(try await Self.stored(watcher))
-            guard let cause = Self.mayBeStoredCause(answers) else { return }
+            guard let cause = try await Self.settleThenCommit(chat, batch: batch, watcher: watcher) else { return }
             #expect(cause.contains("the message may be stored"), "\(cause)")
             // The lock's wait ran to lock_timeout: statement_timeout did not cancel it first.
             #expect(cause.contains("had not ended on the server"), "\(cause)")

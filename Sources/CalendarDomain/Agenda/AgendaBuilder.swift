@@ -110,6 +110,12 @@ struct AgendaBuilder {
             budget -= 1
         }
 
+        /// Places an occurrence of a repeating event, counted against ``budget`` already; once the budget
+        /// was `spent`, as ``placeOneOff(_:)`` does past it: only to say where the answer lacks some.
+        mutating func placeOccurrence(spent: Bool, _ place: (inout Placed) -> Void) {
+            if spent { placeOneOff(place) } else { place(&self) }
+        }
+
         mutating func append(_ entry: AgendaEntry, day: Int) {
             entries.append(entry)
             days.append(Int32(truncatingIfNeeded: day))
@@ -160,12 +166,7 @@ struct AgendaBuilder {
             }
             for occurrence in occurrences {
                 let details = details(occurrence, of: event, shared: &shared)
-                // Past the budget the first occurrences are looked for only to say where the answer lacks some.
-                if spent {
-                    placed.placeOneOff { placeAllDay(occurrence, of: event, details: details, into: &$0) }
-                } else {
-                    placeAllDay(occurrence, of: event, details: details, into: &placed)
-                }
+                placed.placeOccurrence(spent: spent) { placeAllDay(occurrence, of: event, details: details, into: &$0) }
             }
             return
         }
@@ -203,12 +204,8 @@ struct AgendaBuilder {
         }
         for occurrence in occurrences {
             let details = details(occurrence, of: event, shared: &shared)
-            if spent {
-                placed.placeOneOff {
-                    placeTimed(occurrence, at: eventZone.instant(of: occurrence.start), of: event, details: details, zone: eventZone, into: &$0)
-                }
-            } else {
-                placeTimed(occurrence, at: eventZone.instant(of: occurrence.start), of: event, details: details, zone: eventZone, into: &placed)
+            placed.placeOccurrence(spent: spent) {
+                placeTimed(occurrence, at: eventZone.instant(of: occurrence.start), of: event, details: details, zone: eventZone, into: &$0)
             }
         }
     }
