@@ -32,6 +32,10 @@ extension ResponseError {
         case .storageUnavailable(let path, let cause):
             self.init(code: .storageUnavailable, message: "Storage unavailable: \(ServiceError.show(path)): \(cause)",
                       data: ["path": .string(path), "cause": .string(cause)])
+        case .commitUnknown(let path, let cause):
+            // The same error as above: its cause says the write may have been committed.
+            self.init(code: .storageUnavailable, message: "Storage unavailable: \(ServiceError.show(path)): \(cause)",
+                      data: ["path": .string(path), "cause": .string(cause)], reportsWrites: true)
         case .storageReadOnly(let path, let cause):
             self.init(code: .storageReadOnly, message: "Storage is read-only: \(ServiceError.show(path)): \(cause); reads still work",
                       data: ["path": .string(path), "cause": .string(cause)])

@@ -8,6 +8,9 @@ public enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
     case cannotCalculateChanges(state: String, reason: String)
     /// The storage cannot be used at all: `path` is the database file, `cause` a sentence.
     case storageUnavailable(path: String, cause: String)
+    /// The storage went away while a write's commit was under way: the write may have been committed
+    /// or not, and only a later read can tell. `cause` says so.
+    case commitUnknown(path: String, cause: String)
     /// The storage can be read but not written (a read-only file or folder).
     case storageReadOnly(path: String, cause: String)
     /// The service refuses more requests for now: retry after `retryAfterMs`, at `resetAt` (ms since the epoch).
@@ -20,7 +23,8 @@ public enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .notFound(let kind, let id): "\(kind) \(id) not found"
         case .cannotCalculateChanges(let state, let reason): "cannot calculate changes: state \(state) \(reason)"
-        case .storageUnavailable(let path, let cause): "storage unavailable: \(Self.show(path)): \(cause)"
+        case .storageUnavailable(let path, let cause), .commitUnknown(let path, let cause):
+            "storage unavailable: \(Self.show(path)): \(cause)"
         case .storageReadOnly(let path, let cause): "storage is read-only: \(Self.show(path)): \(cause)"
         case .rateLimited(let resetAt, _): "rate limit reached until \(Timestamp.format(resetAt))"
         case .serviceFailure(let debugId, let cause): "service failure \(debugId): \(cause)"

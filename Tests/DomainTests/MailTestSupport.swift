@@ -82,6 +82,12 @@ final class MailRPCClient: Sendable {
     /// schema (or the error shape) from `rpc.discover`.
     func call(_ method: String, _ params: JSONValue? = nil, progressToken: JSONValue? = nil,
               sourceLocation: SourceLocation = #_sourceLocation) async throws -> JSONValue {
+        let id = send(method, params, progressToken: progressToken)
+        return try await response(to: id, answering: method, sourceLocation: sourceLocation)
+    }
+
+    /// Sends a request without waiting for its answer; returns its id.
+    func send(_ method: String, _ params: JSONValue? = nil, progressToken: JSONValue? = nil) -> Int64 {
         let id = inbox.nextID()
         var request: JSONObject = ["jsonrpc": "2.0", "id": .integer(id), "method": .string(method)]
         var params = params
@@ -91,8 +97,22 @@ final class MailRPCClient: Sendable {
             params = .object(body)
         }
         if let params { request["params"] = params }
-        let frame = Array(JSONValue.object(request).jsonText().utf8) + [0x0A]
+        receive(.object(request))
+        return id
+    }
+
+    /// Sends a notification (`$/cancelRequest`, …).
+    func notify(_ method: String, _ params: JSONValue) {
+        receive(["jsonrpc": "2.0", "method": .string(method), "params": params])
+    }
+
+    private func receive(_ message: JSONValue) {
+        let frame = Array(message.jsonText().utf8) + [0x0A]
         reader.withLock { handle in frame.withUnsafeBytes { handle.reader.receive($0) } }
+    }
+
+    /// The answer to request `id`, checked as ``call(_:_:progressToken:sourceLocation:)`` checks it.
+    func response(to id: Int64, answering method: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> JSONValue {
         let inbox = self.inbox
         let timer = Task {
             // A hang guard only, generous for a loaded machine.

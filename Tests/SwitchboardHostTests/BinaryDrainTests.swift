@@ -43,6 +43,9 @@ struct BinaryDrainTests {
         host.closeInput()
         let (reply, _) = try host.response(to: 1)
         #expect(BinaryHarness.errorCode(reply) == -32800, "\(reply)")
+        // Not "Request cancelled", which would promise that it wrote nothing: it still runs.
+        #expect(reply["error"]?["message"] == "Request cancelled: it still ran when the host stopped, so what it wrote, if anything, is unknown",
+                "\(reply)")
         #expect(try host.waitForExit() == .exited(0))
     }
 

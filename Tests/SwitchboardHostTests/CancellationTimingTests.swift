@@ -34,4 +34,32 @@ struct CancellationTimingTests {
         host.probe.open("write")
         expectResult(try await host.reply(to: 7), id: 7, "write")
     }
+
+    @Test("a cancelled request whose error says what it wrote (a commit of unknown outcome, a part stored) is answered that error, not -32800",
+          arguments: [true, false])
+    func errorThatReportsWritesIsKept(reportsWrites: Bool) async throws {
+        let reached = Latch(), release = Latch()
+        let host = try Harness {
+            $0.register(TestUnsure.self) { _, _ in
+                reached.open()
+                try? await release.opened("the test to release test.unsure")
+                throw ResponseError(code: ErrorCode(rawValue: -32050), message: "Storage unavailable: the COMMIT had been sent, so the write may have been committed",
+                                    reportsWrites: reportsWrites)
+            }
+        }
+        try await host.send(json: request("test.unsure", params: [:], id: 3))
+        try await reached.opened("test.unsure to start")
+        try await host.notify("$/cancelRequest", params: ["id": 3])
+        release.open()
+        // Without the mark, a cancelled request's failure is the cancel's.
+        expectError(try await host.reply(to: 3), id: 3, code: reportsWrites ? -32050 : -32800)
+    }
+}
+
+/// `test.unsure`: waits for the test, then fails as a write of unknown outcome (tests only).
+enum TestUnsure: RPCMethod {
+    static let name = "test.unsure"
+    static let summary = "Test only: fails as a write whose commit is of unknown outcome."
+    struct Params: Decodable, Sendable {}
+    typealias Result = String
 }

@@ -1,3 +1,4 @@
+import DomainMethods
 import Jansson
 import JSONRPC
 import SwitchboardCore
@@ -10,6 +11,8 @@ import SwitchboardCore
 ///
 /// Entries are stored a batch at a time, each batch in a transaction of its own so other writers
 /// get in between; after each batch, with a progress token, it reports `$/progress {"done": n, "total": count}`.
+/// Stopped after a batch was stored (cancelled, or a batch failed), it answers the error with what
+/// stays stored (``BatchedImportStop``).
 public enum CatalogImport: RPCMethod {
     public static let name = "catalog.import"
     public static let summary = "Imports a catalog in the shopping app's backend format, from a file or inline."
@@ -44,9 +47,14 @@ public enum CatalogImport: RPCMethod {
         if entries.isEmpty { state = try await catalog.state() }
         var start = 0
         while start < entries.count {
-            try context.checkCancellation()
             let end = min(start + batchSize, entries.count)
-            let committed = try await catalog.importBatch(Array(entries[start..<end]))
+            let committed: Committed<CatalogImportCounts>
+            do {
+                try context.checkCancellation()
+                committed = try await catalog.importBatch(Array(entries[start..<end]))
+            } catch where start > 0 {
+                throw BatchedImportStop.error(error, done: start, total: entries.count, items: "sectors and brochures", state: state)
+            }
             counts = counts + committed.value
             state = committed.state
             start = end

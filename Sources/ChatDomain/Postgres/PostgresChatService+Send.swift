@@ -111,7 +111,7 @@ extension PostgresChatService {
     /// debug id (its cause is in the host's log), anything else only named.
     static func summary(of failure: any Error) -> String {
         switch failure as? ServiceError {
-        case .storageReadOnly(_, let cause)?, .storageUnavailable(_, let cause)?: cause
+        case .storageReadOnly(_, let cause)?, .storageUnavailable(_, let cause)?, .commitUnknown(_, let cause)?: cause
         case .serviceFailure(let debugId, _)?: "service failure \(debugId), in the host's log"
         default: "\(type(of: failure)), in the host's log"
         }

@@ -165,7 +165,8 @@ public final class Connection: Sendable {
         return runHeldWork(of: completed, until: deadline)
     }
 
-    /// The drain's last step at exit: answers `-32800` for each request still in flight after
+    /// The drain's last step at exit: answers `-32800` (``ResponseError/abandoned``: what it wrote is
+    /// unknown) for each request still in flight after
     /// ``cancelAll(heldWorkDeadline:)`` (its task ignores cancellation), without waiting for room in the output; an
     /// answer its task makes later is dropped (``InFlightRequest/claimAnswer()``).
     ///
@@ -177,7 +178,7 @@ public final class Connection: Sendable {
         var completed: [BatchCollector] = []
         for request in inFlight.removeAll() where request.claimAnswer() {
             request.detach()
-            guard let message = answer(.failure(.cancelled), for: request.context, target: request.target) else { continue }
+            guard let message = answer(.failure(.abandoned), for: request.context, target: request.target) else { continue }
             if let collector = heldWork(completedBy: request) { completed.append(collector) }
             guard !holdUntilFramed(message) else { continue }
             _ = sink.offer(framed(message))

@@ -83,7 +83,9 @@ extension MessageReader {
                     // its work (a write, say) is done, and the client must learn of it.
                     outcome = .success(try await work(context))
                 } catch {
-                    outcome = .failure(Task.isCancelled ? .cancelled : ResponseError(error))
+                    // A cancelled request's failure is the cancel's, unless it says what was written.
+                    let failure = ResponseError(error)
+                    outcome = .failure(Task.isCancelled && !failure.reportsWrites ? .cancelled : failure)
                 }
                 if let request { connection.inFlight.remove(request) }
                 // Answered already by a drain that gave up on it (it ignored its cancel): nothing to send.

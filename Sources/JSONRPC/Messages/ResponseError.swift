@@ -8,11 +8,16 @@ public struct ResponseError: Error, Sendable, Equatable, CustomStringConvertible
     public var code: ErrorCode
     public var message: String
     public var data: JSONValue?
+    /// Whether this error says what the request's writes did (some stored, or a commit of unknown
+    /// outcome): a request cancelled meanwhile is answered this error, not a bare `-32800`, which
+    /// tells a client nothing was done. Not on the wire.
+    public var reportsWrites: Bool
 
-    public init(code: ErrorCode, message: String, data: JSONValue? = nil) {
+    public init(code: ErrorCode, message: String, data: JSONValue? = nil, reportsWrites: Bool = false) {
         self.code = code
         self.message = message
         self.data = data
+        self.reportsWrites = reportsWrites
     }
 
     public var description: String { "\(message) (\(code))" }
@@ -76,6 +81,13 @@ extension ResponseError {
 
     public static var cancelled: ResponseError {
         ResponseError(code: .requestCancelled, message: "Request cancelled")
+    }
+
+    /// The drain's answer at exit to a request that still runs after its cancel: unlike a plain
+    /// ``cancelled``, it cannot promise that nothing was written.
+    static var abandoned: ResponseError {
+        ResponseError(code: .requestCancelled, message: "Request cancelled: it still ran when the host stopped, so what it wrote, if anything, is unknown",
+                      reportsWrites: true)
     }
 
     /// Maps anything a handler threw to the error the client sees.

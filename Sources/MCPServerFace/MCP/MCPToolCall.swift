@@ -32,7 +32,7 @@ enum MCPToolCall {
             return .object(answer)
         } catch {
             let failure = ResponseError(error)
-            if failure.code == .requestCancelled || Task.isCancelled { throw error }
+            if !failure.reportsWrites, failure.code == .requestCancelled || Task.isCancelled { throw error }
             var object: JSONObject = ["code": .integer(Int64(failure.code.rawValue)), "message": .string(failure.message)]
             if let data = failure.data { object["data"] = data }
             return ["content": [["type": "text", "text": .string(JSONValue.object(object).jsonText())]], "isError": true]

@@ -1,3 +1,4 @@
+import DomainMethods
 import Jansson
 import JSONRPC
 import SwitchboardCore
@@ -10,6 +11,8 @@ import SwitchboardCore
 ///
 /// Records are stored a batch at a time, each batch in a transaction of its own so other writers
 /// get in between; after each batch, with a progress token, it reports `$/progress {"done": n, "total": count}`.
+/// Stopped after a batch was stored (cancelled, or a batch failed), it answers the error with what
+/// stays stored (``BatchedImportStop``).
 public enum MailImport: RPCMethod {
     public static let name = "mail.import"
     public static let summary = "Imports messages in the prototype backend's inbox format, from a file or inline."
@@ -42,7 +45,6 @@ public enum MailImport: RPCMethod {
         var result = Result(imported: 0, skipped: 0, invalid: 0, errors: [], state: "")
         var start = 0
         while start < records.count {
-            try context.checkCancellation()
             let end = min(start + batchSize, records.count)
             var batch: [ImportRecord] = []
             for index in start..<end {
@@ -53,7 +55,13 @@ public enum MailImport: RPCMethod {
                     if result.errors.count < maximumErrors { result.errors.append(problem) }
                 }
             }
-            let outcome = try await mail.importMessages(account: account, batch)
+            let outcome: ImportOutcome
+            do {
+                try context.checkCancellation()
+                outcome = try await mail.importMessages(account: account, batch)
+            } catch where start > 0 {
+                throw BatchedImportStop.error(error, done: start, total: records.count, items: "records", state: result.state)
+            }
             result.state = outcome.state
             result.imported += outcome.imported.count
             result.skipped += outcome.skipped.count

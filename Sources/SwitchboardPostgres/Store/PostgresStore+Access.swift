@@ -16,14 +16,14 @@ extension PostgresStore {
     /// Runs `body` in one transaction on a connection of the pool: committed when it returns, rolled
     /// back when it throws. Record the change log last (``PostgresChangeLog/record(_:domain:itemID:kind:logger:)``).
     /// - Throws: what ``serviceError(_:)`` makes of the failure; when the session ended after the
-    ///   `COMMIT` was sent, `storageUnavailable` whose cause says the write may have been committed
+    ///   `COMMIT` was sent, ``ServiceError/commitUnknown(path:cause:)``, whose cause says the write may have been committed
     ///   (``writeReportingCommit(_:)`` tells that case apart).
     public func write<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
         do {
             return try await writeReportingCommit(body)
         } catch let unknown as PostgresCommitUnknown {
             guard case .storageUnavailable(let path, let cause) = unknown.error else { throw unknown.error }
-            throw ServiceError.storageUnavailable(path: path, cause: cause + "; the COMMIT had been sent, so the write may have been committed")
+            throw ServiceError.commitUnknown(path: path, cause: cause + "; the COMMIT had been sent, so the write may have been committed")
         }
     }
 

@@ -1,0 +1,167 @@
+import CatalogDomain
+import Jansson
+import JSONRPC
+import MailDomain
+import SwitchboardCore
+import Synchronization
+import Testing
+
+/// `mail.import` and `catalog.import` store a batch of 500 at a time, each in a transaction of its
+/// own. Stopped after a batch was stored, cancelled or failed, the answer says what stays stored: a
+/// bare `-32800` would tell the client nothing was done.
+@Suite("Imports stopped partway", .timeLimit(.minutes(5)))
+struct ImportStoppedPartwayTests {
+    @Test("mail.import cancelled while its second batch waits answers -32800 with the 500 records stored; importing again stores the rest")
+    func cancelledMailImport() async throws {
+        let gate = SecondBatchGate()
+        let client = MailRPCClient(try mailDispatcher(GatedImportMail(InMemoryMailService(clock: mailTestClock, demoMessages: 0), gate: gate)))
+        let records = JSONValue.array((0..<1_200).map { prototypeRecord(uid: "p\($0)") })
+        let id = client.send("mail.import", ["records": records])
+        await gate.untilReached()
+        client.notify("$/cancelRequest", ["id": .integer(id)])
+        gate.release()
+        let response = try await client.response(to: id, answering: "mail.import")
+        let error = try #require(response["error"], "\(response.jsonText())")
+        #expect(error["code"] == -32800)
+        #expect(error["message"]?.stringValue == "Request cancelled; the first 500 of 1200 records were stored (importing again stores the rest)")
+        #expect(error["data"]?["done"] == 500 && error["data"]?["total"] == 1_200)
+        let state = try #require(error["data"]?["state"]?.stringValue)
+        // The state after the stored batch is the mail's state now: nothing else was stored.
+        #expect(try await client.result("mail.import", ["records": []])["state"]?.stringValue == state)
+        let again = try await client.result("mail.import", ["records": records])
+        #expect(again["imported"] == 700 && again["skipped"] == 500)
+    }
+
+    @Test("catalog.import whose second batch fails answers that batch's error with the first 500 entries stored; nothing before it is lost")
+    func failedCatalogImport() async throws {
+        let client = try CatalogBackend.client(of: SecondBatchFails(InMemoryCatalogService(demo: false)))
+        let document = JSONValue.object(["sectors": .array((1...600).map { backendSector(.integer(Int64($0)), name: "Sector \($0)") })])
+        let error = try await client.error("catalog.import", ["document": document])
+        #expect(error["code"] == -32050)
+        #expect(error["message"]?.stringValue?.hasSuffix("; the first 500 of 600 sectors and brochures were stored (importing again stores the rest)") == true,
+                "\(error)")
+        #expect(error["data"]?["cause"] == "the disk went away" && error["data"]?["done"] == 500 && error["data"]?["total"] == 600)
+        #expect(try await client.result("catalog.sectors")["items"]?.arrayValue?.count == 500)
+    }
+
+    @Test("an import stopped in its first batch stored nothing and answers the plain error")
+    func stoppedInFirstBatch() async throws {
+        let client = try CatalogBackend.client(of: SecondBatchFails(InMemoryCatalogService(demo: false), failing: 1))
+        let error = try await client.error("catalog.import", ["document": ["sectors": [backendSector(1)]]])
+        #expect(error["code"] == -32050 && error["data"]?["done"] == nil, "\(error)")
+    }
+}
+
+/// Holds the second `importMessages` call until ``release()``; it then throws if its task was
+/// cancelled meanwhile, as a database write does.
+private final class SecondBatchGate: Sendable {
+    private let state = Mutex<(calls: Int, reached: Bool, open: Bool, reachedWaiters: [CheckedContinuation<Void, Never>],
+                               held: [CheckedContinuation<Void, Never>])>((0, false, false, [], []))
+
+    func enter() async throws {
+        let second = state.withLock { state -> Bool in
+            state.calls += 1
+            return state.calls == 2
+        }
+        guard second else { return }
+        await withCheckedContinuation { continuation in
+            let (waiters, open) = state.withLock { state in
+                state.reached = true
+                if !state.open { state.held.append(continuation) }
+                defer { state.reachedWaiters = [] }
+                return (state.reachedWaiters, state.open)
+            }
+            waiters.forEach { $0.resume() }
+            if open { continuation.resume() }
+        }
+        try Task.checkCancellation()
+    }
+
+    func untilReached() async {
+        await withCheckedContinuation { continuation in
+            let reached = state.withLock { state in
+                if !state.reached { state.reachedWaiters.append(continuation) }
+                return state.reached
+            }
+            if reached { continuation.resume() }
+        }
+    }
+
+    func release() {
+        let held = state.withLock { state in
+            state.open = true
+            defer { state.held = [] }
+            return state.held
+        }
+        held.forEach { $0.resume() }
+    }
+}
+
+/// A mail whose imports pass ``SecondBatchGate``; every other call goes straight through.
+private struct GatedImportMail: MailService {
+    let base: any MailService
+    let gate: SecondBatchGate
+
+    init(_ base: any MailService, gate: SecondBatchGate) {
+        self.base = base
+        self.gate = gate
+    }
+
+    func importMessages(account: String, _ records: [ImportRecord]) async throws -> ImportOutcome {
+        try await gate.enter()
+        return try await base.importMessages(account: account, records)
+    }
+
+    func login(email: String) async throws -> LoginOutcome { try await base.login(email: email) }
+    func folders(account: String) async throws -> [FolderSummary] { try await base.folders(account: account) }
+    func conversations(account: String, folder: Folder, unreadOnly: Bool, page: PageRequest) async throws -> Page<Conversation> {
+        try await base.conversations(account: account, folder: folder, unreadOnly: unreadOnly, page: page)
+    }
+    func thread(account: String, threadId: String) async throws -> ThreadDetail? { try await base.thread(account: account, threadId: threadId) }
+    func message(account: String, uid: String) async throws -> Message? { try await base.message(account: account, uid: uid) }
+    func send(account: String, _ message: MailDraft) async throws -> Committed<Message> { try await base.send(account: account, message) }
+    func markRead(account: String, uids: [String], read: Bool) async throws -> Committed<[String]> {
+        try await base.markRead(account: account, uids: uids, read: read)
+    }
+    func move(account: String, uids: [String], to folder: Folder) async throws -> Committed<[String]> {
+        try await base.move(account: account, uids: uids, to: folder)
+    }
+    func search(account: String, query: String, page: PageRequest) async throws -> Page<SearchHit> {
+        try await base.search(account: account, query: query, page: page)
+    }
+    func state() async throws -> String { try await base.state() }
+    func changes(account: String, since sinceState: String, limit: Int) async throws -> ChangeSet {
+        try await base.changes(account: account, since: sinceState, limit: limit)
+    }
+}
+
+/// A catalog whose import batch number `failing` (the second by default) fails as a storage gone away.
+private final class SecondBatchFails: CatalogService {
+    private let base: any CatalogService
+    private let failing: Int
+    private let calls = Atomic<Int>(0)
+
+    init(_ base: any CatalogService, failing: Int = 2) {
+        self.base = base
+        self.failing = failing
+    }
+
+    func importBatch(_ batch: [CatalogEntry]) async throws -> Committed<CatalogImportCounts> {
+        if calls.add(1, ordering: .relaxed).newValue == failing {
+            throw ServiceError.storageUnavailable(path: "catalog.sqlite", cause: "the disk went away")
+        }
+        return try await base.importBatch(batch)
+    }
+
+    func sectors() async throws -> [Sector] { try await base.sectors() }
+    func sector(id: Int64) async throws -> Sector? { try await base.sector(id: id) }
+    func brochures(sectorId: Int64?, after afterID: Int64, limit: Int) async throws -> [Brochure] {
+        try await base.brochures(sectorId: sectorId, after: afterID, limit: limit)
+    }
+    func brochure(id: Int64) async throws -> Brochure? { try await base.brochure(id: id) }
+    func search(_ query: CatalogQuery, after afterID: Int64, limit: Int) async throws -> [Brochure] {
+        try await base.search(query, after: afterID, limit: limit)
+    }
+    func state() async throws -> String { try await base.state() }
+    func changes(since sinceState: String, limit: Int) async throws -> ChangeSet { try await base.changes(since: sinceState, limit: limit) }
+}
