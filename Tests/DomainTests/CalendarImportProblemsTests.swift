@@ -42,7 +42,7 @@ struct CalendarImportProblemsTests {
         #expect(await harness.result("calendar.get", ["id": "after"])?["event"]?["title"] == "after")
     }
 
-    @Test("an RRULE number libical would wrap (INTERVAL=65543 read as 7, COUNT=4294967297 as 1, BYDAY=257MO as 1MO) refuses its event naming the part; one the rules refuse keeps its reason",
+    @Test("an RRULE number libical would wrap (INTERVAL=65543 read as 7, COUNT=4294967297 as 1, BYDAY=257MO as 1MO) or a BY* list longer than it keeps refuses its event naming the part; one the rules refuse keeps its reason",
           arguments: CalendarBackend.allCases)
     func wrappingRuleNumbers(backend: CalendarBackend) async throws {
         let harness = try await CalendarHarness(backend)
@@ -60,6 +60,11 @@ struct CalendarImportProblemsTests {
             ("FREQ=MONTHLY;BYDAY=+100MO", "its RRULE BYDAY ordinal \(refused)"),
             ("FREQ=MONTHLY;BYMONTHDAY=1,65537", "its RRULE BYMONTHDAY \(refused)"),
             ("FREQ=YEARLY;BYSETPOS=-65535;BYMONTH=1", "its RRULE BYSETPOS \(refused)"),
+            // Longer than libical keeps: it refused the rule without a reason.
+            ("FREQ=MONTHLY;BYMONTHDAY=" + ((1...31).map(String.init) + (1...31).map { "-\($0)" }).joined(separator: ","),
+             "its RRULE BYMONTHDAY lists 62 values, more than the 31 a rule may have; the event is not imported"),
+            ("FREQ=DAILY;BYHOUR=" + Array(repeating: "0", count: 25).joined(separator: ","),
+             "its RRULE BYHOUR lists 25 values, more than the 24 a rule may have; the event is not imported"),
             ("FREQ=DAILY;INTERVAL=1001", "recurrenceRules[0].interval: expected integer 1...1000; the event is not imported"),
             ("FREQ=DAILY;COUNT=5001", "recurrenceRules[0].count: expected integer 1...5000; the event is not imported"),
             ("FREQ=MONTHLY;BYDAY=54MO", "recurrenceRules[0].byDay[0].nthOfPeriod: expected integer -53...53, not 0; the event is not imported"),

@@ -40,7 +40,7 @@ struct ICalendarOutline {
     /// The open components outside a VEVENT, outermost first.
     private var open: [String] = []
     /// The VEVENT being read: where it is, where its text starts in `output`, what opened inside it, and
-    /// why it is to be left out at its END, if it is (``outOfRangeRulePart(_:)``).
+    /// why it is to be left out at its END, if it is (``ruleRefusal(_:)``).
     private var current: (place: Place, offset: Int, inner: [String], refusal: String?)?
     private var count = 0
     /// How many BEGIN lines deeper than ``maximumDepth`` are open: their lines are left out.
@@ -136,8 +136,8 @@ struct ICalendarOutline {
             case .end?:
                 drop(event.place, event.offset, "no END:VEVENT")
             case nil:
-                if event.refusal == nil, event.inner.isEmpty, let part = Self.outOfRangeRulePart(line) {
-                    event.refusal = "its RRULE \(part) is out of range"
+                if event.refusal == nil, event.inner.isEmpty, let refusal = Self.ruleRefusal(line) {
+                    event.refusal = refusal
                     current = event
                 }
                 return emitSplitting(line)
@@ -236,13 +236,13 @@ struct ICalendarOutline {
     /// The most significant digits of a BYDAY ordinal (``RecurrenceRule`` takes ±53).
     static let ruleOrdinalDigits = 2
 
-    /// The part of an RRULE line whose number is beyond what any rule switchboard takes, or `nil`
-    /// (also for any other line). libical keeps an INTERVAL or a BY* value in a 16-bit integer, a
-    /// COUNT in 32 bits and a BYDAY ordinal in 8, and wraps what does not fit without a word:
-    /// `INTERVAL=65543` became 7, `COUNT=4294967297` 1, `BYDAY=257MO` the first Monday. Such a rule
-    /// is refused here, where its text is still the file's; one libical keeps whole is checked later
-    /// with the reason naming its member.
-    static func outOfRangeRulePart(_ line: ArraySlice<UInt8>) -> String? {
+    /// Why an RRULE line's event is refused before libical reads it, or `nil` (also for any other
+    /// line). libical keeps an INTERVAL or a BY* value in a 16-bit integer, a COUNT in 32 bits and a
+    /// BYDAY ordinal in 8, and wraps what does not fit without a word: `INTERVAL=65543` became 7,
+    /// `COUNT=4294967297` 1, `BYDAY=257MO` the first Monday. It refuses a BY* list longer than it
+    /// keeps with no reason. Such a rule is refused here, where its text is still the file's, naming
+    /// the part; one libical keeps whole is checked later with the reason naming its member.
+    static func ruleRefusal(_ line: ArraySlice<UInt8>) -> String? {
         guard let first = line.first, upper(first) == UInt8(ascii: "R"), name(line) == "RRULE" else { return nil }
         let unfolded = Self.unfolded(line)
         guard let colon = valueStart(unfolded[...]) else { return nil }
@@ -250,18 +250,29 @@ struct ICalendarOutline {
             guard let equals = part.firstIndex(of: UInt8(ascii: "=")) else { continue }
             let name = String(decoding: part[..<equals].map(upper), as: UTF8.self)
             guard name == "INTERVAL" || name == "COUNT" || name.hasPrefix("BY") else { continue }
-            for item in part[(equals + 1)...].split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
+            let items = part[(equals + 1)...].split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
+            if let maximum = ruleListMaximum[name], items.count > maximum {
+                return "its RRULE \(name) lists \(items.count) values, more than the \(maximum) a rule may have"
+            }
+            for item in items {
                 let digits = significantDigits(item)
                 if name == "BYDAY" {
                     // An ordinal, then the weekday: `-1SU`, `+2MO`.
-                    if digits.count > ruleOrdinalDigits { return "BYDAY ordinal" }
+                    if digits.count > ruleOrdinalDigits { return "its RRULE BYDAY ordinal is out of range" }
                 } else if digits.count > ruleNumberDigits {
-                    return name
+                    return "its RRULE \(name) is out of range"
                 }
             }
         }
         return nil
     }
+
+    /// The most values of each BY* list, by its RRULE name (``RecurrenceRule/maximumItems``).
+    private static let ruleListMaximum: [String: Int] = {
+        let names = ["byDay": "BYDAY", "byMonthDay": "BYMONTHDAY", "byMonth": "BYMONTH", "byYearDay": "BYYEARDAY", "byWeekNo": "BYWEEKNO",
+                     "byHour": "BYHOUR", "byMinute": "BYMINUTE", "bySetPosition": "BYSETPOS"]
+        return Dictionary(uniqueKeysWithValues: RecurrenceRule.maximumItems.compactMap { item in names[item.member].map { ($0, item.maximum) } })
+    }()
 
     /// The digits of the number `item` starts with (after a sign and spaces), without leading zeros.
     private static func significantDigits(_ item: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
