@@ -37,7 +37,7 @@ struct ChatEncodingTests {
         #expect(try Self.bothWays(Self.messages[2]).direct.hasPrefix(#"{"id":null,"#))
     }
 
-    @Test("chat.send's answer and chat.messageState, sent and failed")
+    @Test("chat.send's answer and chat.messageState, sent, duplicate and failed")
     func answerAndState() throws {
         for message in Self.messages {
             let answer = try Self.bothWays(ChatSend.Result(message: message, state: "chat-1a"))
@@ -46,12 +46,15 @@ struct ChatEncodingTests {
         let params = ChatSend.Params(roomId: "grp-team", text: "t", clientMessageId: "c-9")
         let states = [ChatMessageState(sent: Self.sent, clientMessageId: "c-1"),
                       ChatMessageState(failed: params, reason: "room grp-team not found", debugId: nil),
-                      ChatMessageState(failed: params, reason: "service failure", debugId: "d-1")]
+                      ChatMessageState(failed: params, reason: "service failure", debugId: "d-1"),
+                      ChatMessageState(sent: Self.messages[1], clientMessageId: "c-1")]
         for state in states {
             let text = try Self.bothWays(state)
             #expect(text.direct == text.viaEncoder)
         }
         #expect(try Self.bothWays(states[2]).direct
             == #"{"roomId":"grp-team","clientMessageId":"c-9","state":"failed","reason":"service failure","debugId":"d-1"}"#)
+        // A send another process stored first says so (the direct path left it out).
+        #expect(try Self.bothWays(states[3]).direct.hasSuffix(#""state":"sent","sentAt":"2026-01-02T03:04:05.006Z","duplicate":true}"#))
     }
 }

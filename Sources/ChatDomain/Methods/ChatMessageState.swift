@@ -59,5 +59,6 @@ extension ChatMessageState: JanssonEncodable {
         if let sentAt { object.set("sentAt", sentAt) }
         if let reason { object.set("reason", reason) }
         if let debugId { object.set("debugId", debugId) }
+        if duplicate { object.set("duplicate", true) }
     }
 }
