@@ -46,6 +46,12 @@ struct RefusedMessageIDTests {
         #expect(refusedID(#"{"jsonrpc":"2.0","method":"m","idx":5,"params":["\#(filler)"]}"#) == nil)
         // The real one wins over a decoy in params.
         #expect(refusedID(#"{"jsonrpc":"2.0","method":"m","params":{"id":5,"s":"\#(filler)"},"id":6}"#) == "6")
+        // An id at each end: the same is given; two differ when a Content-Length longer than its body
+        // swallowed the next message, whose id is not this one's.
+        #expect(refusedID(#"{"jsonrpc":"2.0","id":6,"method":"m","params":["\#(filler)"],"id":6}"#) == "6")
+        let swallowed = #"{"jsonrpc":"2.0","id":1,"method":"m","params":["\#(filler)"]}"#
+            + "Content-Length: 40\r\n\r\n" + #"{"jsonrpc":"2.0","method":"m","id":2}"#
+        #expect(refusedID(swallowed) == nil)
     }
 
     @Test("a batch, an answer, a notification and text that is not JSON get no id; a message with a method gets its id as a fitting one would")

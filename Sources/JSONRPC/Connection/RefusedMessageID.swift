@@ -9,8 +9,8 @@ import Jansson
 ///   (``IncomingMessage``), never an answer to a request of the host's, whose id is the host's — and
 ///   only from its top-level `id` member: read in full by the strict scanner from the start
 ///   (``JSONScanner/scanHead(_:maxDepth:)``), or closing the object at the end
-///   (``JSONScanner/trailingID(_:)``; the last member, as jansson keeps the last of duplicates).
-///   Anything else, or a text that is not JSON as far as it was read, is answered with id `null`.
+///   (``JSONScanner/trailingID(_:)``); when both ends hold one, they must be the same. Anything else,
+///   or a text that is not JSON as far as it was read, is answered with id `null`.
 ///   The bytes in between are not read: for a text broken there no id is right, and one found at an
 ///   end is given.
 enum RefusedMessageID {
@@ -28,6 +28,10 @@ enum RefusedMessageID {
             // Only whitespace may follow an object that closed in the head.
             guard ends.tail.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return nil }
         } else if let last = JSONScanner.trailingID(ends.tail) {
+            // An id at each end, and not the same: duplicates, or two messages framed as one (an LSP
+            // Content-Length longer than its body swallows the next message, id last). Neither is sure.
+            let first = head.message.id.map { Array(ends.head[$0]) }
+            guard first == nil || first == Array(ends.tail[last]) else { return nil }
             return Array(ends.tail[last])
         }
         return head.message.id.map { Array(ends.head[$0]) }
