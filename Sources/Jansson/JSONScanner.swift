@@ -81,7 +81,7 @@ public enum JSONScanner {
 }
 
 extension JSONScanner {
-    private struct Frame {
+    struct Frame {
         var isObject: Bool
         /// The name token of the member being read (objects).
         var key: Range<Int>?
@@ -89,11 +89,17 @@ extension JSONScanner {
         var index = 0
     }
 
-    private enum Step { case value, key, afterValue }
+    enum Step { case value, key, afterValue }
 
-    private struct Reader {
+    /// How the text is read: whole (any fault fails the scan), or as the first bytes of a longer
+    /// text (``JSONScanner/scanHead(_:maxDepth:)``), where running out of bytes inside a token is no fault
+    /// and a number that ends with the bytes is not read as complete (more digits may follow).
+    enum Reading { case whole, head }
+
+    struct Reader {
         let bytes: UnsafeRawBufferPointer
         let maxDepth: Int
+        let reading: Reading
         var index = 0
         var stack: [Frame] = []
         var scan = Scan(isArray: false, messages: [], unholdable: [], depth: 0)
@@ -102,11 +108,18 @@ extension JSONScanner {
         var memberStart = 0
         /// Nesting at which messages sit: 1 inside a batch, else 0.
         var messageLevel = 0
+        /// Head reading: a message's `method` member has begun (its value may be cut off).
+        var namesMethod = false
 
-        init(bytes: UnsafeRawBufferPointer, maxDepth: Int) {
+        init(bytes: UnsafeRawBufferPointer, maxDepth: Int, reading: Reading = .whole) {
             self.bytes = bytes
             self.maxDepth = maxDepth
+            self.reading = reading
         }
+
+        /// After `run()` failed: whether it stopped because the bytes ran out (inside a token or
+        /// between them), not at a fault in them. A head read that ran out is a prefix of valid JSON.
+        var ranOut: Bool { index >= bytes.count }
 
         mutating func run() -> Scan? {
             skipSpace()
@@ -144,11 +157,16 @@ extension JSONScanner {
                         step = .afterValue
                     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                         guard scanNumber() else { return nil }
+                        // The first bytes of a longer text: `12` may be the start of `123`.
+                        if reading == .head && index == bytes.count { return nil }
                         valueEnds()
                         skipNulAfterBareToken()
                         step = .afterValue
                     case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
-                        guard literal("true") || literal("false") || literal("null") else { return nil }
+                        guard literal("true") || literal("false") || literal("null") else {
+                            if (["true", "false", "null"] as [StaticString]).contains(where: isCut) { index = bytes.count }
+                            return nil
+                        }
                         valueEnds()
                         skipNulAfterBareToken()
                         step = .afterValue
@@ -163,6 +181,7 @@ extension JSONScanner {
                     if name.hasLoneSurrogate {
                         scan.unholdable.append(Unholdable(kind: .loneSurrogateInMemberName, range: start..<index, path: path()))
                     }
+                    if reading == .head, inMessageObject, isName(start..<index, "method") { namesMethod = true }
                     skipSpace()
                     guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
                     index += 1
@@ -195,7 +214,7 @@ extension JSONScanner {
 
         // MARK: Messages and their members
 
-        private var inMessageObject: Bool { stack.count == messageLevel + 1 && message?.isObject == true }
+        var inMessageObject: Bool { stack.count == messageLevel + 1 && message?.isObject == true }
 
         private mutating func valueStarts() {
             if stack.count == messageLevel {
@@ -251,6 +270,12 @@ extension JSONScanner {
         /// put it back: it is skipped (`[1\0]` parses). Done alike, to agree with it.
         private mutating func skipNulAfterBareToken() {
             if index < bytes.count, bytes[index] == 0 { index += 1 }
+        }
+
+        /// Whether the bytes from `index` to the end are a proper start of `word`: a token cut off.
+        private func isCut(_ word: StaticString) -> Bool {
+            let rest = bytes.count - index
+            return word.withUTF8Buffer { word in rest < word.count && bytes[index...].elementsEqual(word.prefix(rest)) }
         }
 
         private mutating func literal(_ word: StaticString) -> Bool {
@@ -317,7 +342,10 @@ extension JSONScanner {
                          UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                         index += 1
                     case UInt8(ascii: "u"):
-                        guard let unit = hex4(at: index + 1) else { return nil }
+                        guard let unit = hex4(at: index + 1) else {
+                            if isCutHex(at: index + 1) { index = bytes.count }
+                            return nil
+                        }
                         index += 5
                         if unit == 0 { hasNul = true }
                         if (0xD800...0xDBFF).contains(unit), index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
@@ -335,7 +363,10 @@ extension JSONScanner {
                 case 0x20...0x7F:
                     index += 1
                 default:
-                    guard let length = utf8Length(at: index) else { return nil }
+                    guard let length = utf8Length(at: index) else {
+                        if isCutUTF8(at: index) { index = bytes.count }
+                        return nil
+                    }
                     index += length
                 }
             }
@@ -346,9 +377,35 @@ extension JSONScanner {
             LoneSurrogateEscapes.hex4(bytes, at: position)
         }
 
+        /// Whether fewer than four bytes are left at `position`, all hex digits: a `\u` escape cut off.
+        private func isCutHex(at position: Int) -> Bool {
+            position <= bytes.count && bytes.count - position < 4 && bytes[position...].allSatisfy { byte in
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
+            }
+        }
+
+        /// Whether the bytes from `position` to the end are a proper start of a well-formed UTF-8
+        /// sequence: a character cut off.
+        private func isCutUTF8(at position: Int) -> Bool {
+            let rest = bytes.count - position
+            guard rest > 0, rest < 4 else { return false }
+            // Pad with the smallest continuation bytes the first byte allows, and check the whole.
+            var padded = Array(bytes[position...])
+            let secondMinimum: UInt8 = switch bytes[position] {
+            case 0xE0: 0xA0
+            case 0xF0: 0x90
+            default: 0x80
+            }
+            while padded.count < 4 { padded.append(padded.count == 1 ? secondMinimum : 0x80) }
+            return padded.withUnsafeBytes { padded in
+                let reader = Reader(bytes: padded, maxDepth: maxDepth)
+                return reader.utf8Length(at: 0).map { $0 > rest } ?? false
+            }
+        }
+
         /// The length of the well-formed UTF-8 sequence at `position` (no overlongs, no surrogates,
         /// nothing past U+10FFFF), or `nil`.
-        private func utf8Length(at position: Int) -> Int? {
+        func utf8Length(at position: Int) -> Int? {
             let first = bytes[position]
             let length: Int
             var secondRange: ClosedRange<UInt8> = 0x80...0xBF

@@ -13,7 +13,7 @@ enum FramerTestEvent: Equatable, CustomStringConvertible {
     init(_ event: FramerEvent) {
         switch event {
         case .message(let body): self = .message(String(decoding: body, as: UTF8.self))
-        case .oversized(let count, let limit): self = .oversized(count, limit: limit)
+        case .oversized(let count, let limit, _): self = .oversized(count, limit: limit)
         case .invalidHeader(let reason): self = .invalidHeader(reason)
         case .truncated(let expected, let received): self = .truncated(expected: expected, received: received)
         }
@@ -91,13 +91,46 @@ enum FramerChunking: CustomStringConvertible {
     static let all: [FramerChunking] = [.whole, .bytewise] + (1...64).map { .random(seed: UInt64($0)) }
 }
 
+/// The ends of an oversized body (``MessageEnds``), copied out of the callback.
+struct FramerTestEnds: Equatable {
+    var head: [UInt8]
+    var tail: [UInt8]
+    var isWhole: Bool
+
+    init(_ ends: MessageEnds) {
+        head = Array(ends.head)
+        tail = Array(ends.tail)
+        isWhole = ends.isWhole
+    }
+
+    init(head: some Sequence<UInt8>, tail: some Sequence<UInt8>, isWhole: Bool) {
+        self.head = Array(head)
+        self.tail = Array(tail)
+        self.isWhole = isWhole
+    }
+
+    /// The ends of a complete body: its first 4 KiB, and its last 4 KiB after them.
+    init(body: [UInt8]) {
+        let head = body.prefix(MessageEnds.headCapacity)
+        self.init(head: head, tail: body.dropFirst(head.count).suffix(MessageEnds.tailCapacity),
+                  isWhole: body.count <= MessageEnds.headCapacity + MessageEnds.tailCapacity)
+    }
+}
+
 /// The outcome of feeding an input to a fresh framer.
 struct FramerRun {
     var events: [FramerTestEvent] = []
+    /// The ends of each `.oversized` event, in order.
+    var ends: [FramerTestEnds] = []
     var framing: Framing?
     /// The largest `bufferedByteCount` seen after any chunk.
     var maxBuffered = 0
+    /// The largest `skippedEndsByteCount` seen after any chunk.
+    var maxSkipped = 0
 }
+
+/// The most `skippedEndsByteCount` may be, whatever the body.
+let framerSkippedBound = MessageEnds.headCapacity + 2 * MessageEnds.tailCapacity + 2
 
 /// Feeds `input` to a new framer cut as `chunking` says (each chunk a separate allocation), then finishes.
 func framerRun(
@@ -111,12 +144,13 @@ func framerRun(
         let chunk = Array(input[offset..<(offset + size)])
         offset += size
         chunk.withUnsafeBytes { bytes in
-            framer.consume(bytes) { run.events.append(FramerTestEvent($0)) }
+            framer.consume(bytes) { run.record($0) }
         }
         run.maxBuffered = max(run.maxBuffered, framer.bufferedByteCount)
+        run.maxSkipped = max(run.maxSkipped, framer.skippedEndsByteCount)
     }
     if finish {
-        framer.finish { run.events.append(FramerTestEvent($0)) }
+        framer.finish { run.record($0) }
     }
     run.framing = framer.framing
     return run
@@ -129,17 +163,29 @@ func framerRun(
     framerRun(Array(input.utf8), framing: framing, maxMessageBytes: maxMessageBytes, chunking: chunking, finish: finish)
 }
 
-/// Checks that every chunking of `input` gives exactly `expected` (and the expected framing),
-/// and that the framer never buffers more than a message's limit or a header block.
+extension FramerRun {
+    mutating func record(_ event: FramerEvent) {
+        events.append(FramerTestEvent(event))
+        if case .oversized(_, _, let messageEnds) = event { ends.append(FramerTestEnds(messageEnds)) }
+    }
+}
+
+/// Checks that every chunking of `input` gives exactly `expected` (and the expected framing), with
+/// the same ends of oversized bodies, and that the framer never buffers more than a message's limit
+/// or a header block (plus the bounded ends of a body it skips).
 func expectFramerEvents(
     _ input: [UInt8], framing: Framing? = nil, maxMessageBytes: Int = 1 << 20,
     detected: Framing? = nil, chunkings: [FramerChunking] = FramerChunking.all,
     _ expected: [FramerTestEvent], sourceLocation: SourceLocation = #_sourceLocation
 ) {
     let bufferBound = max(maxMessageBytes + 1, Framer.maxHeaderBlockBytes)
+    var firstEnds: [FramerTestEnds]?
     for chunking in chunkings {
         let run = framerRun(input, framing: framing, maxMessageBytes: maxMessageBytes, chunking: chunking)
         #expect(run.events == expected, "chunking \(chunking)", sourceLocation: sourceLocation)
+        #expect(run.ends == (firstEnds ?? run.ends), "ends of oversized bodies, chunking \(chunking)", sourceLocation: sourceLocation)
+        firstEnds = firstEnds ?? run.ends
+        #expect(run.maxSkipped <= framerSkippedBound, "chunking \(chunking)", sourceLocation: sourceLocation)
         if let detected {
             #expect(run.framing == detected, "chunking \(chunking)", sourceLocation: sourceLocation)
         }

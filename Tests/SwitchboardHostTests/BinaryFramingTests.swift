@@ -274,7 +274,7 @@ struct BinaryLSPTests {
 struct BinaryLimitTests {
     typealias H = BinaryHarness
 
-    @Test("an oversized message is answered -32600 with id null naming size and limit, and the next one normally",
+    @Test("an oversized request is answered -32600 with its id naming size and limit, and the next one normally",
           arguments: [BinaryHarness.Wire.ndjson, .lsp])
     func oversizedMessage(wire: BinaryHarness.Wire) throws {
         let host = try SpawnedHost(arguments: ["--max-message-bytes", "1000"], wire: wire)
@@ -284,7 +284,7 @@ struct BinaryLimitTests {
         let error = try host.nextMessage()
         H.expectWellFormedResponse(error)
         #expect(H.errorCode(error) == -32600)
-        #expect(error["id"] == .null)
+        #expect(error["id"] == 1)
         let message = error["error"]?["message"]?.stringValue ?? ""
         #expect(message.contains("1000"), "names the limit: \(message)")
         #expect(message.contains("\(size)"), "names the size \(size): \(message)")
@@ -295,6 +295,28 @@ struct BinaryLimitTests {
         #expect(try host.nextMessage() == ["jsonrpc": "2.0", "id": 2, "result": ["s": "small"]])
         host.closeInput()
         #expect(try host.readToEndOfOutput().isEmpty)
+        #expect(try host.waitForExit() == .exited(0))
+    }
+
+    @Test("oversized requests far over the limit keep their ids, first or last; a batch, an id in params get null; the stream stays in sync",
+          arguments: [BinaryHarness.Wire.ndjson, .lsp])
+    func oversizedIDs(wire: BinaryHarness.Wire) throws {
+        let host = try SpawnedHost(arguments: ["--max-message-bytes", "1000"], wire: wire)
+        let fill = String(repeating: "x", count: 100_000)
+        let messages = [
+            #"{"jsonrpc":"2.0","id":"first","method":"host.echo","params":{"s":"\#(fill)"}}"#,
+            #"{"jsonrpc":"2.0","method":"host.echo","params":{"s":"\#(fill)"},"id":11}"#,
+            "[" + H.request(12, "host.echo", #"{"s":"\#(fill)"}"#) + "]",
+            #"{"jsonrpc":"2.0","method":"host.echo","params":{"s":"\#(fill)","id":13}}"#,
+            H.request(14, "host.ping"),
+        ]
+        try host.send(messages)
+        let answers = try (0..<5).map { _ in try host.nextMessage() }
+        answers.forEach { H.expectWellFormedResponse($0) }
+        #expect(answers.map { $0["id"] } == ["first", 11, .null, .null, 14], "\(answers)")
+        #expect(answers.prefix(4).allSatisfy { H.errorCode($0) == -32600 && $0["error"]?["data"]?["limit"] == 1000 })
+        #expect(answers[4]["result"] == "pong")
+        host.closeInput()
         #expect(try host.waitForExit() == .exited(0))
     }
 
@@ -337,7 +359,7 @@ struct BinaryLimitTests {
 
         let error = try host.nextMessage()
         #expect(H.errorCode(error) == -32600)
-        #expect(error["id"] == .null)
+        #expect(error["id"] == 2)
         #expect(error["error"]?["data"]?["size"] == .integer(Int64(size)))
         #expect(try host.nextMessage() == ["jsonrpc": "2.0", "id": 3, "result": "pong"])
         let after = try #require(H.peakResidentBytes(of: host.pid))

@@ -66,7 +66,7 @@ struct OutputSplitter {
                 case .message(let body):
                     let text = String(decoding: body, as: UTF8.self)
                     frames.append(OutputFrame(text: text, value: try? JSONValue(parsing: Array(body))))
-                case .oversized(let count, _):
+                case .oversized(let count, _, _):
                     frames.append(OutputFrame(text: "<oversized output frame of \(count) bytes>", value: nil))
                 case .invalidHeader(let reason):
                     frames.append(OutputFrame(text: "<invalid output header: \(reason)>", value: nil))

@@ -15,13 +15,13 @@ struct MessageSizeLimitTests {
         return head + String(repeating: "x", count: size - head.utf8.count - tail.utf8.count) + tail
     }
 
-    @Test("an NDJSON line over maxMessageBytes is -32600 with id null naming size and limit; the next line is answered",
+    @Test("an NDJSON line over maxMessageBytes is -32600 with the request's id naming size and limit; the next line is answered",
           arguments: [nil, 1, 7])
     func oversizedLine(chunkSize: Int?) async throws {
         let host = try Harness(limits: ConnectionLimits(maxMessageBytes: 64))
         let big = Self.echoLine(id: 1, size: 200)
         try await host.send(raw: big + "\n" + #"{"jsonrpc":"2.0","id":2,"method":"host.ping"}"# + "\n", chunkSize: chunkSize)
-        let error = expectError(try await host.frame(0), id: nil, code: -32600)
+        let error = expectError(try await host.frame(0), id: 1, code: -32600)
         #expect(error["message"] == "Invalid Request: message of 200 bytes exceeds the limit of 64 bytes")
         #expect(error["data"] == ["size": 200, "limit": 64])
         expectResult(try await host.frame(1), id: 2, "pong")
@@ -29,18 +29,43 @@ struct MessageSizeLimitTests {
         #expect(host.writtenFrames.count == 2, "the oversized request itself is never answered")
     }
 
-    @Test("a message of more than 2^20 values is -32600 naming the limit, unparsed (jansson took 1.5 GB for 16 MiB of {}); a larger one of few values is read; the next line is answered")
+    @Test("a message of more than 2^20 values is -32600 with its id naming the limit, unparsed (jansson took 1.5 GB for 16 MiB of {}); a larger one of few values is read; the next line is answered")
     func tooManyValues() async throws {
         let host = try Harness()
         let many = #"{"jsonrpc":"2.0","id":1,"method":"host.echo","params":["# + String(repeating: "0,", count: 1 << 20) + "0]}"
         let long = #"{"jsonrpc":"2.0","id":2,"method":"host.echo","params":[""# + String(repeating: "x,[{", count: 1 << 20) + #""]}"#
         for line in [many, long, #"{"jsonrpc":"2.0","id":3,"method":"host.ping"}"#] { try await host.send(line) }
-        let error = expectError(try await host.frame(0), id: nil, code: -32600)
+        let error = expectError(try await host.frame(0), id: 1, code: -32600)
         #expect(error["message"] == "Invalid Request: message holds more than 1048576 values, the limit")
         #expect(error["data"] == ["limit": 1_048_576])
         let echoed = try await host.reply(to: 2)
         #expect(echoed.errorCode == nil)
         expectResult(try await host.frame(2), id: 3, "pong")
+    }
+
+    @Test("a message refused for its value count is answered with its id, first or last, exactly as sent; a batch, an answer, a notification, an id in params get null")
+    func tooManyValuesKeepsTheID() async throws {
+        let host = try Harness(limits: ConnectionLimits(maxValues: 1000))
+        let zeros = String(repeating: "0,", count: 6_000) + "0"
+        let lines = [
+            #"{"jsonrpc":"2.0","id":"first","method":"host.echo","params":[\#(zeros)]}"#,
+            #"{"jsonrpc":"2.0","method":"host.echo","params":[\#(zeros)],"id":1e2}"#,
+            #"[{"jsonrpc":"2.0","id":3,"method":"host.echo","params":[\#(zeros)]}]"#,
+            #"{"jsonrpc":"2.0","id":4,"result":[\#(zeros)]}"#,
+            #"{"jsonrpc":"2.0","method":"host.echo","params":[\#(zeros)]}"#,
+            #"{"jsonrpc":"2.0","method":"host.echo","params":{"z":[\#(zeros)],"id":6}}"#,
+            #"{"jsonrpc":"2.0","id":7,"method":"host.ping"}"#,
+        ]
+        for line in lines { try await host.send(line) }
+        let limitError = "Invalid Request: message holds more than 1000 values, the limit"
+        #expect(expectError(try await host.frame(0), id: "first", code: -32600)["message"] == .string(limitError))
+        let last = try await host.frame(1)
+        #expect(last.text.contains(#""id":1e2"#), "the real id echoed as sent: \(last.text)")
+        for index in 2...5 {
+            #expect(expectError(try await host.frame(index), id: nil, code: -32600)["message"] == .string(limitError))
+        }
+        expectResult(try await host.frame(6), id: 7, "pong")
+        host.expectValidAnswers()
     }
 
     @Test("a line of exactly maxMessageBytes is accepted")
@@ -52,16 +77,16 @@ struct MessageSizeLimitTests {
         let reply = try await host.reply(to: 1)
         #expect(reply.errorCode == nil, "\(reply.text)")
         try await host.send(Self.echoLine(id: 2, size: 65))
-        expectError(try await host.frame(1), id: nil, code: -32600)
+        expectError(try await host.frame(1), id: 2, code: -32600)
     }
 
-    @Test("an oversized LSP body is skipped and answered -32600; the next message is answered in LSP framing")
+    @Test("an oversized LSP body is skipped and answered -32600 with the request's id; the next message is answered in LSP framing")
     func oversizedLSPBody() async throws {
         let host = try Harness(limits: ConnectionLimits(maxMessageBytes: 64), framing: nil)
         let big = Self.echoLine(id: 1, size: 200)
         let small = #"{"jsonrpc":"2.0","id":2,"method":"host.ping"}"#
         try await host.send(raw: "Content-Length: 200\r\n\r\n\(big)Content-Length: \(small.utf8.count)\r\n\r\n\(small)", chunkSize: 13)
-        let error = expectError(try await host.frame(0), id: nil, code: -32600)
+        let error = expectError(try await host.frame(0), id: 1, code: -32600)
         #expect(error["data"] == ["size": 200, "limit": 64])
         expectResult(try await host.frame(1), id: 2, "pong")
         #expect(host.outputText.hasPrefix("Content-Length: "))

@@ -6,8 +6,9 @@ import JSONRPC
 ///
 /// Properties: it never traps; fed in chunks it finds exactly what it finds in one piece; every
 /// message is within the limit (NDJSON: no newline, not blank); an oversized report is over the
-/// limit; it never holds more than one message (or header block) of bytes; and the messages found,
-/// framed again, are found again unchanged.
+/// limit; it never holds more than one message (or header block) of bytes, plus the bounded ends of
+/// an oversized one (the same ends however it is chunked); and the messages found, framed again, are
+/// found again unchanged.
 enum FramerFuzz: FuzzTarget {
     static let name = "framer"
     static let summary = "JSONRPC Framer: NDJSON, LSP Content-Length and detection, any chunking"
@@ -34,6 +35,8 @@ enum FramerFuzz: FuzzTarget {
             chunk.withUnsafeBytes { bytes in framer.consume(bytes) { found.append(FramedEvent($0)) } }
             require(framer.bufferedByteCount <= max(limit + 1, Framer.maxHeaderBlockBytes),
                     "the framer holds \(framer.bufferedByteCount) bytes")
+            require(framer.skippedEndsByteCount <= MessageEnds.headCapacity + 2 * MessageEnds.tailCapacity + 2,
+                    "the framer holds \(framer.skippedEndsByteCount) bytes of a skipped body")
         }
         framer.finish { found.append(FramedEvent($0)) }
         require(!framer.isMidMessage, "mid-message after finish")
@@ -48,8 +51,11 @@ enum FramerFuzz: FuzzTarget {
                 require(!body.contains(0x0A), "an NDJSON message holds a newline")
                 require(body.contains { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }, "a blank NDJSON line was delivered")
             }
-        case .oversized(let count, let reportedLimit):
+        case .oversized(let count, let reportedLimit, let head, let tail, let isWhole):
             require(count > limit && reportedLimit == limit, "oversized \(count) with limit \(reportedLimit)")
+            require(head.count <= MessageEnds.headCapacity && tail.count <= MessageEnds.tailCapacity
+                    && head.count + tail.count <= count && isWhole == (head.count + tail.count == count),
+                    "oversized \(count) with ends of \(head.count) + \(tail.count) bytes, whole: \(isWhole)")
         case .truncated(let expected, let received):
             require(received < expected && expected <= limit, "truncated \(received)/\(expected)")
         case .invalidHeader(let reason):
@@ -75,14 +81,15 @@ enum FramerFuzz: FuzzTarget {
 /// A ``FramerEvent`` with its bytes copied, so events can be kept and compared.
 enum FramedEvent: Equatable, CustomStringConvertible {
     case message([UInt8])
-    case oversized(Int, Int)
+    case oversized(Int, Int, head: [UInt8], tail: [UInt8], isWhole: Bool)
     case invalidHeader(String)
     case truncated(Int, Int)
 
     init(_ event: FramerEvent) {
         switch event {
         case .message(let body): self = .message(Array(body))
-        case .oversized(let count, let limit): self = .oversized(count, limit)
+        case .oversized(let count, let limit, let ends):
+            self = .oversized(count, limit, head: Array(ends.head), tail: Array(ends.tail), isWhole: ends.isWhole)
         case .invalidHeader(let reason): self = .invalidHeader(reason)
         case .truncated(let expected, let received): self = .truncated(expected, received)
         }
@@ -91,7 +98,7 @@ enum FramedEvent: Equatable, CustomStringConvertible {
     var description: String {
         switch self {
         case .message(let body): "message(\(String(decoding: body, as: UTF8.self).debugDescription))"
-        case .oversized(let count, let limit): "oversized(\(count), \(limit))"
+        case .oversized(let count, let limit, let head, let tail, _): "oversized(\(count), \(limit), ends \(head.count) + \(tail.count))"
         case .invalidHeader(let reason): "invalidHeader(\(reason))"
         case .truncated(let expected, let received): "truncated(\(expected), \(received))"
         }

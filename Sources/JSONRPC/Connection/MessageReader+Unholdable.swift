@@ -155,20 +155,20 @@ extension MessageReader {
     /// within 64 bits, or a real that reads back as sent; else `nil` (answered with id `null`).
     private func readableID(_ range: Range<Int>, element: Int, in text: UnsafeRawBufferPointer,
                             documents: inout [JanssonValue]) -> JSONView? {
-        let token = UnsafeRawBufferPointer(rebasing: text[range])
+        guard let value = Self.readableID(UnsafeRawBufferPointer(rebasing: text[range])) else { return nil }
+        documents.append(value)
+        return value.view
+    }
+
+    /// The id token `token` as jansson reads it, when it can be echoed exactly: a string, null, an
+    /// integer within 64 bits, or a real that reads back as sent (held as its text); else `nil`.
+    static func readableID(_ token: UnsafeRawBufferPointer) -> JanssonValue? {
         guard let value = try? JSONParser.parse(token) else { return nil }
-        let view = value.view
-        switch view.kind {
-        case .string, .integer, .null: break
-        case .real:
-            guard JSONNumberText.realReadsBackExactly(token) else { return nil }
-            let exact = RawNumber.make(token)
-            documents.append(exact)
-            return exact.view
+        switch value.view.kind {
+        case .string, .integer, .null: return value
+        case .real: return JSONNumberText.realReadsBackExactly(token) ? RawNumber.make(token) : nil
         default: return nil
         }
-        documents.append(value)
-        return view
     }
 
     /// `error.data.field` for a problem inside params: its path below `params`.

@@ -79,11 +79,11 @@ public final class MessageReader {
         switch event {
         case .message(let bytes):
             handleMessage(bytes)
-        case .oversized(let byteCount, let limit):
-            replyError(.invalidRequest(
+        case .oversized(let byteCount, let limit, let ends):
+            replyRefused(.invalidRequest(
                 "message of \(byteCount) bytes exceeds the limit of \(limit) bytes",
                 data: ["size": .integer(Int64(byteCount)), "limit": .integer(Int64(limit))]
-            ), id: nil, target: .single)
+            ), ends: ends)
         case .invalidHeader(let reason):
             replyError(.parseError("invalid message header: \(reason)"), id: nil, target: .single)
         case .truncated(let expected, let received):
@@ -93,11 +93,17 @@ public final class MessageReader {
         }
     }
 
+    /// Answers a message refused unread with its request's id when its ends show it (``RefusedMessageID``), else `null`.
+    private func replyRefused(_ error: ResponseError, ends: MessageEnds) {
+        let id = RefusedMessageID.token(in: ends).flatMap { $0.withUnsafeBytes(Self.readableID) }
+        withExtendedLifetime(id) { replyError(error, id: id?.view, target: .single) }
+    }
+
     private func handleMessage(_ bytes: UnsafeRawBufferPointer, surrogatesReplaced: Bool = false) {
         let valueLimit = connection.limits.maxValues
         if JSONValueCount.mayExceed(bytes.count, limit: valueLimit), JSONValueCount.count(bytes, stoppingAfter: valueLimit) > valueLimit {
-            replyError(.invalidRequest("message holds more than \(valueLimit) values, the limit", data: ["limit": .integer(Int64(valueLimit))]),
-                       id: nil, target: .single)
+            replyRefused(.invalidRequest("message holds more than \(valueLimit) values, the limit", data: ["limit": .integer(Int64(valueLimit))]),
+                         ends: MessageEnds(body: bytes))
             return
         }
         let document: JanssonValue

@@ -3,7 +3,8 @@
 /// Feed it with `consume` as chunks arrive and call `finish` at end of input. A message lying wholly inside
 /// the chunk given to `consume` is handed out as a view into that chunk (no copy); only a message spanning
 /// chunks is gathered in the framer's buffer, which holds at most one partial message (or header line),
-/// never more than `maxMessageBytes + 1` bytes of body or 8 KiB of header.
+/// never more than `maxMessageBytes + 1` bytes of body or 8 KiB of header. Of a body too long to deliver
+/// it keeps only the first and last few KiB as it skips it (``MessageEnds``), and reports it at its end.
 ///
 /// If the callback throws, the rest of that chunk is dropped and the framer is left at a message boundary.
 public struct Framer {
@@ -23,14 +24,14 @@ public struct Framer {
         case detecting
         /// Between NDJSON lines, or inside one whose start is in `buffer`.
         case ndjsonLine
-        /// Inside an NDJSON line longer than the limit: counting its bytes, storing none.
+        /// Inside an NDJSON line longer than the limit: counting its bytes, storing only its ends (in `skipped`).
         case ndjsonOversized(count: Int, lastWasCR: Bool)
         /// Reading an LSP header block; `buffer` holds a partial header line.
         case lspHeaders
         /// Reading an LSP body of `length` bytes; `buffer` holds the part received so far.
         case lspBody(length: Int)
-        /// Skipping the body of an oversized LSP message.
-        case lspSkip(remaining: Int)
+        /// Skipping the body of an oversized LSP message of `length` bytes (its ends kept in `skipped`).
+        case lspSkip(length: Int, remaining: Int)
         /// After an invalid header: discarding input until "Content-Length:"; `matched` bytes of it seen.
         case lspResync(matched: Int)
     }
@@ -42,6 +43,8 @@ public struct Framer {
     private var headerBytes = 0
     /// The current header block's Content-Length, or -1 if none yet.
     private var contentLength = -1
+    /// The ends of the oversized body being skipped (empty otherwise).
+    private var skipped = SkippedEnds()
 
     /// A buffer whose capacity grew past this is released after use rather than kept.
     private static let retainedBufferCapacity = 256 * 1024
@@ -74,6 +77,10 @@ public struct Framer {
     /// Bytes held internally (a partial message, header line or detection prefix).
     public var bufferedByteCount: Int { buffer.count }
 
+    /// Bytes held of the oversized body being skipped: its first and last few KiB, at most
+    /// ``MessageEnds/headCapacity`` + twice ``MessageEnds/tailCapacity`` (+2), whatever its length.
+    public var skippedEndsByteCount: Int { skipped.storedByteCount }
+
     // MARK: - Input
 
     /// Processes one chunk of input, calling `handle` for each event found, in order.
@@ -105,10 +112,12 @@ public struct Framer {
                 if let newline = FramingBytes.find(FramingBytes.lf, in: chunk, from: pos, to: end) {
                     let crBeforeNewline = newline > pos ? chunk[newline - 1] == FramingBytes.cr : lastWasCR
                     let length = count + (newline - pos) - (crBeforeNewline ? 1 : 0)
+                    skipped.append(UnsafeRawBufferPointer(rebasing: chunk[pos..<newline]))
                     state = .ndjsonLine
                     pos = newline + 1
-                    try handle(.oversized(byteCount: length, limit: maxMessageBytes))
+                    try emitSkipped(byteCount: length, handle)
                 } else {
+                    skipped.append(UnsafeRawBufferPointer(rebasing: chunk[pos..<end]))
                     state = .ndjsonOversized(count: count + (end - pos), lastWasCR: chunk[end - 1] == FramingBytes.cr)
                     pos = end
                 }
@@ -133,10 +142,16 @@ public struct Framer {
                     }
                 }
 
-            case .lspSkip(let remaining):
+            case .lspSkip(let length, let remaining):
                 let take = min(end - pos, remaining)
+                skipped.append(UnsafeRawBufferPointer(rebasing: chunk[pos..<(pos + take)]))
                 pos += take
-                state = take == remaining ? .lspHeaders : .lspSkip(remaining: remaining - take)
+                if take == remaining {
+                    state = .lspHeaders
+                    try emitSkipped(byteCount: length, handle)
+                } else {
+                    state = .lspSkip(length: length, remaining: remaining - take)
+                }
 
             case .lspResync(let matched):
                 pos = resync(chunk, from: pos, matched: matched)
@@ -145,8 +160,8 @@ public struct Framer {
     }
 
     /// Ends the input: delivers a last NDJSON line without newline, and reports a message left incomplete
-    /// (`.truncated` for an LSP body, `.invalidHeader("input ended inside a header block")` for a header block).
-    /// The body of an oversized LSP message needs no report: `.oversized` was already emitted.
+    /// (`.truncated` for an LSP body, `.invalidHeader("input ended inside a header block")` for a header block,
+    /// `.oversized` with the bytes that came for the body of an oversized LSP message being skipped).
     public mutating func finish(_ handle: (FramerEvent) throws -> Void) rethrows {
         if case .detecting = state {
             // Input ended while still a prefix of "content-": it never began with it, so it is NDJSON.
@@ -159,7 +174,8 @@ public struct Framer {
     /// Gives up on a message whose bytes stopped arriving: emits .truncated (LSP body) and returns to reading headers.
     ///
     /// It ends the current message as `finish` would: a partial NDJSON line is delivered as it is (or reported
-    /// `.oversized`), a partial LSP header block is reported as `.invalidHeader`, an LSP body as `.truncated`.
+    /// `.oversized`), a partial LSP header block is reported as `.invalidHeader`, an LSP body as `.truncated`
+    /// (`.oversized` if over the limit).
     /// Input that follows is read as the start of a new message. Does nothing between messages, while
     /// detecting the framing, or while resynchronising after an invalid header.
     public mutating func abandonPartialMessage(_ handle: (FramerEvent) throws -> Void) rethrows {
@@ -175,7 +191,7 @@ public struct Framer {
             if !buffer.isEmpty { try emitLine(handle) }
         case .ndjsonOversized(let count, let lastWasCR):
             state = .ndjsonLine
-            try handle(.oversized(byteCount: count - (lastWasCR ? 1 : 0), limit: maxMessageBytes))
+            try emitSkipped(byteCount: count - (lastWasCR ? 1 : 0), handle)
         case .lspHeaders:
             guard headerBytes > 0 else { return }
             resetHeaderBlock()
@@ -185,8 +201,9 @@ public struct Framer {
             state = .lspHeaders
             releaseBuffer()
             try handle(.truncated(expected: length, received: received))
-        case .lspSkip:
+        case .lspSkip(let length, _):
             state = .lspHeaders
+            try emitSkipped(byteCount: length, cutShort: true, handle)
         }
     }
 
@@ -245,7 +262,8 @@ public struct Framer {
             pos = newline + 1
             let length = lineEnd - lineStart
             if length > limit {
-                try handle(.oversized(byteCount: length, limit: limit))
+                try handle(.oversized(byteCount: length, limit: limit,
+                                      ends: MessageEnds(body: UnsafeRawBufferPointer(rebasing: chunk[lineStart..<lineEnd]))))
             } else if !FramingBytes.isBlank(chunk, lineStart, lineEnd) {
                 try handle(.message(UnsafeRawBufferPointer(rebasing: chunk[lineStart..<lineEnd])))
             }
@@ -259,7 +277,7 @@ public struct Framer {
     private mutating func storeLineStart(_ chunk: UnsafeRawBufferPointer, from start: Int) {
         let total = buffer.count + (chunk.count - start)
         if total > maxMessageBytes + 1 {
-            releaseBuffer()
+            startSkipping(chunk, from: start, to: chunk.count)
             state = .ndjsonOversized(count: total, lastWasCR: chunk[chunk.count - 1] == FramingBytes.cr)
         } else {
             buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[start...]))
@@ -277,8 +295,8 @@ public struct Framer {
         let total = buffer.count + (newline - start)
         if total > maxMessageBytes + 1 {
             let crBeforeNewline = newline > start ? chunk[newline - 1] == FramingBytes.cr : buffer.last == FramingBytes.cr
-            releaseBuffer()
-            try handle(.oversized(byteCount: total - (crBeforeNewline ? 1 : 0), limit: maxMessageBytes))
+            startSkipping(chunk, from: start, to: newline)
+            try emitSkipped(byteCount: total - (crBeforeNewline ? 1 : 0), handle)
         } else {
             buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[start..<newline]))
             try emitLine(handle)
@@ -291,8 +309,11 @@ public struct Framer {
         var length = buffer.count
         if length > 0 && buffer[length - 1] == FramingBytes.cr { length -= 1 }
         if length > maxMessageBytes {
-            releaseBuffer()
-            try handle(.oversized(byteCount: length, limit: maxMessageBytes))
+            defer { releaseBuffer() }
+            try buffer.withUnsafeBytes { bytes in
+                let body = UnsafeRawBufferPointer(rebasing: bytes[0..<length])
+                try handle(.oversized(byteCount: length, limit: maxMessageBytes, ends: MessageEnds(body: body)))
+            }
         } else if buffer.withUnsafeBytes({ FramingBytes.isBlank($0, 0, length) }) {
             releaseBuffer()
         } else {
@@ -397,8 +418,10 @@ public struct Framer {
             let length = contentLength
             resetHeaderBlock()
             if length > maxMessageBytes {
-                state = .lspSkip(remaining: length)
-                return .oversized(byteCount: length, limit: maxMessageBytes)
+                // Reported once skipped, with its ends (``MessageEnds``).
+                skipped = SkippedEnds()
+                state = .lspSkip(length: length, remaining: length)
+                return nil
             } else if length == 0 {
                 return .message(UnsafeRawBufferPointer(start: nil, count: 0))
             } else {
@@ -454,6 +477,26 @@ public struct Framer {
         contentLength = -1
         state = .lspHeaders
         releaseBuffer()
+    }
+
+    // MARK: - Skipping
+
+    /// Starts skipping an NDJSON line too long to deliver, whose start is in `buffer` and goes on in
+    /// `chunk[start..<end]`: its ends are kept, the buffer released.
+    private mutating func startSkipping(_ chunk: UnsafeRawBufferPointer, from start: Int, to end: Int) {
+        skipped = SkippedEnds()
+        buffer.withUnsafeBytes { skipped.append($0) }
+        skipped.append(UnsafeRawBufferPointer(rebasing: chunk[start..<end]))
+        releaseBuffer()
+    }
+
+    /// Reports the body skipped, of `byteCount` bytes, with its ends, and lets them go (even if `handle` throws).
+    private mutating func emitSkipped(byteCount: Int, cutShort: Bool = false, _ handle: (FramerEvent) throws -> Void) rethrows {
+        defer { skipped = SkippedEnds() }
+        let limit = maxMessageBytes
+        try skipped.withEnds(length: cutShort ? skipped.count : byteCount, cutShort: cutShort) { ends in
+            try handle(.oversized(byteCount: byteCount, limit: limit, ends: ends))
+        }
     }
 
     // MARK: - Buffer

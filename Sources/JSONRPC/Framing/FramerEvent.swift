@@ -5,9 +5,11 @@
 public enum FramerEvent {
     /// One complete message body (without its line end or headers).
     case message(UnsafeRawBufferPointer)
-    /// A message body longer than the framer's `maxMessageBytes`; its bytes were skipped, not stored.
-    /// `byteCount` is the body's full length (NDJSON: the line without its line end; LSP: the Content-Length).
-    case oversized(byteCount: Int, limit: Int)
+    /// A message body longer than the framer's `maxMessageBytes`; its bytes were skipped, not stored,
+    /// but for its first and last few KiB (`ends`, valid only during the callback). `byteCount` is the
+    /// body's full length (NDJSON: the line without its line end; LSP: the Content-Length). Reported
+    /// once the body has been skipped (or input ended or was abandoned inside it).
+    case oversized(byteCount: Int, limit: Int, ends: MessageEnds)
     /// An LSP header block that could not be used; the reason is a sentence naming what was wrong.
     /// The framer then discards input until the next "Content-Length:".
     case invalidHeader(String)
