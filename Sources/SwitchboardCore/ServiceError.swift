@@ -31,6 +31,13 @@ public enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Whether this is ``notFound(kind:id:)``: the case a method names a param for (`roomId`, `uids[2]`);
+    /// a method lets the others through to the method layer, which logs a service failure's cause.
+    public var isNotFound: Bool {
+        if case .notFound = self { return true }
+        return false
+    }
+
     /// A path as a message shows it: an empty one as `""`.
     public static func show(_ path: String) -> String { path.isEmpty ? "\"\"" : path }
 }

@@ -1,10 +1,12 @@
 import ArgumentParser
+import ChatDomain
 import Jansson
 import Logging
 import JSONRPC
 import SwitchboardCore
 import SwitchboardHost
 import SwitchboardTerminal
+import Synchronization
 import SystemCalls
 #if canImport(Glibc)
 import Glibc
@@ -17,7 +19,8 @@ struct Call: ParsableCommand {
         abstract: "Call one method in-process and print its result as pretty JSON.",
         discussion: """
             Prints the result on stdout and exits 0, or prints the JSON-RPC error on stderr and exits 1.
-            Notifications the method sends while it runs (progress) go to stderr, one per line.
+            Notifications the method sends while it runs (progress) go to stderr, one per line; a chat.send \
+            whose chat.messageState says failed exits 1.
               switchboard call host.echo '{"hello":"world"}'
             Params may also be key=value words: a value that reads as a JSON number, true, false or null is \
             that, one in JSON quotes ('"3"') is that string, anything else is the text as a string.
@@ -54,8 +57,14 @@ struct Call: ParsableCommand {
         }
         let services = DomainServices(options: store, logger: logger, followsOtherProcesses: false)
         let dispatcher = try HostRegistry.make(services: services, readRoots: readRoots).freeze()
+        // A write answered first and done after (chat.send's pending, then chat.messageState) that failed
+        // fails the call: the notice says why, on stderr.
+        let laterFailure = Atomic<Bool>(false)
         let outcome = InProcessCall.callBlocking(method, params: params, dispatcher: dispatcher, logger: logger) { note in
             writeLine(note.jsonText(), to: STDERR_FILENO)
+            if note["method"]?.stringValue == ChatMessageState.method, note["params"]?["state"]?.stringValue == "failed" {
+                laterFailure.store(true, ordering: .relaxed)
+            }
         }
         // The answer's result (or error) indented from its text, which the scanner checked: no values built.
         let answered: Bool
@@ -72,7 +81,8 @@ struct Call: ParsableCommand {
         // Every task is done (`callBlocking`) and every write committed: the process ends here, as the
         // services and the dispatcher are, since tearing them down (closures, connections, their
         // observers) would only cost time, about a tenth of a one-shot call's CPU.
-        withExtendedLifetime((services, dispatcher)) { Glibc.exit(answered ? 0 : 1) }
+        let succeeded = answered && !laterFailure.load(ordering: .relaxed)
+        withExtendedLifetime((services, dispatcher)) { Glibc.exit(succeeded ? 0 : 1) }
     }
 }
 

@@ -203,6 +203,10 @@ struct BinaryStorageTests {
         let error = try JSONValue(parsing: write.stderr)
         #expect(error["code"] == -32051)
         #expect(error["data"] == ["path": .string(database), "cause": .string(cause)])
+        // A send answered pending whose store then fails exits 1 as well, the failure on stderr.
+        let send = try Self.run(["call", "chat.send", #"{"roomId":"grp-team","text":"hi","clientMessageId":"ro-1"}"#, "--db", database] + Self.small)
+        #expect(send.termination == .exited(1), "\(send.stdout) \(send.stderr)")
+        #expect(send.stderr.contains(#""state":"failed""#), "\(send.stderr)")
     }
 
     @Test("a read-only database in a folder this user cannot write serves reads when no -wal or -shm is there (not root: root makes them anyway)")

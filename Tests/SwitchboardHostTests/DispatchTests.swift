@@ -148,7 +148,7 @@ struct RegistryTests {
 
 @Suite("Dispatch: lifecycle")
 struct LifecycleTests {
-    @Test("after shutdown, requests are refused with -32600 and their id; notifications are not answered")
+    @Test("after shutdown, requests are refused with -32600 and their id; notifications are neither answered nor run")
     func shutdownRefuses() async throws {
         let host = try Harness()
         expectResult(try await host.call("shutdown", id: 1), id: 1, nil)
@@ -160,6 +160,8 @@ struct LifecycleTests {
         expectError(try await host.call("no.such", id: 4), id: 4, code: -32600)
         try await host.waitUntilIdle()
         #expect(host.writtenFrames.count == 4)
+        // Not run either (LSP: after shutdown only exit is taken): a write sent as a notification did happen.
+        #expect(!host.probe.events.elements.contains("note:late"))
     }
 
     @Test("exit after shutdown requests exit code 0 and stops reading")

@@ -33,7 +33,7 @@ public enum CalendarUpdate: RPCMethod {
             }
             guard let event = committed.value.updated else { throw ServiceError.notFound(kind: "event", id: params.id) }
             return Result(event: event, created: committed.value.created, state: committed.state)
-        } catch let error as ServiceError {
+        } catch let error as ServiceError where error.isNotFound {
             throw ResponseError(service: error, field: "id")
         }
     }
@@ -65,7 +65,7 @@ public enum CalendarDelete: RPCMethod {
                 try EventEditing.delete(event, scope: scope, recurrenceId: recurrenceId)
             }
             return Result(deleted: committed.value.updated == nil, event: committed.value.updated, state: committed.state)
-        } catch let error as ServiceError {
+        } catch let error as ServiceError where error.isNotFound {
             throw ResponseError(service: error, field: "id")
         }
     }

@@ -27,7 +27,7 @@ public enum ChatHistory: RPCMethod {
         let state = try await chat.state()
         do {
             return Result(try await chat.history(user: user, roomId: params.roomId, page: params.page), state: state)
-        } catch let error as ServiceError {
+        } catch let error as ServiceError where error.isNotFound {
             throw ResponseError(service: error, field: "roomId")
         }
     }

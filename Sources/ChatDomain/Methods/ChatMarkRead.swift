@@ -24,7 +24,7 @@ public enum ChatMarkRead: RPCMethod {
         do {
             let marked = try await chat.markRead(user: user, roomId: params.roomId, upTo: params.upTo)
             return Result(room: marked.value, state: marked.state)
-        } catch let error as ServiceError {
+        } catch let error as ServiceError where error.isNotFound {
             if case .notFound(let kind, _) = error, kind == "message" { throw ResponseError(service: error, field: "upTo") }
             throw ResponseError(service: error, field: "roomId")
         }

@@ -27,7 +27,7 @@ public enum ChatOpen: RPCMethod {
         do {
             let opened = try await chat.openDirect(user: user, with: params.userId)
             return Result(room: opened.value.room, created: opened.value.created, state: opened.state)
-        } catch let error as ServiceError {
+        } catch let error as ServiceError where error.isNotFound {
             throw ResponseError(service: error, field: "userId")
         }
     }

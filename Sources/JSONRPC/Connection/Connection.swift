@@ -16,6 +16,8 @@ public final class Connection: Sendable {
     public let session = ConnectionSession()
     let sink: any FrameSink
     let inFlight = InFlightTable()
+    /// What handlers left to do after their answers, not done yet (``PromisedWork``).
+    let promisedWork = PromisedWork()
     let writers = WriterPool()
     let gate: AdmissionGate
     /// What a request finds when the gate is full.
@@ -206,6 +208,15 @@ public final class Connection: Sendable {
     public func waitUntilIdle(deadline: UInt64? = nil) -> Bool {
         gate.waitUntilIdle(deadline: deadline)
     }
+
+    /// How much work handlers left for after their answers (a `chat.send`'s store) has not run yet.
+    public var promisedWorkCount: Int { promisedWork.count }
+
+    /// Waits until the work handlers left for after their answers has run (a host's last wait before
+    /// it exits: a `chat.send` answered `pending` is stored, or fails and says so); `false` if
+    /// `deadline` (monotonic ns) passed first.
+    @discardableResult
+    public func waitForPromisedWork(deadline: UInt64) -> Bool { promisedWork.wait(until: deadline) }
 
     /// Blocks until everything sent has been written; with a deadline (monotonic ns), false if it
     /// passed first.

@@ -25,8 +25,13 @@ extension MessageReader {
             if idView != nil { replyError(.invalidRequest("the server is stopping and takes no more requests"), id: idView, target: target) }
             return
         }
-        if connection.isShuttingDown, id != nil, method != BuiltinNotifications.exit {
-            replyError(.invalidRequest("the server is shutting down and takes no more requests"), id: idView, target: target)
+        if connection.isShuttingDown, method != BuiltinNotifications.exit {
+            // LSP: after shutdown only exit is acted on; a notification (a write sent as one) is dropped, not run.
+            if id != nil {
+                replyError(.invalidRequest("the server is shutting down and takes no more requests"), id: idView, target: target)
+            } else {
+                connection.logger.warning("ignored notification \(LogText.escaped(method)) after shutdown: only exit is taken now")
+            }
             return
         }
         guard let entry = connection.dispatcher.entry(named: method) else {

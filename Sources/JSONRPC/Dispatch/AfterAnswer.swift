@@ -14,8 +14,20 @@ final class AfterAnswer: Sendable {
     }
 
     private let work = Mutex(Work())
+    /// Where the work counts as promised until it has run (a host waits for it before it exits).
+    private let promised: PromisedWork?
+
+    init(promised: PromisedWork? = nil) {
+        self.promised = promised
+    }
+
+    deinit {
+        // Work that never ran (its answer never went out): no longer promised.
+        promised?.end(work.withLock { $0.after.count })
+    }
 
     func add(_ item: @escaping @Sendable () async -> Void) {
+        promised?.begin()
         work.withLock { $0.after.append(item) }
     }
 
@@ -40,7 +52,13 @@ final class AfterAnswer: Sendable {
             return work.after
         }
         guard !items.isEmpty else { return }
-        await Task.detached { for item in items { await item() } }.value
+        let promised = self.promised
+        await Task.detached {
+            for item in items {
+                await item()
+                promised?.end()
+            }
+        }.value
     }
 }
 
@@ -52,7 +70,12 @@ extension RequestContext {
         if let afterAnswerActions {
             afterAnswerActions.add(work)
         } else {
-            Task { await work() }
+            let promised = connection.promisedWork
+            promised.begin()
+            Task {
+                await work()
+                promised.end()
+            }
         }
     }
 

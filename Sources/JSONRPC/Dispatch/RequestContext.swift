@@ -29,7 +29,7 @@ public struct RequestContext: Sendable {
         self.progressToken = progressToken
         self.connection = connection
         session = connection.session
-        afterAnswerActions = runsAsTask && id != nil ? AfterAnswer() : nil
+        afterAnswerActions = runsAsTask && id != nil ? AfterAnswer(promised: connection.promisedWork) : nil
         slot = runsAsTask ? AdmissionSlot(gate: connection.gate) : nil
         if case .number = id, let idView { exactID = ExactID(idView) } else { exactID = nil }
     }

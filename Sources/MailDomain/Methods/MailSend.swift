@@ -32,7 +32,7 @@ public enum MailSend: RPCMethod {
         do {
             let sent = try await mail.send(account: account, outgoing)
             return Result(message: sent.value, state: sent.state)
-        } catch let error as ServiceError {
+        } catch let error as ServiceError where error.isNotFound {
             throw ResponseError(service: error, field: "inReplyTo")
         }
     }

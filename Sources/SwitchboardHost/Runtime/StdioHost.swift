@@ -67,6 +67,7 @@ public enum StdioHost {
             switch reason {
             case .outputClosed, .inputFailed:
                 connection.cancelAll(heldWorkDeadline: monotonicNanoseconds() + 1_000_000_000)
+                finishPromisedWork(connection, logger: logger)
                 return reason == .outputClosed ? 0 : 1
             case .signal, .clientDied:
                 if deadline == nil { deadline = monotonicNanoseconds() + grace }
@@ -95,15 +96,44 @@ public enum StdioHost {
                 break
             }
         }
-        // Flush, for a second more at most: a client that stopped reading cannot hold the host.
-        let flushLimit = deadline.map { max($0, monotonicNanoseconds()) + 1_000_000_000 }
+        finishPromisedWork(connection, logger: logger)
+        // Flush. A client that reads late still gets every answer made: the host waits while its end
+        // is open. After a signal or the client's death, a second more at most.
+        var flushLimit: UInt64?
+        var waited = false
         while !connection.flush(deadline: monotonicNanoseconds() + step) {
-            if let later = stop.latestReason, later.isUrgent, let code = escalate(later) { return code }
-            if let flushLimit, monotonicNanoseconds() >= flushLimit { break }
+            if !waited {
+                logger.info("waiting for the client to read the answers left before exiting")
+                waited = true
+            }
+            if let later = stop.latestReason, later.isUrgent {
+                if let code = escalate(later) { return code }
+                if flushLimit == nil { flushLimit = monotonicNanoseconds() + 1_000_000_000 }
+            }
+            if let flushLimit, monotonicNanoseconds() >= flushLimit {
+                logger.warning("exiting before the client read every answer (\(stop.latestReason.map { "\($0)" } ?? "stopping"))")
+                break
+            }
         }
         if case .exitRequested(let code) = first { return code }
         return 0
     }
+
+    /// Waits for what handlers promised to do after their answers — a `chat.send` answered `pending`
+    /// is stored, or fails and says so — also once the drain time is spent or the client's end is
+    /// closed. Each is bounded by its store's own time-outs (SQLite's busy wait, PostgreSQL's
+    /// deadlines); ``promisedWorkLimitSeconds`` only guards against one that breaks them.
+    private static func finishPromisedWork(_ connection: Connection, logger: Logger) {
+        let pending = connection.promisedWorkCount
+        guard pending > 0 else { return }
+        logger.info("waiting for \(pending) writes promised in answers (chat sends answered pending) before exiting")
+        if !connection.waitForPromisedWork(deadline: monotonicNanoseconds() + promisedWorkLimitSeconds * 1_000_000_000) {
+            logger.error("exiting with \(connection.promisedWorkCount) writes promised in answers still unfinished after \(promisedWorkLimitSeconds) s")
+        }
+    }
+
+    /// The longest a host waits at exit for writes promised in answers.
+    static let promisedWorkLimitSeconds: UInt64 = 120
 
     /// The input thread: reads stdin, feeds the reader, and reports end of input or `exit`.
     private static func readInput(into reader: MessageReader, stop: StopSignal, frameTimeoutMilliseconds: Int,

@@ -1,0 +1,34 @@
+/// Work a connection promised its peer to do after an answer — a `chat.send` answered `pending` is
+/// stored afterwards — counted from the moment a handler leaves it (``RequestContext/afterAnswer(_:)``)
+/// until it has run, so that a host waits for it before it exits: also when the drain time has run out
+/// or the peer closed its end (it cannot hear the outcome then, but the write was promised).
+final class PromisedWork: @unchecked Sendable {
+    private let lock = ConditionLock()
+    /// Guarded by `lock`.
+    private var pending = 0
+
+    func begin() {
+        lock.withLock { pending += 1 }
+    }
+
+    func end(_ count: Int = 1) {
+        guard count > 0 else { return }
+        lock.withLock {
+            pending -= count
+            if pending <= 0 { lock.broadcast() }
+        }
+    }
+
+    var count: Int { lock.withLock { pending } }
+
+    /// Blocks a plain thread until none is pending; `false` if `deadline` (monotonic ns) passed first.
+    func wait(until deadline: UInt64) -> Bool {
+        lock.withLock {
+            while pending > 0 {
+                if monotonicNanoseconds() >= deadline { return false }
+                lock.wait(until: deadline)
+            }
+            return true
+        }
+    }
+}
