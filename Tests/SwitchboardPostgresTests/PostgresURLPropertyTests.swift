@@ -38,7 +38,7 @@ struct PostgresURLPropertyTests {
         }
     }
 
-    @Test("a password with any text in its middle (an unencoded ?, / or & among it): neither half shows",
+    @Test("a password with any text in its middle (an unencoded ?, / or & among it), in the user part or a parameter: neither half shows",
           arguments: ["?", "/", "&", "?x=", "?sslmode=", "&&", "/db?", "?a&b=c", ":", "//", "@x/", "@/", "@x?host=", "@x?"])
     func splitPassword(middle: String) async {
         let (head, tail) = ("Zq9SEC", "RETpwX")
@@ -47,7 +47,9 @@ struct PostgresURLPropertyTests {
             // shown; the middles with an @ are a password holding @ and a / or ? after it.
             let extra = extra.filter { $0 != "@" }
             for url in ["postgres://u:\(head)\(middle)\(extra)\(tail)@h.example:5432/db", "postgres://u:\(head)\(middle)\(tail)@h.example/db?sslmode=disable",
-                        "postgres://u:\(head)\(middle)\(tail)@h.example", "postgres://u:\(head)\(extra)\(middle)\(tail)@h.example"] {
+                        "postgres://u:\(head)\(middle)\(tail)@h.example", "postgres://u:\(head)\(extra)\(middle)\(tail)@h.example",
+                        // A password parameter: after an unencoded &, its rest reads as a parameter's name.
+                        "postgres://u@h.example/db?password=\(head)\(middle)\(tail)", "postgres://u@h.example/db?password=\(head)\(middle)\(tail)=x"] {
                 do {
                     let settings = try PostgresSettings.resolve(url: url, environment: [:], home: "/nonexistent", systemUser: "osuser")
                     #expect(!settings.redactedDescription.contains(tail) && !settings.redactedDescription.contains(head), "\(url)")

@@ -126,10 +126,13 @@ struct PostgresURL: Equatable {
     }
 
     private mutating func readQuery(_ query: ArraySlice<UInt8>) throws(PostgresSettingsError) {
+        // After a password, a name may be the rest of it (`password=hun&ter2`): never quoted then.
+        var afterPassword = false
+        func shown(_ name: String) -> String { afterPassword ? Self.notAName : Self.shown(name) }
         for pair in query.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
             guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else {
                 let name = try Self.decode(pair, part: "a parameter's name") ?? ""
-                throw PostgresSettingsError("URL", "parameter \(Self.shown(name)) has no value (name=value)")
+                throw PostgresSettingsError("URL", "parameter \(shown(name)) has no value (name=value)")
             }
             let name = try Self.decode(pair[..<equals], part: "a parameter's name") ?? ""
             let value = try Self.decode(pair[(equals + 1)...], part: name.isEmpty ? "a parameter" : name)
@@ -138,7 +141,9 @@ struct PostgresURL: Equatable {
             case "hostaddr": hostAddress = value
             case "port": port = value
             case "user": user = value
-            case "password": password = value
+            case "password":
+                password = value
+                afterPassword = true
             case "dbname": database = value
             case "sslmode": sslMode = value
             case "ssl":
@@ -150,7 +155,7 @@ struct PostgresURL: Equatable {
             case "passfile": passFile = value
             default:
                 throw PostgresSettingsError(
-                    "URL", "parameter \(Self.shown(name)) is not one switchboard reads (\(Self.parameters.joined(separator: ", ")))")
+                    "URL", "parameter \(shown(name)) is not one switchboard reads (\(Self.parameters.joined(separator: ", ")))")
             }
         }
     }
@@ -160,8 +165,11 @@ struct PostgresURL: Equatable {
     private static func shown(_ name: String) -> String {
         let nameLike = !name.isEmpty && name.utf8.count <= 40
             && name.utf8.allSatisfy { $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
-        return nameLike ? PostgresSettingsError.quoted(Substring(name)) : "(not a name; a ? or & in a password is written %3F or %26)"
+        return nameLike ? PostgresSettingsError.quoted(Substring(name)) : notAName
     }
+
+    private static let notAName = "(not quoted: it may be part of a password; a ? or & in a password is written %3F or %26)"
+
 
     /// Percent-decodes a part: `nil` when empty (libpq treats an empty part as absent); an error for a
     /// broken escape, `%00`, or bytes that are not UTF-8.
