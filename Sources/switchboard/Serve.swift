@@ -19,9 +19,11 @@ struct Serve: ParsableCommand {
             Framing is detected from the first bytes: LSP-style `Content-Length:` headers, else one JSON \
             message per line. Logs go to stderr; stdout carries frames only. On end of input, `exit` or \
             SIGTERM/SIGINT the host lets in-flight requests finish for --drain-timeout, cancels the rest \
-            and exits. The database is \
+            and exits. A SQLite database is \
             opened on the first domain request; while it cannot be, domain requests answer -32050 \
-            {path, cause} and the next one tries again; writes to a read-only database answer -32051.
+            {path, cause} and the next one tries again; writes to a read-only database answer -32051. \
+            A PostgreSQL server that cannot be reached at start ends the host with exit 1 and one line; \
+            once it has started, requests during an outage answer -32050.
             """
     )
 
