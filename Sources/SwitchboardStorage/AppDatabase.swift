@@ -13,11 +13,13 @@ import SwitchboardCore
 /// ```
 ///
 /// - Important: Opening is safe for any number of processes at once: the first open, migration and
-///   `prepare` (seeding) run under an exclusive lock on `PATH.lock` (``SetupLock``). Every failure is
-///   a ``ServiceError`` naming the file and the cause.
+///   `prepare` (seeding) run under an exclusive lock on `PATH.lock` (``SetupLock``). For as long as it
+///   lives, an `AppDatabase` on a file holds a shared lock on `PATH.open.lock` (``OpenLock``), which
+///   a reset (`reset: true`) must take exclusively before it deletes the file. Every failure is a
+///   ``ServiceError`` naming the file and the cause, but a reset's ``DatabaseInUse``.
 public struct AppDatabase: Sendable {
     /// Reads and writes; a `DatabasePool` (WAL) on disk, a `DatabaseQueue` in memory or read-only.
-    /// A database opened for reading first (see `current` in ``init(path:migrations:signal:current:beforeOpen:prepare:waiting:)``)
+    /// A database opened for reading first (see `current` in ``init(path:migrations:signal:current:reset:prepare:waiting:)``)
     /// opens it here, on the first use: a process that only reads never opens it, so never writes.
     public var writer: any DatabaseWriter {
         get throws { try writers.writer() }
@@ -36,6 +38,9 @@ public struct AppDatabase: Sendable {
 
     private let writers: WriterSlot
 
+    /// Says that this process has the file open (`nil` in memory, or where there is no lock file to take).
+    private let openLock: OpenLock?
+
     /// Opens (creating if needed) the database at `path` and applies every migration not yet applied.
     ///
     /// - Parameters:
@@ -44,13 +49,17 @@ public struct AppDatabase: Sendable {
     ///   - current: says, from one read, that `prepare` has nothing to do (the demo data is there). When it
     ///     does and every migration is applied, the database opens for reading only: no setup lock, no
     ///     writer until the first write. Without it, opening always takes the setup lock and the writer.
-    ///   - beforeOpen: runs under the setup lock before the file is opened (`seed --reset` deletes it here).
+    ///   - reset: deletes the file (and its `-wal` and `-shm`) under the setup lock before opening it, for
+    ///     `seed --reset`: only a switchboard database (``checkDeletable(_:)``), and only while no other
+    ///     `AppDatabase` in any process has it open — ``DatabaseInUse`` otherwise, with nothing touched.
+    ///     Openers arriving meanwhile wait until this one is gone.
     ///   - prepare: runs under the setup lock once the schema is current (seeding).
-    ///   - waiting: called when another process holds the setup lock and this one waits for it.
+    ///   - waiting: called when another process holds the setup lock, or is resetting the file, and this
+    ///     one waits for it.
     /// - Throws: ``ServiceError/storageUnavailable(path:cause:)`` for a database a newer switchboard migrated
-    ///   (it has migrations this one does not know), and for every storage failure.
+    ///   (it has migrations this one does not know), and for every storage failure; ``DatabaseInUse``.
     public init(path: String, migrations: [DatabaseMigration], signal: ChangeSignal? = nil,
-                current: ((Database) throws -> Bool)? = nil, beforeOpen: () throws -> Void = {},
+                current: ((Database) throws -> Bool)? = nil, reset: Bool = false,
                 prepare: (AppDatabase) throws -> Void = { _ in }, waiting: () -> Void = {}) throws {
         self.path = path
         let migrator = Self.migrator(migrations)
@@ -58,23 +67,39 @@ public struct AppDatabase: Sendable {
             writers = try WriterSlot(opened: DatabaseQueue(configuration: Self.configuration(readOnly: false)), path: path, signal: signal)
             readOnlyCause = nil
             readers = nil
+            openLock = nil
             try Self.migrate(writer, migrator)
             try prepare(self)
             return
         }
-        if let current, try DatabaseFile.access(path) == .readWrite, DatabaseFile.hasContent(path) {
+        // Taken before anything is read, so what follows reads the file a reset left, never one it is replacing.
+        // The lock file is made only further on, once the file is known to be ours (or new) and writable.
+        var openLock: OpenLock?
+        if reset {
+            _ = try DatabaseFile.access(path)
+            try Self.checkDeletable(path)
+            openLock = try OpenLock.exclusive(for: path)
+        } else {
+            openLock = try OpenLock.shared(for: path, creating: false, waiting: waiting)
+        }
+        if let current, !reset, openLock != nil, try DatabaseFile.access(path) == .readWrite, DatabaseFile.hasContent(path) {
             let readers = ReadConnections(path: path)
             if try Self.isCurrent(readers, migrator, current, path: path) {
                 writers = WriterSlot(path: path, signal: signal)
                 readOnlyCause = nil
                 self.readers = readers
+                self.openLock = openLock
                 return
             }
         }
         let writable = try DatabaseFile.access(path) == .readWrite
         if writable { try Self.checkOwnershipBeforeWriting(path) }
+        if openLock == nil, writable {
+            openLock = try OpenLock.shared(for: path, creating: true, waiting: waiting)
+        }
+        self.openLock = openLock
         let lock = writable ? try SetupLock.acquire(for: path, waiting: waiting) : nil
-        try beforeOpen()
+        if reset { DatabaseFile.remove(path) }
         let access = try DatabaseFile.access(path)
         do {
             switch access {

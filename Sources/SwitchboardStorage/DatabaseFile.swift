@@ -99,7 +99,7 @@ public enum DatabaseFile {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
-    /// Removes the database and its WAL files (not the lock file, which other processes may hold).
+    /// Removes the database and its WAL files (not `PATH.lock` or `PATH.open.lock`, which other processes may hold).
     public static func remove(_ path: String) {
         for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
     }

@@ -68,15 +68,15 @@ final class SQLiteBackend: StoreBackend {
     /// Opens the database for `switchboard seed`: migrates, seeds what is missing and says what each
     /// domain holds.
     ///
-    /// - Parameter reset: deletes the database first (under the setup lock); the caller has checked
-    ///   that it is a switchboard database.
+    /// - Parameter reset: deletes the database first (see ``AppDatabase``'s `reset`): never a file that is not a
+    ///   switchboard database, and never while another switchboard process has it open (``DatabaseInUse``).
     static func seed(_ options: StoreConfiguration, logger: Logger, reset: Bool) throws -> [DemoSeed.Outcome] {
         let path = try options.storagePath()
         let clock = try options.makeClock()
         var seeding: [DemoSeed.Outcome] = []
         _ = try AppDatabase(
             path: path, migrations: DemoSeed.migrations,
-            beforeOpen: { if reset { DatabaseFile.remove(path) } },
+            reset: reset,
             prepare: { seeding = try DemoSeed.seedMissing($0, options: options, clock: clock, logger: logger, progress: SeedProgress()) },
             waiting: waiting(path)
         )

@@ -15,7 +15,8 @@ struct Seed: ParsableCommand {
         discussion: """
             Seeds each domain whose demo data is missing; one seeded already is left as it is, and \
             --feed-items/--mail-messages apply only to domains seeded now. With --reset the database \
-            is deleted and seeded afresh; a file that is not a switchboard database is never deleted.
+            is deleted and seeded afresh; a file that is not a switchboard database is never deleted, \
+            and a database another switchboard process has open (a host, call, seed, mcp) is refused.
             """
     )
 
@@ -38,15 +39,14 @@ struct Seed: ParsableCommand {
         }
         let seeding: [DemoSeed.Outcome]
         do {
-            let path = try configuration.storagePath()
-            if reset {
-                try AppDatabase.checkDeletable(path)
-            } else {
-                try configuration.checkStorage()
-            }
+            // A reset checks the file itself: a switchboard database, open in no other process (AppDatabase's `reset`).
+            if !reset { try configuration.checkStorage() }
             seeding = try SQLiteBackend.seed(configuration, logger: logger, reset: reset)
         } catch let error as ServiceError {
             writeLine("switchboard: \(reset ? "cannot reset: " : "")\(error)", to: STDERR_FILENO)
+            throw ExitCode.failure
+        } catch let error as DatabaseInUse {
+            writeLine("switchboard: cannot reset: \(error)", to: STDERR_FILENO)
             throw ExitCode.failure
         }
         writeLine(Self.report(seeding, path: try configuration.storagePath()), to: STDOUT_FILENO)

@@ -1,6 +1,8 @@
+import Dispatch
 import DomainMethods
 import FeedDomain
 import GRDB
+import JSONRPC
 import Synchronization
 import SwitchboardCore
 import SwitchboardStorage
@@ -113,4 +115,46 @@ struct StoreOpeningTests {
             return errorPath == path && cause.hasPrefix("was made by a newer switchboard")
         }
     }
+    @Test("a reset refuses while another AppDatabase has the file open, and deletes nothing; once that one is gone it starts afresh")
+    func resetRefusedWhileOpen() async throws {
+        let path = try await Self.closedDatabase()
+        do {
+            let open = try AppDatabase(path: path, migrations: SQLiteFeedService.migrations, current: { _ in true })
+            #expect(throws: DatabaseInUse(path: path)) {
+                _ = try AppDatabase(path: path, migrations: SQLiteFeedService.migrations, reset: true)
+            }
+            #expect(try await SQLiteFeedService(database: open).count() == 50)
+            let appended = try await SQLiteFeedService(database: open).append([DemoFeed.profile(1)])
+            #expect(appended.value.map(\.id) == [51], "the open database is still the file on disk")
+        }
+        let fresh = try AppDatabase(path: path, migrations: SQLiteFeedService.migrations, reset: true)
+        #expect(try await SQLiteFeedService(database: fresh).count() == 0)
+    }
+
+    @Test("an opener that comes while a reset sets the file up waits for it, then reads what the reset made")
+    func openerWaitsForReset() async throws {
+        let path = try await Self.closedDatabase()
+        let waiting = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        let found = OpenerCount()
+        _ = try AppDatabase(path: path, migrations: SQLiteFeedService.migrations, reset: true, prepare: { database in
+            // The file is deleted and made again, its schema applied, nothing seeded yet.
+            try OSThread.detach(name: "reset-opener") {
+                let opened = try? AppDatabase(path: path, migrations: SQLiteFeedService.migrations, current: { _ in true },
+                                              waiting: { waiting.signal() })
+                let count = opened.flatMap { try? $0.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM feed_item") } }
+                found.count.withLock { $0 = count }
+                done.signal()
+            }
+            #expect(waiting.wait(timeout: .now() + 60) == .success, "the opener did not wait for the reset")
+            try database.writer.write { db in try SQLiteFeedService.seed(db, count: 7) }
+        })
+        #expect(done.wait(timeout: .now() + 60) == .success)
+        #expect(found.count.withLock { $0 } == 7)
+    }
+}
+
+/// What the opener of ``StoreOpeningTests/openerWaitsForReset()`` counted, from its thread.
+private final class OpenerCount: Sendable {
+    let count = Mutex<Int?>(nil)
 }

@@ -235,7 +235,7 @@ struct BinaryStorageTests {
         let (host, ended) = try callAsAnotherUser()
         #expect(ended == .exited(0), "\(host.stderrText)")
         #expect(try JSONValue(parsing: String(decoding: host.stdoutBytes, as: UTF8.self))["items"]?.arrayValue?.count == 2)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/data").sorted() == ["ro.sqlite", "ro.sqlite.lock"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/data").sorted() == ["ro.sqlite", "ro.sqlite.lock", "ro.sqlite.open.lock"])
 
         // A file its owner may still write is not read as it is: the error says why, and what to do.
         #expect(chmod(database, 0o644) == 0)
