@@ -12,8 +12,9 @@ import Testing
 struct SubscriptionStorageOutageTests {
     /// The in-memory catalog, whose first `changes` after ``failNext()`` answers `storageUnavailable`;
     /// every `changes` call is reported on ``calls``.
-    final class FlakyCatalog: CatalogService {
+    final class FlakyCatalog: CatalogServiceWrapper {
         let inner: InMemoryCatalogService
+        var base: any CatalogService { inner }
         private let failing = Mutex(false)
         let calls: AsyncStream<Bool>
         private let continuation: AsyncStream<Bool>.Continuation
@@ -34,18 +35,6 @@ struct SubscriptionStorageOutageTests {
             if fail { throw ServiceError.storageUnavailable(path: "postgres://u:***@db:5432/team", cause: "the connection was lost") }
             return try await inner.changes(since: sinceState, limit: limit)
         }
-
-        func sectors() async throws -> [Sector] { try await inner.sectors() }
-        func sector(id: Int64) async throws -> Sector? { try await inner.sector(id: id) }
-        func brochures(sectorId: Int64?, after afterID: Int64, limit: Int) async throws -> [Brochure] {
-            try await inner.brochures(sectorId: sectorId, after: afterID, limit: limit)
-        }
-        func brochure(id: Int64) async throws -> Brochure? { try await inner.brochure(id: id) }
-        func search(_ query: CatalogQuery, after afterID: Int64, limit: Int) async throws -> [Brochure] {
-            try await inner.search(query, after: afterID, limit: limit)
-        }
-        func importBatch(_ batch: [CatalogEntry]) async throws -> Committed<CatalogImportCounts> { try await inner.importBatch(batch) }
-        func state() async throws -> String { try await inner.state() }
     }
 
     @Test("a storage error while reading changes keeps the subscription: it reads again at the next change, nothing is dropped",

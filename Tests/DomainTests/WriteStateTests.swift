@@ -34,7 +34,7 @@ struct WriteStateTests {
 
 /// Forwards to `base`; right after each write returns, another writer flips the read flag of
 /// `otherUID` — what another connection committing between the write and a later state read does.
-final class InterleavingMail: MailService {
+final class InterleavingMail: MailServiceWrapper {
     let base: any MailService
     let otherUID: String
     private let count = Mutex(0)
@@ -68,23 +68,5 @@ final class InterleavingMail: MailService {
         let result = try await base.move(account: account, uids: uids, to: folder)
         try await interleave()
         return result
-    }
-
-    func login(email: String) async throws -> LoginOutcome { try await base.login(email: email) }
-    func folders(account: String) async throws -> [FolderSummary] { try await base.folders(account: account) }
-    func conversations(account: String, folder: Folder, unreadOnly: Bool, page: PageRequest) async throws -> Page<Conversation> {
-        try await base.conversations(account: account, folder: folder, unreadOnly: unreadOnly, page: page)
-    }
-    func thread(account: String, threadId: String) async throws -> ThreadDetail? { try await base.thread(account: account, threadId: threadId) }
-    func message(account: String, uid: String) async throws -> Message? { try await base.message(account: account, uid: uid) }
-    func search(account: String, query: String, page: PageRequest) async throws -> Page<SearchHit> {
-        try await base.search(account: account, query: query, page: page)
-    }
-    func importMessages(account: String, _ records: [ImportRecord]) async throws -> ImportOutcome {
-        try await base.importMessages(account: account, records)
-    }
-    func state() async throws -> String { try await base.state() }
-    func changes(account: String, since sinceState: String, limit: Int) async throws -> ChangeSet {
-        try await base.changes(account: account, since: sinceState, limit: limit)
     }
 }
