@@ -23,7 +23,7 @@ struct ImportStoppedPartwayTests {
         let response = try await client.response(to: id, answering: "mail.import")
         let error = try #require(response["error"], "\(response.jsonText())")
         #expect(error["code"] == -32800)
-        #expect(error["message"]?.stringValue == "Request cancelled; the first 500 of 1200 records were stored (importing again stores the rest)")
+        #expect(error["message"]?.stringValue == "Request cancelled; the first 500 of 1200 records were done (each stored, or skipped as stored already or invalid); importing again does the rest")
         #expect(error["data"]?["done"] == 500 && error["data"]?["total"] == 1_200)
         let state = try #require(error["data"]?["state"]?.stringValue)
         // The state after the stored batch is the mail's state now: nothing else was stored.
@@ -38,10 +38,26 @@ struct ImportStoppedPartwayTests {
         let document = JSONValue.object(["sectors": .array((1...600).map { backendSector(.integer(Int64($0)), name: "Sector \($0)") })])
         let error = try await client.error("catalog.import", ["document": document])
         #expect(error["code"] == -32050)
-        #expect(error["message"]?.stringValue?.hasSuffix("; the first 500 of 600 sectors and brochures were stored (importing again stores the rest)") == true,
+        #expect(error["message"]?.stringValue?.hasSuffix("; the first 500 of 600 sectors and brochures were done (each stored, or skipped as stored already or invalid); importing again does the rest") == true,
                 "\(error)")
         #expect(error["data"]?["cause"] == "the disk went away" && error["data"]?["done"] == 500 && error["data"]?["total"] == 600)
         #expect(try await client.result("catalog.sectors")["items"]?.arrayValue?.count == 500)
+    }
+
+    @Test("catalog.import cancelled while its second batch's commit is of unknown outcome answers that storage error, not -32800, with the first 500 done")
+    func cancelledDuringUnknownCommit() async throws {
+        let gate = SecondBatchGate()
+        let client = try CatalogBackend.client(of: UnknownSecondCommit(InMemoryCatalogService(demo: false), gate: gate))
+        let document = JSONValue.object(["sectors": .array((1...600).map { backendSector(.integer(Int64($0)), name: "Sector \($0)") })])
+        let id = client.send("catalog.import", ["document": document])
+        await gate.untilReached()
+        client.notify("$/cancelRequest", ["id": .integer(id)])
+        gate.release()
+        let response = try await client.response(to: id, answering: "catalog.import")
+        let error = try #require(response["error"], "\(response.jsonText())")
+        #expect(error["code"] == -32050, "\(error)")
+        #expect(error["message"]?.stringValue?.contains("so the write may have been committed; the first 500 of 600 sectors and brochures were done") == true, "\(error)")
+        #expect(error["data"]?["done"] == 500)
     }
 
     @Test("an import stopped in its first batch stored nothing and answers the plain error")
@@ -57,6 +73,9 @@ struct ImportStoppedPartwayTests {
 private final class SecondBatchGate: Sendable {
     private let state = Mutex<(calls: Int, reached: Bool, open: Bool, reachedWaiters: [CheckedContinuation<Void, Never>],
                                held: [CheckedContinuation<Void, Never>])>((0, false, false, [], []))
+
+    /// Whether the next ``enter()`` is the second call.
+    func isSecond() -> Bool { state.withLock { $0.calls == 1 } }
 
     func enter() async throws {
         let second = state.withLock { state -> Bool in
@@ -127,6 +146,28 @@ private final class SecondBatchFails: CatalogServiceWrapper {
     func importBatch(_ batch: [CatalogEntry]) async throws -> Committed<CatalogImportCounts> {
         if calls.add(1, ordering: .relaxed).newValue == failing {
             throw ServiceError.storageUnavailable(path: "catalog.sqlite", cause: "the disk went away")
+        }
+        return try await base.importBatch(batch)
+    }
+}
+
+/// A catalog whose second import batch waits at ``SecondBatchGate`` and then fails as a commit of
+/// unknown outcome (PostgreSQL's connection lost after `COMMIT` was sent), whether or not it was cancelled.
+private struct UnknownSecondCommit: CatalogServiceWrapper {
+    let base: any CatalogService
+    let gate: SecondBatchGate
+
+    init(_ base: any CatalogService, gate: SecondBatchGate) {
+        self.base = base
+        self.gate = gate
+    }
+
+    func importBatch(_ batch: [CatalogEntry]) async throws -> Committed<CatalogImportCounts> {
+        let second = gate.isSecond()
+        try? await gate.enter()
+        guard !second else {
+            throw ServiceError.commitUnknown(path: "postgres://team@db/team",
+                                             cause: "the connection was lost; the COMMIT had been sent, so the write may have been committed")
         }
         return try await base.importBatch(batch)
     }

@@ -47,11 +47,16 @@ struct RefusedMessageIDTests {
         // The real one wins over a decoy in params.
         #expect(refusedID(#"{"jsonrpc":"2.0","method":"m","params":{"id":5,"s":"\#(filler)"},"id":6}"#) == "6")
         // An id at each end: the same is given; two differ when a Content-Length longer than its body
-        // swallowed the next message, whose id is not this one's.
+        // swallowed the next message, whose id is not this one's: then only the head's is read.
         #expect(refusedID(#"{"jsonrpc":"2.0","id":6,"method":"m","params":["\#(filler)"],"id":6}"#) == "6")
+        #expect(refusedID(#"{"jsonrpc":"2.0","id":6,"method":"m","params":["\#(filler)"],"id":7}"#) == nil)
         let swallowed = #"{"jsonrpc":"2.0","id":1,"method":"m","params":["\#(filler)"]}"#
             + "Content-Length: 40\r\n\r\n" + #"{"jsonrpc":"2.0","method":"m","id":2}"#
-        #expect(refusedID(swallowed) == nil)
+        #expect(refusedID(swallowed) == "1")
+        // The same with this message's id last, out of the head: the tail's id is still the next message's.
+        let swallowedLast = #"{"jsonrpc":"2.0","method":"m","params":["\#(filler)"],"id":1}"#
+            + "content-length: 40\r\n\r\n" + #"{"jsonrpc":"2.0","method":"m","id":2}"#
+        #expect(refusedID(swallowedLast) == nil)
     }
 
     @Test("a batch, an answer, a notification and text that is not JSON get no id; a message with a method gets its id as a fitting one would")

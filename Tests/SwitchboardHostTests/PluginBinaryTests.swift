@@ -179,13 +179,16 @@ struct PluginBinaryTests {
         #expect(try Self.call(host, 6, "probe.echo", #"{"text":"still"}"#)["result"] == ["text": "still"])
     }
 
-    @Test("$/cancelRequest answers -32800 at once")
+    @Test("$/cancelRequest answers -32800 at once, saying that what the plugin did before is unknown")
     func cancels() throws {
         let host = try Self.host()
         #expect(try Self.call(host, 1, "probe.echo", #"{"text":"warm"}"#)["result"] != nil)
         try host.send(BinaryHarness.request(2, "probe.hang"))
         try host.send(BinaryHarness.notification("$/cancelRequest", #"{"id":2}"#))
-        #expect(try host.response(to: 2).response["error"]?["code"] == -32800)
+        let error = try host.response(to: 2).response["error"]
+        #expect(error?["code"] == -32800)
+        // Not a plain "Request cancelled", which says nothing was done: the call had reached the plugin.
+        #expect(error?["message"] == "Request cancelled: plugin probe was told to stop; what it did before, if anything, is unknown", "\(error ?? .null)")
     }
 
     @Test("A line on a plugin's stdout that is not JSON is skipped and logged once under its name; the call is answered")

@@ -40,4 +40,29 @@ struct PluginRestartBinaryTests {
         try host.send(BinaryHarness.request(3, "slow.echo", #"{"text":"after"}"#))
         #expect(try host.response(to: 3).response["result"] == ["text": "after"])
     }
+
+    @Test("A call waiting for a plugin that is starting is answered -32800 at once when cancelled; the start goes on")
+    func cancelDuringStart() throws {
+        let folder = try BinaryHarness.temporaryFolder("slowstart")
+        let fifo = folder + "/started"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let sleepy = String(Self.fixtures.dropLast("slowstart".count)) + "sleepstart"
+        let host = try SpawnedHost(
+            arguments: ["serve", "--plugins", sleepy, "--backend", "memory", "--plugin-grace", "500"],
+            environment: ["SLOW_FIFO": fifo, "XDG_CONFIG_HOME": folder]
+        )
+        try host.send(BinaryHarness.request(1, "sleepy.echo", #"{"text":"x"}"#))
+        let reader = open(fifo, O_RDONLY)
+        #expect(reader >= 0)
+        var byte: UInt8 = 0
+        #expect(read(reader, &byte, 1) == 1)
+        close(reader)
+        // The plugin never reads its initialize: the start would end only at its timeoutMs (60 s).
+        try host.send(BinaryHarness.notification("$/cancelRequest", #"{"id":1}"#))
+        let cancelled = try host.response(to: 1).response
+        #expect(cancelled["error"]?["code"] == -32800 && cancelled["error"]?["message"] == "Request cancelled", "\(cancelled)")
+        // Nothing of it is left in flight.
+        try host.send(BinaryHarness.request(2, "host.status"))
+        #expect(try host.response(to: 2).response["result"]?["inFlight"] == 0)
+    }
 }

@@ -49,7 +49,8 @@ struct PostgresURLPropertyTests {
             for url in ["postgres://u:\(head)\(middle)\(extra)\(tail)@h.example:5432/db", "postgres://u:\(head)\(middle)\(tail)@h.example/db?sslmode=disable",
                         "postgres://u:\(head)\(middle)\(tail)@h.example", "postgres://u:\(head)\(extra)\(middle)\(tail)@h.example",
                         // A password parameter: after an unencoded &, its rest reads as a parameter's name.
-                        "postgres://u@h.example/db?password=\(head)\(middle)\(tail)", "postgres://u@h.example/db?password=\(head)\(middle)\(tail)=x"] {
+                        "postgres://u@h.example/db?password=\(head)\(middle)\(tail)", "postgres://u@h.example/db?password=\(head)\(middle)\(tail)=x",
+                        "postgres://u@h.example/db?password=\(head)\(middle)\(tail)=%zz"] {
                 do {
                     let settings = try PostgresSettings.resolve(url: url, environment: [:], home: "/nonexistent", systemUser: "osuser")
                     #expect(!settings.redactedDescription.contains(tail) && !settings.redactedDescription.contains(head), "\(url)")

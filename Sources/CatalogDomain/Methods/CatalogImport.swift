@@ -53,7 +53,8 @@ public enum CatalogImport: RPCMethod {
                 try context.checkCancellation()
                 committed = try await catalog.importBatch(Array(entries[start..<end]))
             } catch where start > 0 {
-                throw BatchedImportStop.error(error, done: start, total: entries.count, items: "sectors and brochures", state: state)
+                throw BatchedImportStop.error(error, done: start, total: entries.count, items: "sectors and brochures", state: state,
+                                              method: name, logger: context.logger)
             }
             counts = counts + committed.value
             state = committed.state

@@ -55,6 +55,8 @@ final class BatchCollector: Sendable {
             defer { held = [] }
             return held
         }
+        // All promised before the first runs: the count must not reach 0 between two members.
+        actions.forEach { $0.promise() }
         for action in actions { await action.run() }
     }
 }

@@ -1,5 +1,5 @@
 /// Work a connection promised its peer to do after an answer — a `chat.send` answered `pending` is
-/// stored afterwards — counted from the moment a handler leaves it (``RequestContext/afterAnswer(_:)``)
+/// stored afterwards (``RequestContext/afterAnswer(_:)``) — counted from the moment its answer is out
 /// until it has run, so that a host waits for it before it exits: also when the drain time has run out
 /// or the peer closed its end (it cannot hear the outcome then, but the write was promised).
 final class PromisedWork: @unchecked Sendable {
@@ -7,8 +7,8 @@ final class PromisedWork: @unchecked Sendable {
     /// Guarded by `lock`.
     private var pending = 0
 
-    func begin() {
-        lock.withLock { pending += 1 }
+    func begin(_ count: Int = 1) {
+        lock.withLock { pending += count }
     }
 
     func end(_ count: Int = 1) {

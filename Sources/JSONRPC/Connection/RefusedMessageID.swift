@@ -9,7 +9,8 @@ import Jansson
 ///   (``IncomingMessage``), never an answer to a request of the host's, whose id is the host's — and
 ///   only from its top-level `id` member: read in full by the strict scanner from the start
 ///   (``JSONScanner/scanHead(_:maxDepth:)``), or closing the object at the end
-///   (``JSONScanner/trailingID(_:)``); when both ends hold one, they must be the same. Anything else,
+///   (``JSONScanner/trailingID(_:)``) unless the end holds an LSP header (``holdsHeader(_:)``); when both
+///   ends hold one, they must be the same. Anything else,
 ///   or a text that is not JSON as far as it was read, is answered with id `null`.
 ///   The bytes in between are not read: for a text broken there no id is right, and one found at an
 ///   end is given.
@@ -27,7 +28,7 @@ enum RefusedMessageID {
         if head.isComplete {
             // Only whitespace may follow an object that closed in the head.
             guard ends.tail.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return nil }
-        } else if let last = JSONScanner.trailingID(ends.tail) {
+        } else if !Self.holdsHeader(ends.tail), let last = JSONScanner.trailingID(ends.tail) {
             // An id at each end, and not the same: duplicates, or two messages framed as one (an LSP
             // Content-Length longer than its body swallows the next message, id last). Neither is sure.
             let first = head.message.id.map { Array(ends.head[$0]) }
@@ -35,5 +36,16 @@ enum RefusedMessageID {
             return Array(ends.tail[last])
         }
         return head.message.id.map { Array(ends.head[$0]) }
+    }
+
+    /// Whether `tail` holds an LSP header (`Content-Length`, any case): a Content-Length longer than its
+    /// body swallowed the next message, and an id at the end is that message's, not this one's.
+    static func holdsHeader(_ tail: UnsafeRawBufferPointer) -> Bool {
+        let name = Array("content-length".utf8)
+        guard tail.count >= name.count else { return false }
+        for start in 0...(tail.count - name.count) where (tail[start] | 0x20) == name[0] {
+            if (0..<name.count).allSatisfy({ (tail[start + $0] | 0x20) == name[$0] }) { return true }
+        }
+        return false
     }
 }

@@ -11,23 +11,21 @@ final class AfterAnswer: Sendable {
     private struct Work {
         var answering: [@Sendable () -> Void] = []
         var after: [@Sendable () async -> Void] = []
+        /// Whether `after` counts as promised already (``promise()``).
+        var promised = false
     }
 
     private let work = Mutex(Work())
-    /// Where the work counts as promised until it has run (a host waits for it before it exits).
+    /// Where the work counts as promised while it runs, its answer being out (a host waits for it
+    /// before it exits). Work whose answer never went out (parked for a client that does not read, or
+    /// answered by a drain) promised nothing and is not waited for.
     private let promised: PromisedWork?
 
     init(promised: PromisedWork? = nil) {
         self.promised = promised
     }
 
-    deinit {
-        // Work that never ran (its answer never went out): no longer promised.
-        promised?.end(work.withLock { $0.after.count })
-    }
-
     func add(_ item: @escaping @Sendable () async -> Void) {
-        promised?.begin()
         work.withLock { $0.after.append(item) }
     }
 
@@ -44,9 +42,21 @@ final class AfterAnswer: Sendable {
         for item in items { item() }
     }
 
+    /// Counts what was added as promised (its answer is out), once; ``run()`` does it too. A batch
+    /// promises all its members' work before running the first.
+    func promise() {
+        let count = work.withLock { work -> Int in
+            guard !work.promised else { return 0 }
+            work.promised = true
+            return work.after.count
+        }
+        if count > 0 { promised?.begin(count) }
+    }
+
     /// Runs what was added, in order, in a task of its own: a cancel that reached the request does
-    /// not reach work that follows an answer already sent.
+    /// not reach work that follows an answer already sent. Called once the answer is out.
     func run() async {
+        promise()
         let items = work.withLock { work in
             defer { work.after = [] }
             return work.after

@@ -60,7 +60,8 @@ public enum MailImport: RPCMethod {
                 try context.checkCancellation()
                 outcome = try await mail.importMessages(account: account, batch)
             } catch where start > 0 {
-                throw BatchedImportStop.error(error, done: start, total: records.count, items: "records", state: result.state)
+                throw BatchedImportStop.error(error, done: start, total: records.count, items: "records", state: result.state,
+                                              method: name, logger: context.logger)
             }
             result.state = outcome.state
             result.imported += outcome.imported.count

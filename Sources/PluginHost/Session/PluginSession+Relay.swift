@@ -37,8 +37,10 @@ extension PluginSession {
         }
         armTimeouts(at: deadline)
         let connection = connection
+        let plugin = name
         answer.onCancel {
-            connection.abandonRequest(id, with: .cancelled)
+            // Not a plain -32800: the call reached the plugin, which may have done part of it.
+            connection.abandonRequest(id, with: PluginError.cancelled(plugin))
             connection.notify(method: "notifications/cancelled", params: ["requestId": .integer(id), "reason": "cancelled by the client"])
         }
     }

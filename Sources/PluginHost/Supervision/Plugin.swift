@@ -95,7 +95,7 @@ public final class Plugin: Sendable {
         case .fail(let error): throw error
         case .wait(let task):
             onEvent(self, .phase)
-            return try await task.value
+            return try await StartWait.session(of: task)
         }
     }
 

@@ -44,6 +44,15 @@ enum PluginError {
                     details: ["timeoutMs": .integer(Int64(milliseconds))])
     }
 
+    /// A call cancelled once it was written to the plugin (which is sent `notifications/cancelled`):
+    /// `-32800`, but unlike a plain cancel it cannot say that nothing was done, as the plugin may have
+    /// acted on the call (its callbacks into the host too).
+    static func cancelled(_ plugin: String) -> ResponseError {
+        ResponseError(code: .requestCancelled,
+                      message: "Request cancelled: plugin \(plugin) was told to stop; what it did before, if anything, is unknown",
+                      data: ["plugin": .string(plugin), "reason": "cancelled"], reportsWrites: true)
+    }
+
     /// The most characters of a tool's own message a `-32071` message keeps (the whole content is in `data`).
     static let toolMessageLimit = 1_000
 

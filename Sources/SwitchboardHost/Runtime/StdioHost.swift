@@ -51,14 +51,14 @@ public enum StdioHost {
 
         let reason = stop.wait()
         logger.debug("stopping: \(reason)")
-        return drain(connection, stop: stop, reason: reason, options: options, logger: logger)
+        return drain(connection, output: output, stop: stop, reason: reason, options: options, logger: logger)
     }
 
     /// Finishes in-flight requests within `drainTimeoutMilliseconds` — after end of input, `exit`, a
     /// signal or the client's death, even one that arrives while draining — then cancels what is left,
     /// flushes, and picks the exit code. A request that ignores its cancellation (a computation that
     /// never looks) does not hold the process: it ends with the request still running.
-    private static func drain(_ connection: Connection, stop: StopSignal, reason first: StopReason,
+    private static func drain(_ connection: Connection, output: FileDescriptorSink, stop: StopSignal, reason first: StopReason,
                               options: HostOptions, logger: Logger) -> Int32 {
         let step: UInt64 = 100_000_000
         let grace = UInt64(options.drainTimeoutMilliseconds) * 1_000_000
@@ -67,6 +67,8 @@ public enum StdioHost {
             switch reason {
             case .outputClosed, .inputFailed:
                 connection.cancelAll(heldWorkDeadline: monotonicNanoseconds() + 1_000_000_000)
+                // A second for requests whose answers went out to begin what those promised.
+                connection.waitUntilIdle(deadline: monotonicNanoseconds() + 1_000_000_000)
                 finishPromisedWork(connection, logger: logger)
                 return reason == .outputClosed ? 0 : 1
             case .signal, .clientDied:
@@ -83,12 +85,14 @@ public enum StdioHost {
         while !connection.waitUntilIdle(deadline: monotonicNanoseconds() + step) {
             if let later = stop.latestReason, later.isUrgent, let code = escalate(later) { return code }
             if let limit = deadline, monotonicNanoseconds() >= limit {
-                logger.warning("cancelling \(connection.inFlightCount) requests still running after \(options.drainTimeoutMilliseconds) ms")
+                let running = connection.inFlightCount
+                if running > 0 { logger.warning("cancelling \(running) requests still running after \(options.drainTimeoutMilliseconds) ms") }
                 if !connection.cancelAll(heldWorkDeadline: monotonicNanoseconds() + 1_000_000_000) {
                     logger.warning("cancelling while the after-answer work of a batch it completed still runs")
                 }
                 if !connection.waitUntilIdle(deadline: monotonicNanoseconds() + 1_000_000_000) {
-                    logger.warning("exiting with \(connection.inFlightCount) requests that ignored their cancellation")
+                    let ignoring = connection.inFlightCount
+                    if ignoring > 0 { logger.warning("exiting with \(ignoring) requests that ignored their cancellation") }
                     if !connection.abandonRunning(heldWorkDeadline: monotonicNanoseconds() + 1_000_000_000) {
                         logger.warning("exiting while the after-answer work of a batch they were in still runs")
                     }
@@ -98,9 +102,13 @@ public enum StdioHost {
         }
         finishPromisedWork(connection, logger: logger)
         // Flush. A client that reads late still gets every answer made: the host waits while its end
-        // is open. After a signal or the client's death, a second more at most.
+        // is open and it reads, giving up once it has read nothing for ``idleReaderLimitSeconds``
+        // (a client that waits for the host's exit before it reads). After a signal or the client's
+        // death, a second more at most.
         var flushLimit: UInt64?
         var waited = false
+        var queued = output.queuedByteCount
+        var lastRead = monotonicNanoseconds()
         while !connection.flush(deadline: monotonicNanoseconds() + step) {
             if !waited {
                 logger.info("waiting for the client to read the answers left before exiting")
@@ -110,8 +118,16 @@ public enum StdioHost {
                 if let code = escalate(later) { return code }
                 if flushLimit == nil { flushLimit = monotonicNanoseconds() + 1_000_000_000 }
             }
-            if let flushLimit, monotonicNanoseconds() >= flushLimit {
-                logger.warning("exiting before the client read every answer (\(stop.latestReason.map { "\($0)" } ?? "stopping"))")
+            let now = monotonicNanoseconds()
+            let left = output.queuedByteCount
+            if left < queued { lastRead = now }
+            queued = left
+            if let flushLimit, now >= flushLimit {
+                logger.warning("exiting before the client read every answer (\(stop.latestReason.map { "\($0)" } ?? "stopping")): \(left) bytes unread")
+                break
+            }
+            if now - lastRead >= idleReaderLimitSeconds * 1_000_000_000 {
+                logger.warning("exiting before the client read every answer: it read nothing for \(idleReaderLimitSeconds) s; \(left) bytes unread")
                 break
             }
         }
@@ -134,6 +150,8 @@ public enum StdioHost {
 
     /// The longest a host waits at exit for writes promised in answers.
     static let promisedWorkLimitSeconds: UInt64 = 120
+    /// The longest a host waits at exit for a client that reads none of the answers left.
+    static let idleReaderLimitSeconds: UInt64 = 60
 
     /// The input thread: reads stdin, feeds the reader, and reports end of input or `exit`.
     private static func readInput(into reader: MessageReader, stop: StopSignal, frameTimeoutMilliseconds: Int,
@@ -183,7 +201,11 @@ public enum StdioHost {
             let number = sb_wait_host_signal()
             guard number > 0 else { continue }
             received += 1
-            if received > 1 { _exit(128 + number) }
+            if received > 1 {
+                // Said on stderr first: what the drain still waited for (writes promised in answers too) is abandoned.
+                SystemCall.writeAll(STDERR_FILENO, Array("switchboard: a second signal \(number): exiting at once, without waiting for what still runs\n".utf8))
+                _exit(128 + number)
+            }
             stop.stop(.signal(number))
         }
     }

@@ -135,7 +135,7 @@ struct PostgresURL: Equatable {
                 throw PostgresSettingsError("URL", "parameter \(shown(name)) has no value (name=value)")
             }
             let name = try Self.decode(pair[..<equals], part: "a parameter's name") ?? ""
-            let value = try Self.decode(pair[(equals + 1)...], part: name.isEmpty ? "a parameter" : name)
+            let value = try Self.decode(pair[(equals + 1)...], part: name.isEmpty || afterPassword ? "a parameter" : name)
             switch name {
             case "host": host = value
             case "hostaddr": hostAddress = value
