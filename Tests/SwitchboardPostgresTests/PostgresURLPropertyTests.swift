@@ -39,7 +39,8 @@ struct PostgresURLPropertyTests {
     }
 
     @Test("a password with any text in its middle (an unencoded ?, / or & among it), in the user part or a parameter: neither half shows",
-          arguments: ["?", "/", "&", "?x=", "?sslmode=", "&&", "/db?", "?a&b=c", ":", "//", "@x/", "@/", "@x?host=", "@x?"])
+          arguments: ["?", "/", "&", "?x=", "?sslmode=", "&&", "/db?", "?a&b=c", ":", "//", "@x/", "@/", "@x?host=", "@x?",
+                     "@x?sslrootcert="])
     func splitPassword(middle: String) async {
         let (head, tail) = ("Zq9SEC", "RETpwX")
         await propertyCheck(count: 300, input: Self.text) { extra in

@@ -99,7 +99,12 @@ extension PostgresSettings {
             rootCertificate = home + "/.postgresql/root.crt"
         }
         if let rootCertificate, rootCertificate != "system", access(rootCertificate, R_OK) != 0 {
-            throw PostgresSettingsError("sslrootcert", "\(PostgresSettingsError.quoted(Substring(rootCertificate))) cannot be read")
+            // With a password in the URL, a value holding an @ may be the password's rest (a password
+            // with an unencoded `@x?sslrootcert=` in it): not quoted then.
+            let shown = given.password != nil && rootCertificate.contains("@")
+                ? "the file named (not quoted: it may be part of a password; an @ or ? in a password is written %40 or %3F)"
+                : PostgresSettingsError.quoted(Substring(rootCertificate))
+            throw PostgresSettingsError("sslrootcert", "\(shown) cannot be read")
         }
         if sslMode.verifiesChain, rootCertificate == nil, case .tcp = endpoint {
             throw PostgresSettingsError(
