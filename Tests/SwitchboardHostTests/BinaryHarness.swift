@@ -598,6 +598,12 @@ final class SpawnedHost {
 
     // MARK: - The poll loop
 
+    /// Reads what is left on stderr, to its end (once the host has exited, all it wrote).
+    func readRestOfStderr(within milliseconds: Int = BinaryHarness.answerTimeout) {
+        let deadline = BinaryHarness.nowMilliseconds() + milliseconds
+        while !errorAtEOF, (try? pump(until: deadline, readingOutput: false)) == true {}
+    }
+
     /// Reads stderr only — stdout stays unread, so the host's output fills up — until it holds `text`.
     func waitForStderr(containing text: String, within milliseconds: Int = BinaryHarness.answerTimeout) throws {
         let deadline = BinaryHarness.nowMilliseconds() + milliseconds
