@@ -84,7 +84,7 @@ public enum LoneSurrogateEscapes {
     }
 
     /// The four hex digits at `position` as a number; `nil` when they are not four hex digits.
-    static func hex4(_ text: UnsafeRawBufferPointer, at position: Int) -> UInt32? {
+    public static func hex4(_ text: UnsafeRawBufferPointer, at position: Int) -> UInt32? {
         guard position >= 0, position + 4 <= text.count else { return nil }
         var value: UInt32 = 0
         for offset in position..<(position + 4) {

@@ -110,11 +110,9 @@ struct BinaryPromisedWritesTests {
         let count = 16
         try host.send((1...count).map { H.request($0, "rpc.discover") })
         host.closeInput()
+        // The host says it waits for the client (it used to exit a second past the drain time, its
+        // answers cut mid-frame); only then does the client read.
         try host.waitForStderr(containing: "waiting for the client to read")
-        // The host used to give the client a second past the drain time, then exit with its answers cut
-        // mid-frame. Nothing tells the test more, so it pauses past that second (not a bound on the
-        // host: after this fix any pause passes) and then reads.
-        usleep(1_500_000)
         let answers = try host.readToEndOfOutput()
         #expect(answers.count == count && Set(answers.compactMap { $0["id"]?.int64Value }) == Set(1...Int64(count)))
         #expect(answers.allSatisfy { $0["result"]?["openrpc"] != nil })

@@ -14,6 +14,15 @@ struct PluginRestartBinaryTests {
         return String(file[..<(file.lastIndex(of: "/") ?? file.endIndex)]) + "/Fixtures/slowstart"
     }()
 
+    /// Returns once the plugin has written its line into `fifo`: it started, and a call waits for it.
+    static func awaitStart(_ fifo: String) {
+        let reader = open(fifo, O_RDONLY)
+        #expect(reader >= 0)
+        var byte: UInt8 = 0
+        #expect(read(reader, &byte, 1) == 1)
+        close(reader)
+    }
+
     @Test("A call waiting for a plugin that plugins.restart stops fails -32070 stopped, not -32800: the client cancelled nothing")
     func restartDuringStartIsNotACancellation() throws {
         let folder = try BinaryHarness.temporaryFolder("slowstart")
@@ -25,11 +34,7 @@ struct PluginRestartBinaryTests {
         )
         try host.send(BinaryHarness.request(1, "slow.echo", #"{"text":"x"}"#))
         // Opening the FIFO returns once the plugin opened it: call 1 started the plugin and waits.
-        let reader = open(fifo, O_RDONLY)
-        #expect(reader >= 0)
-        var byte: UInt8 = 0
-        #expect(read(reader, &byte, 1) == 1)
-        close(reader)
+        Self.awaitStart(fifo)
         try host.send(BinaryHarness.request(2, "plugins.restart", #"{"name":"slow"}"#))
 
         let waiting = try host.response(to: 1).response
@@ -52,11 +57,7 @@ struct PluginRestartBinaryTests {
             environment: ["SLOW_FIFO": fifo, "XDG_CONFIG_HOME": folder]
         )
         try host.send(BinaryHarness.request(1, "sleepy.echo", #"{"text":"x"}"#))
-        let reader = open(fifo, O_RDONLY)
-        #expect(reader >= 0)
-        var byte: UInt8 = 0
-        #expect(read(reader, &byte, 1) == 1)
-        close(reader)
+        Self.awaitStart(fifo)
         // The plugin never reads its initialize: the start would end only at its timeoutMs (60 s).
         try host.send(BinaryHarness.notification("$/cancelRequest", #"{"id":1}"#))
         let cancelled = try host.response(to: 1).response

@@ -395,20 +395,10 @@ struct StoredJSONReader {
     }
 
     private mutating func hex4() throws -> UInt32 {
-        guard bytes.count - index >= 4 else { throw notJSON("four hex digits expected after \\u") }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            let byte = bytes[index]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw notJSON("four hex digits expected after \\u")
-            }
-            value = value << 4 | UInt32(digit)
-            index += 1
+        guard let value = LoneSurrogateEscapes.hex4(UnsafeRawBufferPointer(bytes), at: index) else {
+            throw notJSON("four hex digits expected after \\u")
         }
+        index += 4
         return value
     }
 
