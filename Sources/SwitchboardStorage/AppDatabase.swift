@@ -164,12 +164,15 @@ public struct AppDatabase: Sendable {
         .storageUnavailable(path: path, cause: "was made by a newer switchboard (its schema has steps this one does not know); use that version")
     }
 
-    static func configuration(readOnly: Bool) -> Configuration {
+    static func configuration(readOnly: Bool, busy: BusyWait = BusyWait()) -> Configuration {
         var configuration = Configuration()
         configuration.readonly = readOnly
-        // Another host process (an editor and a script) may be writing: wait for it, do not fail.
-        configuration.busyMode = .timeout(10)
-        if !readOnly {
+        // Another host process (an editor and a script) may be writing: wait for it (10 s), do not
+        // fail — unless the request waiting is cancelled.
+        configuration.busyMode = busy.mode
+        if readOnly {
+            configuration.prepareDatabase { db in CancellableReads.install(on: db) }
+        } else {
             configuration.prepareDatabase { db in
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
             }
@@ -235,6 +238,12 @@ public struct AppDatabase: Sendable {
             return ServiceError.storageUnavailable(path: path, cause: "a disk read or write failed")
         case .SQLITE_PERM, .SQLITE_AUTH:
             return ServiceError.storageUnavailable(path: path, cause: "access was denied")
+        case .SQLITE_INTERRUPT:
+            // A cancelled request's statement (CancellableReads, GRDB's cancellation).
+            return CancellationError()
+        case .SQLITE_BUSY where Task.isCancelled:
+            // Its wait for the lock ended with its request's cancel (BusyWait), not after 10 s.
+            return CancellationError()
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             return ServiceError.storageUnavailable(path: path, cause: "another process kept the database locked for over 10 s")
         default:

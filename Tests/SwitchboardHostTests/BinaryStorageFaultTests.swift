@@ -55,6 +55,38 @@ struct BinaryStorageFaultTests {
         #expect(try Self.integrity(database) == ["ok"])
     }
 
+    @Test("a write waiting for another connection's lock, cancelled, is answered -32800 while the lock is still held, and nothing is stored")
+    func cancelledWhileLocked() throws {
+        let folder = try H.temporaryFolder("locked-cancel")
+        defer { _ = system("rm -rf '\(folder)'") }
+        let database = folder + "/locked.sqlite"
+        let host = try SpawnedHost(arguments: BinaryCrashTests.arguments(database))
+        try host.send(Self.send(1))
+        #expect(try host.response(to: 1).response["result"] != nil)
+
+        var configuration = Configuration()
+        configuration.allowsUnsafeTransactions = true
+        let locker = try DatabaseQueue(path: database, configuration: configuration)
+        try locker.inDatabase { db in try db.execute(sql: "BEGIN EXCLUSIVE") }
+        var released = false
+        defer { if !released { try? locker.inDatabase { db in try db.execute(sql: "ROLLBACK") } } }
+
+        try host.send([Self.send(2), H.request(3, "feed.list", #"{"limit":1}"#)])
+        #expect(try host.response(to: 3).response["result"] != nil)
+        try host.send(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":2}}"#)
+        let cancelled = try host.response(to: 2, within: 120_000).response
+        #expect(H.errorCode(cancelled) == -32800, "\(cancelled)")
+
+        try locker.inDatabase { db in try db.execute(sql: "ROLLBACK") }
+        released = true
+        try host.send(H.request(4, "mail.search", #"{"query":"fault"}"#))
+        let found = try host.response(to: 4).response
+        let subjects = found["result"]?["items"]?.arrayValue?.compactMap { $0["subject"]?.stringValue } ?? []
+        #expect(subjects.contains("fault 1") && !subjects.contains("fault 2"), "\(found)")
+        host.closeInput()
+        #expect(try host.waitForExit() == .exited(0))
+    }
+
     @Test("a full disk (RLIMIT_FSIZE): writes that cannot grow the files answer -32050, earlier writes stay readable, the database stays intact")
     func fullDisk() throws {
         let folder = try H.temporaryFolder("full")
