@@ -144,11 +144,13 @@ public final class InMemoryMailService: MailService {
 
     public func search(account: String, query text: String, page: PageRequest) async throws -> Page<SearchHit> {
         let query = SearchQuery(text)
-        return try mailbox.withLock { mailbox throws(JSONFieldError) in
+        let found = try mailbox.withLock { mailbox throws(JSONFieldError) -> Page<SearchHit>? in
             let after = try query.after(page.cursor, account: account)
             guard !query.isEmpty else { return Page(items: [], nextCursor: nil) }
             var hits: [(hit: SearchHit, key: SearchQuery.Key)] = []
             for record in mailbox.records where record.account == account {
+                // Each message is tokenized here: a cancelled search stops (nil) rather than read them all.
+                if Task.isCancelled { return nil }
                 guard let score = query.score(from: record.from, subject: record.subject, text: record.text) else { continue }
                 let key = SearchQuery.Key(score: score, time: record.time, uid: record.uid)
                 if let after, !(after < key) { continue }
@@ -157,6 +159,8 @@ public final class InMemoryMailService: MailService {
             hits.sort { $0.key < $1.key }
             return query.page(Array(hits.prefix(page.limit + 1)), limit: page.limit, account: account)
         }
+        guard let found else { throw CancellationError() }
+        return found
     }
 
     public func importMessages(account: String, _ records: [ImportRecord]) async throws -> ImportOutcome {

@@ -101,7 +101,7 @@ public struct SQLiteMailService: MailService {
     }
 
     public func importMessages(account: String, _ records: [ImportRecord]) async throws -> ImportOutcome {
-        try await database.writer.write { db in
+        try await database.write { db in
             var outcome = try Self.importBatch(account: account, records, db)
             outcome.state = try ChangeLog.state(db, domain: mailDomain)
             return outcome

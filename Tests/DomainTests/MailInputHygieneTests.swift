@@ -114,6 +114,16 @@ struct MailInputHygieneTests {
         _ = try await client.result("mail.search", ["query": long(1_000)])
     }
 
+    @Test("a search word of more than 32 parts (a-b-c…) is -32602 naming query; 32 parts are searched", arguments: MailBackend.allCases)
+    func longSearchTerm(backend: MailBackend) async throws {
+        let client = try await Self.client(backend)
+        let word = { (parts: Int) in JSONValue.string((0..<parts).map { _ in "a" }.joined(separator: "-")) }
+        let error = try await client.error("mail.search", ["query": word(33)])
+        Self.expectInvalid(error, field: "query")
+        #expect(error["data"]?["got"] == "a word of 33 parts", "\(error)")
+        _ = try await client.result("mail.search", ["query": word(32)])
+    }
+
     @Test("an 8 MB cursor is refused with a small reply that quotes a short excerpt", arguments: MailBackend.allCases)
     func hugeCursor(backend: MailBackend) async throws {
         let client = try await Self.client(backend)

@@ -198,11 +198,16 @@ struct BinaryStorageTests {
         #expect(try JSONValue(parsing: read.stdout)["items"]?.arrayValue?.count == 2)
         let login = try Self.run(["call", "mail.login", #"{"email":"demo@switchboard.example","password":"x"}"#, "--db", database])
         #expect(login.termination == .exited(0), "an existing account signs in without writing: \(login.stderr)")
-        let write = try Self.run(["call", "mail.markRead", #"{"uids":["m000001"],"read":true}"#, "--db", database] + Self.small)
-        #expect(write.termination == .exited(1))
-        let error = try JSONValue(parsing: write.stderr)
-        #expect(error["code"] == -32051)
-        #expect(error["data"] == ["path": .string(database), "cause": .string(cause)])
+        let writes = [("mail.markRead", #"{"uids":["m000001"],"read":true}"#),
+                      ("mail.import", #"{"records":[{"uid":"r1","from":"ada@example.com","to":"demo@switchboard.example","subject":"s","dateTime":"Today"}]}"#),
+                      ("catalog.import", #"{"document":{"sectors":[{"id":9001,"name":"Neu","url":"https://example.com/neu"}]}}"#)]
+        for (method, params) in writes {
+            let write = try Self.run(["call", method, params, "--db", database] + Self.small)
+            #expect(write.termination == .exited(1), "\(method)")
+            let error = try JSONValue(parsing: write.stderr)
+            #expect(error["code"] == -32051, "\(method): \(error)")
+            #expect(error["data"] == ["path": .string(database), "cause": .string(cause)], "\(method): \(error)")
+        }
         // A send answered pending whose store then fails exits 1 as well, the failure on stderr.
         let send = try Self.run(["call", "chat.send", #"{"roomId":"grp-team","text":"hi","clientMessageId":"ro-1"}"#, "--db", database] + Self.small)
         #expect(send.termination == .exited(1), "\(send.stdout) \(send.stderr)")

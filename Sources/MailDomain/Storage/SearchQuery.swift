@@ -18,6 +18,10 @@ struct SearchQuery: Sendable, Equatable {
     let terms: [[String]]
 
     static let maximumTerms = 16
+    /// The most tokens one term may hold (`a-b-c` is one term of three). A phrase's matching costs its
+    /// length for each place its first token is found, so a term of hundreds of tokens against a long
+    /// message could keep a thread busy for seconds.
+    static let maximumTermTokens = 32
     static let columns: [(name: String, weight: Int)] = [("subject", 4), ("from_addr", 2), ("body", 1)]
 
     init(_ text: String) {
@@ -29,12 +33,17 @@ struct SearchQuery: Sendable, Equatable {
         self.terms = Array(terms.prefix(Self.maximumTerms))
     }
 
-    /// The `-32602` error naming `query` when `text` has more than ``maximumTerms`` different terms:
-    /// every term must match, so one left out would widen the search unsaid.
+    /// The `-32602` error naming `query` when `text` has more than ``maximumTerms`` different terms
+    /// (every term must match, so one left out would widen the search unsaid), or a term of more than
+    /// ``maximumTermTokens`` tokens.
     static func check(_ text: String) throws(JSONFieldError) {
         var terms: Set<[String]> = []
         for word in text.split(whereSeparator: { $0.isWhitespace }) {
             let tokens = Self.tokens(String(word))
+            guard tokens.count <= maximumTermTokens else {
+                throw JSONFieldError(field: "query", expected: "words of at most \(maximumTermTokens) parts each (letters and digits between other characters are a part)",
+                                     got: "a word of \(tokens.count) parts")
+            }
             if !tokens.isEmpty { terms.insert(tokens) }
         }
         guard terms.count > maximumTerms else { return }
