@@ -4,17 +4,17 @@
 ///
 /// jansson takes some 80 bytes for a number and 280 for an empty object: a 16 MiB message of `{},`
 /// took 1.5 GB while it was read, only to be refused as a batch past its limit. So a message that may
-/// hold more than ``ConnectionLimits/maxValues`` (``mayExceed(_:limit:)``: one of more than twice that
-/// many bytes) is counted first and refused past it, unparsed.
+/// hold more than the connection's `maxValues` (``mayExceed(_:limit:)``: one of more than twice that
+/// many bytes) is counted first and refused past it, unparsed; so is a file an import names.
 public enum JSONValueCount {
     /// The most values one message may hold by default: some 300 MB for jansson at worst.
     public static let maximum = 1 << 20
 
     /// Whether a message of `byteCount` bytes can hold more than `limit` values (each takes two bytes at least).
-    static func mayExceed(_ byteCount: Int, limit: Int) -> Bool { byteCount / 2 > limit }
+    public static func mayExceed(_ byteCount: Int, limit: Int) -> Bool { byteCount / 2 > limit }
 
     /// The values in `text`, counted up to `limit + 1` (then counting stops).
-    static func count(_ text: UnsafeRawBufferPointer, stoppingAfter limit: Int) -> Int {
+    public static func count(_ text: UnsafeRawBufferPointer, stoppingAfter limit: Int) -> Int {
         var count = 1
         var inString = false, escaped = false
         for byte in text {

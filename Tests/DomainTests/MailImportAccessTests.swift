@@ -84,11 +84,14 @@ struct MailImportAccessTests {
         mkdir(folders.allowed + "/sub", 0o755)
         mkfifo(folders.allowed + "/fifo", 0o644)
         folders.write("{\"inbox\": [\n  {\"uid\": secret-token-1234}]}", to: folders.allowed + "/broken.json")
+        // A million tiny values: refused before jansson builds them (it took gigabytes).
+        folders.write("{\"inbox\": [" + String(repeating: "{},", count: 1 << 20) + "{}]}", to: folders.allowed + "/values.json")
         let cases: [(String, String)] = [
             (folders.allowed + "/missing.json", "a readable file (no such file)"),
             (folders.allowed + "/sub", "a readable file (a folder, not a file)"),
             (folders.allowed + "/fifo", "a readable file (not a regular file)"),
             (folders.allowed + "/broken.json", "a JSON file (not valid JSON: invalid syntax at line 2, column 16)"),
+            (folders.allowed + "/values.json", "a JSON file of at most 1048576 values (strings, numbers, objects, arrays…): split it into several imports"),
             ("", "a file path (the path is empty)"),
             (folders.allowed + "/inbox.json\u{0}", "a string without U+0000 (NUL)"),
         ]

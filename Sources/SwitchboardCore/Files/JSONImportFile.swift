@@ -6,6 +6,8 @@ import Jansson
 public enum JSONImportFile {
     /// The largest file an import reads.
     public static let maxFileBytes = 64 << 20
+    /// The most values a file may hold: what one message may (``JSONValueCount/maximum``).
+    public static let maxValues = JSONValueCount.maximum
 
     /// The document in the file at `path`, or the error naming `path`: one refusal for every file
     /// outside the allowed folders (it does not say whether the file exists), the reason inside them.
@@ -19,6 +21,12 @@ public enum JSONImportFile {
             case .invalidPath(let reason): throw failure(path: path, expected: "a file path (\(reason))")
             case .unreadable(let reason): throw failure(path: path, expected: "a readable file (\(reason))")
             }
+        }
+        // Counted before jansson builds them, as a message is (a 64 MiB file of `{},` took 6 GB to parse).
+        let values = maxValues
+        if JSONValueCount.mayExceed(bytes.count, limit: values),
+           bytes.withUnsafeBytes({ JSONValueCount.count($0, stoppingAfter: values) }) > values {
+            throw failure(path: path, expected: "a JSON file of at most \(values) values (strings, numbers, objects, arrays…): split it into several imports")
         }
         do {
             return try JSONParser.parse(bytes)
