@@ -57,6 +57,12 @@ let package = Package(
             name: "CICURegex",
             linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc"), .linkedLibrary("icudata")]
         ),
+        // The system ICU's collation, for sort keys: a catalog's sectors are ordered by comparing each
+        // name's key once made, not by collating two names at every comparison of the sort.
+        .target(
+            name: "CICUCollation",
+            linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc"), .linkedLibrary("icudata")]
+        ),
         // The system libedit (BSD editline) for the interactive prompt: line editing, history, completion.
         .systemLibrary(
             name: "CEditLine",
@@ -112,7 +118,7 @@ let package = Package(
         // Domains: each has its models, a service protocol, in-memory and SQLite services, its methods.
         .target(
             name: "CatalogDomain",
-            dependencies: ["SwitchboardPostgres", .product(name: "PostgresNIO", package: "postgres-nio"), "DomainMethods", "SwitchboardCore", "SwitchboardStorage", "JSONRPC", "Jansson", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["CICUCollation", "SwitchboardPostgres", .product(name: "PostgresNIO", package: "postgres-nio"), "DomainMethods", "SwitchboardCore", "SwitchboardStorage", "JSONRPC", "Jansson", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
         .target(

@@ -25,6 +25,6 @@ public enum CatalogSectors: RPCMethod {
         let locale = try params.locale.map { text throws(JSONFieldError) in try SectorLocale.parse(text) } ?? SectorLocale.host
         let state = try await catalog.state()
         let sectors = try await catalog.sectors()
-        return Result(items: SectorOrder.sorted(sectors, locale: locale), locale: SectorLocale.identifier(locale), state: state)
+        return Result(items: try SectorOrder.sorted(sectors, locale: locale), locale: SectorLocale.identifier(locale), state: state)
     }
 }
