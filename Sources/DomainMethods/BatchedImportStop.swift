@@ -22,10 +22,7 @@ public enum BatchedImportStop {
         } else if Task.isCancelled || error is CancellationError {
             failure = .cancelled
         } else if let service {
-            if case .serviceFailure(let debugId, let cause) = service {
-                logger.error("\(method) failed: service failure debugId=\(debugId): \(cause)")
-            }
-            failure = ResponseError(service: service)
+            failure = ResponseError(service: service, method: method, logger: logger)
         } else {
             failure = ResponseError(error)
         }

@@ -16,10 +16,7 @@ extension MethodRegistry {
             do {
                 return try await DomainRequest.$context.withValue(context) { try await handler(params, context) }
             } catch let error as ServiceError {
-                if case .serviceFailure(let debugId, let cause) = error {
-                    context.logger.error("\(M.name) failed: service failure debugId=\(debugId): \(cause)")
-                }
-                throw ResponseError(service: error)
+                throw ResponseError(service: error, method: M.name, logger: context.logger)
             }
         }
     }

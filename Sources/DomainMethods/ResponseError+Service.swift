@@ -1,5 +1,6 @@
 import Jansson
 import JSONRPC
+import Logging
 import SwitchboardCore
 
 extension ResponseError {
@@ -47,5 +48,15 @@ extension ResponseError {
             self.init(code: .serviceFailure, message: "Service failure: quote debug id \(debugId) to support",
                       data: ["debugId": .string(debugId)])
         }
+    }
+
+    /// ``init(service:field:)`` for `method`'s answer, a service failure first logged with its debug id
+    /// and cause, so the id a client quotes finds the log line. Every place that turns a
+    /// ``ServiceError`` into an answer goes through here.
+    public init(service error: ServiceError, field: String? = nil, method: String, logger: Logger) {
+        if case .serviceFailure(let debugId, let cause) = error {
+            logger.error("\(method) failed: service failure debugId=\(debugId): \(cause)")
+        }
+        self.init(service: error, field: field)
     }
 }

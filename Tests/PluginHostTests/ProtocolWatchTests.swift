@@ -29,6 +29,16 @@ struct StrayLinesTests {
         #expect(lines.record(at: 61 * Self.second) == .log(skipped: 3))
     }
 
+    @Test("a throttled log line: the first count at once, then at most one line a minute with the count since the last")
+    func throttledLogLine() {
+        var log = LogThrottle()
+        #expect(log.record(3, at: 0) == 3)
+        #expect(log.record(2, at: Self.second) == nil)
+        #expect(log.record(at: 59 * Self.second) == nil)
+        #expect(log.record(at: 61 * Self.second) == 4)
+        #expect(log.record(at: 200 * Self.second) == 1)
+    }
+
     @Test("a hundred within a minute are skipped; the hundred-and-first stops the plugin; spread over minutes they never do")
     func tooManyWithinAMinute() {
         var burst = StrayLines()

@@ -112,7 +112,7 @@ struct PluginAnswerBinaryTests {
         // Well before the plugin's timeoutMs (10 s): the call waited for it, then failed as a time-out.
         let answer = try host.response(to: 1, within: 5_000).response
         #expect(answer["result"] == ["content": [["type": "text", "text": "report-\u{FFFD}.txt \u{1F600}"]]], "\(answer)")
-        try host.waitForStderr(containing: "plugin liar wrote a message with a lone UTF-16 surrogate escape on its stdout: read as U+FFFD")
+        try host.waitForStderr(containing: "plugin liar wrote a lone UTF-16 surrogate escape on its stdout: read as U+FFFD")
         #expect(!host.stderrText.contains("not JSON"), "\(host.stderrText)")
         #expect(!host.stderrText.contains("report-"), "the log quotes the plugin's text: \(host.stderrText)")
         #expect(try PluginBinaryTests.call(host, 2, "liar.ok")["result"] != nil)

@@ -36,8 +36,8 @@ public struct HostResources: Sendable {
     }
 
     /// `resources.subscribe`'s answer: a subscription of the caller's connection, following `uri`
-    /// through its domain's change log or its plugin's updates. A service's error is answered as a
-    /// domain method's would be.
+    /// through its domain's change log or its plugin's updates. A service's error is answered, and a
+    /// service failure logged, as a domain method's would be.
     func subscription(to uri: String, within context: RequestContext) async throws -> SubscribeResult {
         guard let subscriptions else { throw ResponseError.methodNotFound(ResourcesSubscribe.name) }
         do {
@@ -45,7 +45,7 @@ public struct HostResources: Sendable {
                 try await subscriptions.subscribe(namespace: Self.namespace, feed: catalog.updates(of: uri, context: context), context: context)
             }
         } catch let error as ServiceError {
-            throw ResponseError(service: error)
+            throw ResponseError(service: error, method: ResourcesSubscribe.name, logger: context.logger)
         }
     }
 

@@ -145,9 +145,10 @@ final class PluginSession: Sendable {
         // error answers are made its own here; the host's (time-outs, cancellations, its end) pass as they are.
         let connection = Connection(dispatcher: callbacks.dispatcher, limits: settings.limits, framing: .ndjson, sink: sink, logger: logger,
                                     admission: .refuse { method, limit in PluginError.busy(plugin, method: method, limit: limit) },
-                                    loneSurrogates: .replace { [logger = settings.logger] count in
+                                    loneSurrogates: .replace { [logger = settings.logger, throttle = Mutex(LogThrottle())] count in
+                                        guard let count = throttle.withLock({ $0.record(count, at: monotonicNanoseconds()) }) else { return }
                                         let what = count == 1 ? "a lone UTF-16 surrogate escape" : "\(count) lone UTF-16 surrogate escapes"
-                                        logger.warning("plugin \(plugin) wrote a message with \(what) on its stdout: read as U+FFFD")
+                                        logger.warning("plugin \(plugin) wrote \(what) on its stdout: read as U+FFFD (logged at most once a minute)")
                                     },
                                     peerError: { [logger = settings.logger] in PluginError.answered(plugin, $0, logger: logger) })
         let session = PluginSession(manifest: manifest, process: process, connection: connection, sink: fdSink, stderr: stderr,

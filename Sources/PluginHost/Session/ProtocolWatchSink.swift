@@ -40,7 +40,7 @@ final class ProtocolWatchSink: FrameSink {
             return
         }
         for _ in 0..<scan.strays {
-            switch stray.withLock({ $0.record(at: Self.monotonicNow()) }) {
+            switch stray.withLock({ $0.record(at: monotonicNanoseconds()) }) {
             case .log(let skipped): onStray(skipped)
             case .skip: break
             case .tooMany:
@@ -58,11 +58,6 @@ final class ProtocolWatchSink: FrameSink {
         return (scan.kept, scan.strays)
     }
 
-    private static func monotonicNow() -> UInt64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
-    }
 
     func enqueue(_ bytes: [UInt8]) async { deliver(bytes) }
     func offer(_ bytes: [UInt8]) -> Bool {

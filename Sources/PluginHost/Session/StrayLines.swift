@@ -5,7 +5,7 @@
 struct StrayLines {
     /// The most stray lines a plugin may write within ``window``.
     static let limit = 100
-    /// The span stray lines are counted over, and the least time between two log lines: a minute.
+    /// The span stray lines are counted over: a minute (as ``LogThrottle/interval``, between two log lines).
     static let window: UInt64 = 60_000_000_000
 
     /// What to do about one more stray line.
@@ -20,18 +20,13 @@ struct StrayLines {
 
     /// When the stray lines of the last window came, oldest first (nanoseconds, a monotonic clock).
     private var recent: [UInt64] = []
-    private var lastLog: UInt64?
-    private var unlogged = 0
+    private var log = LogThrottle()
 
     /// Counts one more stray line, seen at `now`.
     mutating func record(at now: UInt64) -> Verdict {
         recent.removeAll { now &- $0 >= Self.window }
         recent.append(now)
         guard recent.count <= Self.limit else { return .tooMany }
-        unlogged += 1
-        if let lastLog, now &- lastLog < Self.window { return .skip }
-        lastLog = now
-        defer { unlogged = 0 }
-        return .log(skipped: unlogged)
+        return log.record(at: now).map { .log(skipped: $0) } ?? .skip
     }
 }
