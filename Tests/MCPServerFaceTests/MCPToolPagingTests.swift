@@ -61,6 +61,24 @@ struct MCPToolPagingTests {
         #expect(Self.names(third.tools) == ["p.f", "p.h"] && third.nextCursor == nil)
     }
 
+    @Test("more late tools than a page holds (a forged seen of 0): the page starts again from the first tool, no bigger than a page")
+    func lateToolsOverflowingAPage() throws {
+        let router = GrowingTools([])
+        router.add((0..<5).map { "p.t\($0)" })
+        let catalog = try Self.catalog(router, pageLimit: 2)
+        let restarted = try catalog.page(after: "after:0:p.t4")
+        #expect(Self.names(restarted.tools) == ["p.t0", "p.t1"], "\(restarted)")
+        var names = Self.names(restarted.tools)
+        var cursor = restarted.nextCursor
+        while let next = cursor {
+            let page = try catalog.page(after: next)
+            #expect(page.tools.count <= 2)
+            names += Self.names(page.tools)
+            cursor = page.nextCursor
+        }
+        #expect(names == (0..<5).map { "p.t\($0)" })
+    }
+
     @Test("cursors that are not ours are refused naming cursor", arguments: ["elsewhere", "after:", "after:7", "after:x:p.b", "after:1:", ""])
     func foreignCursors(cursor: String) throws {
         #expect(throws: ResponseError.self) { try Self.catalog(GrowingTools(["p.a"])).page(after: cursor) }

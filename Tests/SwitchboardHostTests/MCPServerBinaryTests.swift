@@ -226,6 +226,7 @@ struct MCPServerBinaryTests {
         let discovered = try #require(try Self.call(host, 1, "server/discover", "{\(meta)}")["result"])
         #expect(discovered["supportedVersions"]?.arrayValue?.first == "2026-07-28")
         #expect(discovered["supportedVersions"]?.arrayValue?.contains("2025-11-25") == true)
+        #expect(discovered["capabilities"]?["prompts"] != nil, "prompts/list is served: \(discovered)")
         let modern = try #require(try Self.call(host, 2, "tools/list", "{\(meta)}")["result"])
         #expect(modern["resultType"] == "complete" && modern["ttlMs"] == 0 && modern["cacheScope"] == "private")
         let call = try Self.call(host, 3, "tools/call", #"{"name":"host.ping",\#(meta)}"#)["result"]

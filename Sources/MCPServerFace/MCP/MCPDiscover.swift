@@ -15,7 +15,8 @@ public enum ServerDiscover: RPCMethod {
         return [
             "supportedVersions": .array(([MCPVersion.stateless] + MCPVersion.supported).map(JSONValue.string)),
             // Updates come through subscriptions/listen here; list changes are not offered on it yet.
-            "capabilities": ["tools": [:], "resources": ["subscribe": true]],
+            // Prompts are served as in the 2025-11-25 revision, so they are declared as its `initialize` does.
+            "capabilities": ["tools": [:], "resources": ["subscribe": true], "prompts": [:]],
             "instructions": .string(server.instructions),
             "resultType": "complete",
             "ttlMs": 0,

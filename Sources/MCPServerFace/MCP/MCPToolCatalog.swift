@@ -32,7 +32,8 @@ struct MCPToolCatalog {
 
     /// One page of tools, sorted by name, after the tool a cursor names; and the next cursor. A tool that
     /// arrived after the cursor was made (a plugin that started late) and sorts before it comes first
-    /// on this page, so paging never skips one.
+    /// on this page, so paging never skips one; when those would not fit one page, the page starts again
+    /// from the first tool.
     func page(after cursor: String?) throws -> (tools: [JSONValue], nextCursor: String?) {
         let entries = dispatcher.entries.filter(Self.isTool)
         let router = dispatcher.router
@@ -51,6 +52,11 @@ struct MCPToolCatalog {
         let seen = router?.latestArrival ?? 0
         var tools = late.map(tool)
         var bytes = tools.reduce(0) { $0 + $1.jsonText().utf8.count }
+        if tools.count > pageLimit || bytes > Self.pageBytes {
+            // More late tools than a page holds (many plugins started since, or a forged `seen`): the
+            // listing starts again from the first tool, so no page is oversized and none is skipped.
+            (tools, bytes, after, rest) = ([], 0, nil, entries[...])
+        }
         for entry in rest {
             let tool = tool(entry)
             let size = tool.jsonText().utf8.count
