@@ -56,6 +56,8 @@ public final class TerminalPrompt {
             editor.close()
             reader.finishInput()
             connection.waitUntilIdle(deadline: monotonicNanoseconds() + 5_000_000_000)
+            // What answered while leaving (a request still running at Ctrl-D or quit) is shown too.
+            for text in output.take() { writeAll(text + "\n") }
         }
         while true {
             var pollers = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),

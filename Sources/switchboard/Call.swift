@@ -103,7 +103,17 @@ extension Call {
         do {
             return try JSONValue(parsing: text)
         } catch {
-            throw ValidationError("PARAMS is not valid JSON: \(error)")
+            // What a served request is told (`-32602`): jansson's own message says only "invalid Unicode".
+            let bytes = Array(text.utf8)
+            if let escape = LoneSurrogateEscapes.find(in: bytes).first {
+                throw ValidationError("PARAMS holds a lone UTF-16 surrogate escape, \(String(decoding: bytes[escape], as: UTF8.self)) "
+                    + "at byte offset \(escape.lowerBound): send the pair, or U+FFFD")
+            }
+            // As a served request's -32700 says it: the text near the failure is not quoted when the
+            // params hold a secret (a `mail.login` password).
+            let refusal = bytes.withUnsafeBytes { ResponseError.parseError(error, in: $0) }
+            let reason = refusal.data?["reason"]?.stringValue ?? error.problem
+            throw ValidationError("PARAMS is not valid JSON: \(reason) at line \(error.line), column \(error.column)")
         }
     }
 }

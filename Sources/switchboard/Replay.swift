@@ -12,10 +12,10 @@ struct Replay: ParsableCommand {
         commandName: "replay",
         abstract: "Replay a --record file against a fresh in-memory host; exit 0 when every answer matches.",
         discussion: """
-            The host runs with the recording's own flags (its header's args: now, chatUser, account, \\
-            simulate) on the in-memory backend, without plugins. Each request is sent once the frames \\
-            that came before it in the recording have come again. Answers are compared by id, \\
-            notifications by method; paths listed in the header's "volatile" (and with --volatile) are \\
+            The host runs with the recording's own flags (its header's args: now, chatUser, account, \
+            simulate) on the in-memory backend, without plugins. Each request is sent once the frames \
+            that came before it in the recording have come again. Answers are compared by id, \
+            notifications by method; paths listed in the header's "volatile" (and with --volatile) are \
             not compared. Each difference is one line on stdout; exit 1 when there is any.
               switchboard --backend memory --now 2026-01-01T09:00:00Z --record session.jsonl
               switchboard replay session.jsonl --volatile 'result.items[*].date'

@@ -69,6 +69,22 @@ struct BinaryPromptTests {
         try second.waitForExit()
     }
 
+    @Test("Ctrl-D with a request still running waits for it and shows its answer before leaving")
+    func leaveWhileRunning() throws {
+        let state = try ScratchFolder("prompt-leave")
+        let pane = try TmuxPane(arguments: Self.fixed, environment: ["XDG_STATE_HOME": state.path], keepingScreen: true)
+        try pane.waitFor(text: Self.banner)
+        pane.type("host.sleep ms=1500", then: "Enter")
+        try pane.waitFor("the prompt after the request") { screen in
+            let lines = screen.split(separator: "\n").map { $0.trimmingSuffix(while: \.isWhitespace) }.filter { !$0.isEmpty }
+            return lines.suffix(2) == ["switchboard> host.sleep ms=1500", "switchboard>"]
+        }
+        pane.type("", then: "C-d")
+        try pane.waitForProgramExit()
+        let screen = pane.capture()
+        #expect(screen.contains(#""slept": 1500"#), "the answer of the request running at Ctrl-D: \(screen)")
+    }
+
     /// Waits until the last line the pane shows is the prompt with nothing typed after it.
     static func waitForEmptyPrompt(_ pane: TmuxPane, sourceLocation: SourceLocation = #_sourceLocation) throws {
         try pane.waitFor("the empty prompt", sourceLocation: sourceLocation) { screen in

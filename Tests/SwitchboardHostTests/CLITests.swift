@@ -141,6 +141,24 @@ struct CLITests {
         #expect(run.stderr.contains("PARAMS") && run.stderr.contains("JSON"), "names the problem: \(run.stderr)")
     }
 
+    @Test("`switchboard call` with PARAMS that are not JSON and hold a password: the error says where, not the text near it")
+    func callInvalidJSONWithSecret() throws {
+        let run = try Self.run(["call", "mail.login", #"{"email":"bob@example.com","password":"hunter2-SECRET\x"}"#])
+        #expect(run.termination == .exited(64))
+        #expect(run.stderr.contains("PARAMS is not valid JSON") && run.stderr.contains("line 1, column"), "\(run.stderr)")
+        #expect(!run.stderr.contains("hunter2"), "\(run.stderr)")
+    }
+
+    @Test("`switchboard call` with a lone surrogate escape in PARAMS says so, as a served request is told")
+    func callLoneSurrogate() throws {
+        let run = try Self.run(["call", "host.echo", #"{"a":"x\ud800"}"#])
+        #expect(run.termination == .exited(64))
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.contains(#"PARAMS holds a lone UTF-16 surrogate escape, \ud800 at byte offset 7: send the pair, or U+FFFD"#),
+                "\(run.stderr)")
+        #expect(try Self.run(["call", "host.echo", #"{"a":"\ud83d\ude00"}"#]).termination == .exited(0), "a pair is taken")
+    }
+
     @Test("`switchboard call host.sleep` with a progress token prints progress on stderr and the result on stdout")
     func callWithProgress() throws {
         let run = try Self.run(["call", "host.sleep", #"{"ms":20,"steps":2,"_meta":{"progressToken":"p"}}"#])

@@ -36,12 +36,18 @@ final class ScratchFolder {
 final class TmuxPane {
     let socket: String
 
-    init(arguments: [String], environment: [String: String], unset: [String] = ["NO_COLOR"]) throws {
+    /// With `keepingScreen`, the pane stays when its program exits, showing what it printed last
+    /// (``waitForProgramExit()``).
+    init(arguments: [String], environment: [String: String], unset: [String] = ["NO_COLOR"], keepingScreen: Bool = false) throws {
         socket = "sbtest-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let env = ["env"] + unset.flatMap { ["-u", $0] } + environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         let command = (env + [BinaryHarness.binaryPath] + arguments).map(shellQuoted).joined(separator: " ")
         guard tmux("new-session -d -s sb -x 160 -y 60 \(shellQuoted(command))") == 0 else {
             throw BinaryHarness.Failure("tmux could not start a session (is tmux installed? scripts/bootstrap installs it)")
+        }
+        // Set before the program can exit: it waits for keys.
+        if keepingScreen, tmux("set-option -t sb remain-on-exit on") != 0 {
+            throw BinaryHarness.Failure("tmux could not keep the pane")
         }
     }
 
@@ -87,6 +93,15 @@ final class TmuxPane {
         while tmux("has-session -t sb", quiet: true) == 0 {
             if BinaryHarness.nowMilliseconds() > deadline { throw BinaryHarness.Failure("the prompt did not exit:\n\(capture())") }
             usleep(20_000)
+        }
+    }
+
+    /// Waits until the program in a pane made `keepingScreen` has exited; the pane still shows its output.
+    func waitForProgramExit() throws {
+        try waitFor("the program's exit") { _ in
+            guard let pipe = popen("tmux -L \(socket) display -p -t sb '#{pane_dead}' 2>/dev/null", "r") else { return false }
+            defer { pclose(pipe) }
+            return readAll(pipe).hasPrefix("1")
         }
     }
 
