@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChatDomain
+import PluginHost
 import Jansson
 import Logging
 import JSONRPC
@@ -25,6 +26,9 @@ struct Call: ParsableCommand {
             Params may also be key=value words: a value that reads as a JSON number, true, false or null is \
             that, one in JSON quotes ('"3"') is that string, anything else is the text as a string.
               switchboard call inbox.list limit=3 folder=Inbox
+            A method of a plugin's namespace starts that plugin (from --plugins, --mcp-config and \
+            $XDG_CONFIG_HOME/switchboard/plugins, as serve finds them) and stops it after the answer.
+              switchboard call words.count text='a b'
             """
     )
 
@@ -36,36 +40,53 @@ struct Call: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var access: AccessOptions
+    @OptionGroup var plugins: PluginOptions
     @OptionGroup var logging: LoggingOptions
 
     func run() throws {
         let parsed = try Self.parsedParams(params)
         try Self.call(method, params: parsed, store: store.configuration, readRoots: access.readRoots(),
-                      logger: logging.makeLogger())
+                      plugins: plugins.launch, logger: logging.makeLogger())
     }
 
     /// Calls `method` in-process, prints its result (exit code 0) or its error (1), and ends the process.
-    static func call(_ method: String, params: JSONValue?, store: StoreConfiguration, readRoots: ReadRoots, logger: Logger) throws -> Never {
-        // A domain call fails at start, in one line, when the database cannot be used.
-        if !["host.", "rpc."].contains(where: method.hasPrefix) {
-            do {
-                try store.checkStorage()
-            } catch {
-                writeLine("switchboard: \(error)", to: STDERR_FILENO)
-                Glibc.exit(1)
-            }
-        }
+    /// A method the host does not have is looked for among the plugins: the plugin of its namespace is
+    /// started for the call and stopped after it.
+    static func call(_ method: String, params: JSONValue?, store: StoreConfiguration, readRoots: ReadRoots,
+                     plugins launch: PluginLaunch = PluginLaunch(), logger: Logger) throws -> Never {
         let services = DomainServices(options: store, logger: logger, followsOtherProcesses: false)
-        let dispatcher = try HostRegistry.make(services: services, readRoots: readRoots).freeze()
+        let registry = HostRegistry.make(services: services, readRoots: readRoots)
+        let hostMethods = registry.names
+        var plugins: PluginSupervisor?
+        if hostMethods.contains(method) {
+            // A domain call fails at start, in one line, when the database cannot be used.
+            if !["host.", "rpc."].contains(where: method.hasPrefix) {
+                do {
+                    try store.checkStorage()
+                } catch {
+                    writeLine("switchboard: \(error)", to: STDERR_FILENO)
+                    Glibc.exit(1)
+                }
+            }
+        } else {
+            let supervisor = launch.makeSupervisor(limits: ConnectionLimits(), policy: NamespacePolicy(hostMethods: hostMethods), logger: logger)
+            if supervisor.router.namespaces.contains(where: { method.hasPrefix($0 + ".") }) { plugins = supervisor }
+        }
+        let dispatcher = try (plugins.map { HostRegistry.make(services: services, readRoots: readRoots, plugins: $0) } ?? registry).freeze()
         // A write answered first and done after (chat.send's pending, then chat.messageState) that failed
         // fails the call: the notice says why, on stderr.
         let laterFailure = Atomic<Bool>(false)
-        let outcome = InProcessCall.callBlocking(method, params: params, dispatcher: dispatcher, logger: logger) { note in
+        let outcome = InProcessCall.callBlocking(method, params: params, dispatcher: dispatcher, logger: logger,
+                                                 onConnection: { connection in plugins?.attach(client: connection) }) { note in
+            if let method = note["method"]?.stringValue, HostPush.listChanges.contains(method) { return }
             writeLine(note.jsonText(), to: STDERR_FILENO)
             if note["method"]?.stringValue == ChatMessageState.method, note["params"]?["state"]?.stringValue == "failed" {
                 laterFailure.store(true, ordering: .relaxed)
             }
         }
+        // The plugin is asked to stop (its stdin closed, then SIGTERM after --plugin-grace): a write it
+        // made for the call is done by then.
+        plugins?.shutdownBlocking()
         // The answer's result (or error) indented from its text, which the scanner checked: no values built.
         let answered: Bool
         if let message = outcome.responseMessage, message.isObject {

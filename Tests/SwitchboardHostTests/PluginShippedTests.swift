@@ -64,6 +64,27 @@ struct PluginShippedTests {
         #expect(schemas.problems(in: agenda, answering: "weather.agenda") == [])
     }
 
+    @Test("switchboard call of a plugin's tool starts the plugin for the call, from --plugins or the user's plugin folder, and prints no list change; a host method starts none")
+    func callStartsPlugin() throws {
+        let given = try BinaryHarness.run(["call", "--plugins", Self.repository + "/Plugins", "--backend", "memory", "words.count", #"{"text":"a b"}"#],
+                                          raw: true)
+        #expect(given.termination == .exited(0), "\(given.stderr)")
+        #expect(try JSONValue(parsing: given.stdout) == ["words": 2, "lines": 1, "characters": 3])
+        #expect(!given.stderr.contains("methodsChanged"), "\(given.stderr)")
+
+        let config = try BinaryHarness.temporaryFolder("call-plugins")
+        defer { _ = system("rm -rf '\(config)'") }
+        #expect(system("mkdir -p '\(config)/switchboard/plugins' && cp -R '\(Self.repository)/Plugins/words' '\(config)/switchboard/plugins/'") == 0)
+        let installed = try BinaryHarness.run(["call", "words.count", "text=one two three", "--backend", "memory"],
+                                              environment: ["XDG_CONFIG_HOME": config], raw: true)
+        #expect(installed.termination == .exited(0), "\(installed.stderr)")
+        #expect(try JSONValue(parsing: installed.stdout)["words"] == 3)
+
+        let unknown = try BinaryHarness.run(["call", "words.nosuch", "--backend", "memory"], environment: ["XDG_CONFIG_HOME": config], raw: true)
+        #expect(unknown.termination == .exited(1))
+        #expect(try JSONValue(parsing: unknown.stderr)["code"] == -32601, "\(unknown.stderr)")
+    }
+
     @Test("The README's minimal bash plugin, taken from the README itself, runs as written")
     func readmeExampleRuns() throws {
         let readme = try #require(PluginBinaryTests.readText(Self.repository + "/Plugins/README.md", limit: 1 << 20))

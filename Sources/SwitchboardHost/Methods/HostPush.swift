@@ -10,4 +10,7 @@ public enum HostPush {
     public static let resourcesUpdated = "resources.updated"
     /// `prompts.listChanged {namespace}`: a plugin's prompts changed.
     public static let promptsListChanged = "prompts.listChanged"
+
+    /// The list changes: what a plugin's start announces (a one-shot call has no lists to refresh).
+    public static let listChanges: Set<String> = [methodsChanged, resourcesListChanged, promptsListChanged]
 }

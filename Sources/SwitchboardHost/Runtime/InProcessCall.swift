@@ -38,20 +38,24 @@ public enum InProcessCall {
 
     /// The same, blocking the calling thread until every task is done: for a command's main thread,
     /// never for a task.
+    /// `onConnection` sees the connection before the request is read (plugins attach to it).
     public static func callBlocking(
         _ method: String, params: JSONValue?, dispatcher: Dispatcher, logger: Logger,
+        onConnection: (Connection) -> Void = { _ in },
         onNotification: @escaping @Sendable (JSONValue) -> Void = { _ in }
     ) -> Outcome {
         let exchange = Exchange(onNotification: onNotification)
-        let reader = start(method, params: params, dispatcher: dispatcher, logger: logger, exchange: exchange)
+        let reader = start(method, params: params, dispatcher: dispatcher, logger: logger, exchange: exchange, onConnection: onConnection)
         reader.connection.waitUntilIdle()
         let response = exchange.received ?? Response(text: Array(#"{"error":{"code":-32603,"message":"no response"}}"#.utf8))
         return Outcome(responseText: response.text, responseMessage: response.message, notifications: exchange.notifications)
     }
 
-    private static func start(_ method: String, params: JSONValue?, dispatcher: Dispatcher, logger: Logger, exchange: Exchange) -> MessageReader {
+    private static func start(_ method: String, params: JSONValue?, dispatcher: Dispatcher, logger: Logger, exchange: Exchange,
+                              onConnection: (Connection) -> Void = { _ in }) -> MessageReader {
         let sink = CollectingSink { bytes in exchange.receive(bytes) }
         let connection = Connection(dispatcher: dispatcher, framing: .ndjson, sink: sink, logger: logger)
+        onConnection(connection)
         let reader = MessageReader(connection: connection)
         var request: JSONObject = ["jsonrpc": "2.0", "id": 1, "method": .string(method)]
         if let params { request["params"] = params }
