@@ -1,5 +1,6 @@
 @testable import CatalogDomain
 import Foundation
+import SwitchboardCore
 import Testing
 
 /// `SectorOrder` sorts by ICU sort keys made once per name: the order of collating two names at each
@@ -10,7 +11,7 @@ struct SectorOrderTests {
     static let letters = Array("aAäÄåÅbBcCçdeEéÉèfgGhiIjklLmnñNoOöÖøØpqrsßStTuUüÜvwxyYzZæÆ 0123456789-'") + ["O\u{308}", "a\u{301}"]
 
     static func names(_ count: Int, seed: UInt64) -> [Sector] {
-        var generator = SeededGenerator(seed: seed)
+        var generator = SplitMix64(seed: seed)
         return (0..<count).map { index in
             let length = Int.random(in: 1...6, using: &generator)
             let name = (0..<length).map { _ in String(letters.randomElement(using: &generator) ?? "a") }.joined()
@@ -34,7 +35,7 @@ struct SectorOrderTests {
     @Test("one order whatever the input's order", arguments: ["de", "sv", "en", "da", "es", "de-u-co-phonebk", "fi-FI"])
     func independentOfInputOrder(tag: String) throws {
         let locale = try SectorLocale.parse(tag)
-        var generator = SeededGenerator(seed: 77)
+        var generator = SplitMix64(seed: 77)
         for seed in 1...5 {
             let sectors = Self.names(400, seed: UInt64(seed))
             let order = try SectorOrder.sorted(sectors, locale: locale).map(\.id)
@@ -51,18 +52,5 @@ struct SectorOrderTests {
             return try SectorOrder.sorted(sectors, locale: Locale(identifier: "de"))
         }
         await #expect(throws: CancellationError.self) { try await sort.value }
-    }
-}
-
-/// A small deterministic generator (SplitMix64) for reproducible names.
-private struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

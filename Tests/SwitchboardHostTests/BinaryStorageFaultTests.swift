@@ -20,19 +20,25 @@ struct BinaryStorageFaultTests {
         try DatabaseQueue(path: database).read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
     }
 
+    /// A host on `database` that has stored one message (`fault 1`), and another connection holding the
+    /// database's write lock (`BEGIN EXCLUSIVE`) until the caller ends it.
+    static func hostWithLockedDatabase(_ database: String) throws -> (SpawnedHost, DatabaseQueue) {
+        let host = try SpawnedHost(arguments: BinaryCrashTests.arguments(database))
+        try host.send(Self.send(1))
+        #expect(try host.response(to: 1).response["result"] != nil)
+        var configuration = Configuration()
+        configuration.allowsUnsafeTransactions = true
+        let locker = try DatabaseQueue(path: database, configuration: configuration)
+        try locker.inDatabase { db in try db.execute(sql: "BEGIN EXCLUSIVE") }
+        return (host, locker)
+    }
+
     @Test("a database another connection keeps locked: a write answers -32050 after the bounded busy wait, reads are served meanwhile, and the write after the release succeeds")
     func lockedDatabase() throws {
         let folder = try H.temporaryFolder("locked")
         defer { _ = system("rm -rf '\(folder)'") }
         let database = folder + "/locked.sqlite"
-        let host = try SpawnedHost(arguments: BinaryCrashTests.arguments(database))
-        try host.send(Self.send(1))
-        #expect(try host.response(to: 1).response["result"] != nil)
-
-        var configuration = Configuration()
-        configuration.allowsUnsafeTransactions = true
-        let locker = try DatabaseQueue(path: database, configuration: configuration)
-        try locker.inDatabase { db in try db.execute(sql: "BEGIN EXCLUSIVE") }
+        let (host, locker) = try Self.hostWithLockedDatabase(database)
         var released = false
         defer { if !released { try? locker.inDatabase { db in try db.execute(sql: "ROLLBACK") } } }
 
@@ -60,14 +66,7 @@ struct BinaryStorageFaultTests {
         let folder = try H.temporaryFolder("locked-cancel")
         defer { _ = system("rm -rf '\(folder)'") }
         let database = folder + "/locked.sqlite"
-        let host = try SpawnedHost(arguments: BinaryCrashTests.arguments(database))
-        try host.send(Self.send(1))
-        #expect(try host.response(to: 1).response["result"] != nil)
-
-        var configuration = Configuration()
-        configuration.allowsUnsafeTransactions = true
-        let locker = try DatabaseQueue(path: database, configuration: configuration)
-        try locker.inDatabase { db in try db.execute(sql: "BEGIN EXCLUSIVE") }
+        let (host, locker) = try Self.hostWithLockedDatabase(database)
         var released = false
         defer { if !released { try? locker.inDatabase { db in try db.execute(sql: "ROLLBACK") } } }
 
