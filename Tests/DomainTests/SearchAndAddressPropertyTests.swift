@@ -54,7 +54,13 @@ struct SearchAndAddressPropertyTests {
         for piece in ["\"", "NEAR(", "*", "a ", "\u{0}", "😀", "e\u{301}", "\u{301}"] {
             let count = 1_000 / piece.unicodeScalars.count
             let atLimit = String(repeating: piece, count: count)
-            Self.expectAnswer(try await client.call("mail.search", ["query": .string(atLimit)]), to: atLimit)
+            let answer = try await client.call("mail.search", ["query": .string(atLimit)])
+            if piece == "NEAR(" {
+                // One word of 200 parts (near-near-…): more than a word may have, refused naming query.
+                #expect(answer["error"]?["data"]?["field"] == "query" && answer["error"]?["data"]?["got"] == "a word of 200 parts", "\(answer)")
+            } else {
+                Self.expectAnswer(answer, to: atLimit)
+            }
             let over = try await client.error("mail.search", ["query": .string(atLimit + "xx")])
             #expect(over["data"]?["field"] == "query")
         }
