@@ -10,8 +10,9 @@ public enum JSONValueCount {
     /// The most values one message may hold by default: some 300 MB for jansson at worst.
     public static let maximum = 1 << 20
 
-    /// Whether a message of `byteCount` bytes can hold more than `limit` values (each takes two bytes at least).
-    public static func mayExceed(_ byteCount: Int, limit: Int) -> Bool { byteCount / 2 > limit }
+    /// Whether a message of `byteCount` bytes can hold more than `limit` values: n values take 2n - 1
+    /// bytes at least (`0,0,…,0`).
+    public static func mayExceed(_ byteCount: Int, limit: Int) -> Bool { (byteCount + 1) / 2 > limit }
 
     /// The values in `text`, counted up to `limit + 1` (then counting stops).
     public static func count(_ text: UnsafeRawBufferPointer, stoppingAfter limit: Int) -> Int {

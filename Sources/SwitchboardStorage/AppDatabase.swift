@@ -260,6 +260,8 @@ extension AppDatabase {
     /// wake-ups that cost more than a short read). It never holds a thread longer than the query
     /// itself takes.
     public func read<T>(_ body: (Database) throws -> T) throws -> T {
+        // A request cancelled before its read began (it waited for a thread) reads nothing.
+        if Task.isCancelled { throw CancellationError() }
         do {
             if let readers { return try readers.read(body) }
             return try writer.read(body)
@@ -272,6 +274,7 @@ extension AppDatabase {
     /// one statement reads one snapshot on its own, and a read this short costs about as much as the
     /// `BEGIN` and `COMMIT` around it. Several statements here could each see another commit.
     public func readStatement<T>(_ body: (Database) throws -> T) throws -> T {
+        if Task.isCancelled { throw CancellationError() }
         do {
             if let readers { return try readers.readStatement(body) }
             return try writer.read(body)

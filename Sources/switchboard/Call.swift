@@ -3,6 +3,7 @@ import ChatDomain
 import PluginHost
 import Jansson
 import Logging
+import MCPServerFace
 import JSONRPC
 import SwitchboardCore
 import SwitchboardHost
@@ -58,19 +59,23 @@ struct Call: ParsableCommand {
         let registry = HostRegistry.make(services: services, readRoots: readRoots)
         let hostMethods = registry.names
         var plugins: PluginSupervisor?
-        if hostMethods.contains(method) {
-            // A domain call fails at start, in one line, when the database cannot be used.
-            if !["host.", "rpc."].contains(where: method.hasPrefix) {
-                do {
-                    try store.checkStorage()
-                } catch {
-                    writeLine("switchboard: \(error)", to: STDERR_FILENO)
-                    Glibc.exit(1)
-                }
+        let known = hostMethods.contains(method)
+        // A domain call fails at start, in one line, when the database cannot be used.
+        if known, !["host.", "rpc."].contains(where: method.hasPrefix) {
+            do {
+                try store.checkStorage()
+            } catch {
+                writeLine("switchboard: \(error)", to: STDERR_FILENO)
+                Glibc.exit(1)
             }
-        } else {
+        }
+        // The plugins are set up (each starts only when called) for a method of theirs, for the host's
+        // methods about them (plugins.list, prompts), and whenever --plugins or --mcp-config names some;
+        // else not at all, so a plain call reads no plugin folder.
+        let aboutPlugins = (MethodRegistry.pluginMethods(.none).names + MethodRegistry.promptMethods(.none).names).contains(method)
+        if !known || aboutPlugins || !launch.folders.isEmpty || !launch.mcpConfigs.isEmpty {
             let supervisor = launch.makeSupervisor(limits: ConnectionLimits(), policy: NamespacePolicy(hostMethods: hostMethods), logger: logger)
-            if supervisor.router.namespaces.contains(where: { method.hasPrefix($0 + ".") }) { plugins = supervisor }
+            if known || supervisor.router.namespaces.contains(where: { method.hasPrefix($0 + ".") }) { plugins = supervisor }
         }
         let dispatcher = try (plugins.map { HostRegistry.make(services: services, readRoots: readRoots, plugins: $0) } ?? registry).freeze()
         // A write answered first and done after (chat.send's pending, then chat.messageState) that failed

@@ -30,6 +30,16 @@ struct CancellableReadsTests {
         #expect(try ReadConnectionsTests.count(database) == 100)
     }
 
+    @Test("a read in a request cancelled before it began reads nothing")
+    func cancelledBeforeItBegan() async throws {
+        let (database, _) = try await ReadConnectionsTests.seeded()
+        let read = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM feed_item") }
+        }
+        await #expect(throws: CancellationError.self) { try await read.value }
+    }
+
     @Test("a long read in a task that is not cancelled runs to its end")
     func uncancelledRead() async throws {
         let (database, _) = try await ReadConnectionsTests.seeded()

@@ -56,8 +56,8 @@ struct SearchAndAddressPropertyTests {
             let atLimit = String(repeating: piece, count: count)
             let answer = try await client.call("mail.search", ["query": .string(atLimit)])
             if piece == "NEAR(" {
-                // One word of 200 parts (near-near-…): more than a word may have, refused naming query.
-                #expect(answer["error"]?["data"]?["field"] == "query" && answer["error"]?["data"]?["got"] == "a word of 200 parts", "\(answer)")
+                // One word of 200 parts (near-near-…): more parts than a query may have, refused naming query.
+                #expect(answer["error"]?["data"]?["field"] == "query" && answer["error"]?["data"]?["got"] == "200 parts", "\(answer)")
             } else {
                 Self.expectAnswer(answer, to: atLimit)
             }

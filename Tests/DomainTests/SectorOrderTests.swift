@@ -54,3 +54,18 @@ struct SectorOrderTests {
         await #expect(throws: CancellationError.self) { try await sort.value }
     }
 }
+
+/// Long runs of combining marks are keyed in Stream-Safe Text Format, so their canonical reordering is bounded.
+@Suite("Sector names with long runs of combining marks")
+struct SectorStreamSafeTests {
+    @Test("a run of more than 30 marks gets a grapheme joiner after each 30; shorter runs and plain names are unchanged")
+    func streamSafe() {
+        let marks = String(repeating: "\u{316}\u{301}", count: 40)
+        let safe = Collator.streamSafe("a" + marks)
+        #expect(safe.unicodeScalars.filter { $0 == "\u{34F}" }.count == 2)
+        #expect(safe.unicodeScalars.filter { $0 != "\u{34F}" }.elementsEqual(("a" + marks).unicodeScalars))
+        for plain in ["Öl & Heizung", "e\u{301}cole", "a" + String(repeating: "\u{301}", count: 30), ""] {
+            #expect(Collator.streamSafe(plain) == plain)
+        }
+    }
+}

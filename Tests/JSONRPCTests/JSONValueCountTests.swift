@@ -19,6 +19,17 @@ struct JSONValueCountTests {
         }
     }
 
+    @Test("the shortest text of one value more than the limit (0,0,…: 2n - 1 bytes) is counted, not let through")
+    func shortestOverTheLimit() {
+        for limit in [1, 5, 1_000] {
+            let over = Array(repeating: "0", count: limit + 1).joined(separator: ",")
+            #expect(JSONValueCount.mayExceed(over.utf8.count, limit: limit), "limit \(limit)")
+            #expect(Self.count(over, stoppingAfter: limit) > limit)
+            let at = Array(repeating: "0", count: limit).joined(separator: ",")
+            #expect(!JSONValueCount.mayExceed(at.utf8.count, limit: limit), "limit \(limit)")
+        }
+    }
+
     @Test("any document jansson writes: the count is at least its values, and counting stops past the limit")
     func atLeastTheValues() async {
         let scalar = Gen.int(in: 0...5).map { pick -> JSONValue in

@@ -64,13 +64,18 @@ struct PluginShippedTests {
         #expect(schemas.problems(in: agenda, answering: "weather.agenda") == [])
     }
 
-    @Test("switchboard call of a plugin's tool starts the plugin for the call, from --plugins or the user's plugin folder, and prints no list change; a host method starts none")
+    @Test("switchboard call of a plugin's tool starts the plugin for the call, from --plugins or the user's plugin folder, and prints no list change; plugins.list sees them")
     func callStartsPlugin() throws {
         let given = try BinaryHarness.run(["call", "--plugins", Self.repository + "/Plugins", "--backend", "memory", "words.count", #"{"text":"a b"}"#],
                                           raw: true)
         #expect(given.termination == .exited(0), "\(given.stderr)")
         #expect(try JSONValue(parsing: given.stdout) == ["words": 2, "lines": 1, "characters": 3])
         #expect(!given.stderr.contains("methodsChanged"), "\(given.stderr)")
+        // The host's methods about plugins see them too.
+        let listed = try BinaryHarness.run(["call", "--plugins", Self.repository + "/Plugins", "--backend", "memory", "plugins.list"], raw: true)
+        #expect(listed.termination == .exited(0), "\(listed.stderr)")
+        let names = try JSONValue(parsing: listed.stdout)["items"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+        #expect(names.contains("words") && names.contains("weather"), "\(listed.stdout)")
 
         let config = try BinaryHarness.temporaryFolder("call-plugins")
         defer { _ = system("rm -rf '\(config)'") }

@@ -39,7 +39,7 @@ enum SectorOrder {
 }
 
 /// An ICU collator for one sort.
-private final class Collator {
+final class Collator {
     private let collator: OpaquePointer
 
     init?(tag: String) {
@@ -52,7 +52,7 @@ private final class Collator {
 
     /// The sort key of `text`; empty when ICU could not make one (such a name sorts first).
     func key(_ text: String) -> [UInt8] {
-        var text = text
+        var text = Self.streamSafe(text)
         return text.withUTF8 { utf8 in
             var key = [UInt8](repeating: 0, count: 128)
             var length = key.withUnsafeMutableBufferPointer { sb_collator_sort_key(collator, utf8.baseAddress, utf8.count, $0.baseAddress, Int32($0.count)) }
@@ -62,5 +62,38 @@ private final class Collator {
             }
             return Array(key.prefix(max(0, Int(length))))
         }
+    }
+
+    /// The most combining marks in a row before a combining grapheme joiner is put between them.
+    static let longestMarkRun = 30
+
+    /// `text` in Unicode's Stream-Safe Text Format (UAX #15): a combining grapheme joiner (U+034F)
+    /// after each 30 combining marks in a row. Putting a run of marks in canonical order, as the
+    /// collator's normalization does, takes time growing with the square of the run: names of 1,000
+    /// marks in a row took 0.6 ms each to key, 50 times a plain name. Names with shorter runs (all
+    /// real text) are unchanged.
+    static func streamSafe(_ text: String) -> String {
+        var run = 0
+        var needed = false
+        for scalar in text.unicodeScalars {
+            run = scalar.properties.canonicalCombiningClass == .notReordered ? 0 : run + 1
+            if run > longestMarkRun { needed = true; break }
+        }
+        guard needed else { return text }
+        var safe = String.UnicodeScalarView()
+        run = 0
+        for scalar in text.unicodeScalars {
+            if scalar.properties.canonicalCombiningClass == .notReordered {
+                run = 0
+            } else {
+                run += 1
+                if run > longestMarkRun {
+                    safe.append("\u{34F}")
+                    run = 1
+                }
+            }
+            safe.append(scalar)
+        }
+        return String(safe)
     }
 }

@@ -1,4 +1,5 @@
 import PostgresNIO
+import Synchronization
 import SwitchboardCore
 
 /// A PostgreSQL database opened for the host: checked reachable, migrated, and served by postgres-nio's
@@ -84,16 +85,20 @@ public final class PostgresStore: Sendable {
         return stopped
     }
 
-    /// Whether `task` ends within `bound`; it is left running when it does not.
+    /// Whether `task` ends within `bound`; it is left running when it does not. Waits the same in a
+    /// cancelled task (a test's closing store): the waiting is done by tasks of its own.
     static func ends(_ task: Task<Void, Never>, within bound: Duration) async -> Bool {
-        let (ends, end) = AsyncStream<Bool>.makeStream()
-        Task { await task.value; end.yield(true) }
-        let deadline = Task { try? await Task.sleep(for: bound); end.yield(false) }
-        var first = ends.makeAsyncIterator()
-        let ended = await first.next() ?? false
-        deadline.cancel()
-        end.finish()
-        return ended
+        let first = Mutex<CheckedContinuation<Bool, Never>?>(nil)
+        let resume: @Sendable (Bool) -> Void = { ended in first.withLock { waiter in defer { waiter = nil }; return waiter }?.resume(returning: ended) }
+        return await withCheckedContinuation { continuation in
+            first.withLock { $0 = continuation }
+            let deadline = Task { try? await Task.sleep(for: bound); resume(false) }
+            Task {
+                await task.value
+                resume(true)
+                deadline.cancel()
+            }
+        }
     }
 }
 
