@@ -41,6 +41,9 @@ public struct AppDatabase: Sendable {
     /// Says that this process has the file open (`nil` in memory, or where there is no lock file to take).
     private let openLock: OpenLock?
 
+    /// Where ``write(_:)``s wait their turn, each free to go at its cancel.
+    private let writeGate = WriteGate()
+
     /// Opens (creating if needed) the database at `path` and applies every migration not yet applied.
     ///
     /// - Parameters:
@@ -285,9 +288,12 @@ extension AppDatabase {
 
     /// Runs `updates` in a write transaction: what every service write goes through. A read-only
     /// database answers ``ServiceError/storageReadOnly(path:cause:)``; storage failures are
-    /// ``ServiceError``s naming the file.
+    /// ``ServiceError``s naming the file. Writes go in one at a time, in order (``WriteGate``); one
+    /// cancelled while it waits its turn throws `CancellationError` at once.
     public func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
         if let readOnlyCause { throw ServiceError.storageReadOnly(path: path, cause: readOnlyCause) }
+        try await writeGate.enter()
+        defer { writeGate.leave() }
         do {
             return try await writer.write(updates)
         } catch let error as DatabaseError {

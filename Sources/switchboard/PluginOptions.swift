@@ -21,7 +21,7 @@ struct PluginOptions: ParsableArguments {
     @Flag(help: "Start every plugin at start-up instead of on first use.")
     var eagerPlugins = false
 
-    @Option(help: "At exit, milliseconds to wait after closing a plugin's stdin before SIGTERM (and after SIGTERM before SIGKILL).")
+    @Option(help: "At exit, milliseconds to wait after closing a plugin's stdin before SIGTERM (and after SIGTERM before SIGKILL, at most 1000).")
     var pluginGrace: Int = PluginLaunch().graceMilliseconds
 
     @Option(help: ArgumentHelp(

@@ -86,6 +86,32 @@ struct BinaryStorageFaultTests {
         #expect(try host.waitForExit() == .exited(0))
     }
 
+    @Test("a write queued behind one that waits for another connection's lock, cancelled, is answered -32800 before the write ahead of it is")
+    func cancelledBehindALockedWrite() throws {
+        let folder = try H.temporaryFolder("locked-queue")
+        defer { _ = system("rm -rf '\(folder)'") }
+        let database = folder + "/locked.sqlite"
+        let (host, locker) = try Self.hostWithLockedDatabase(database)
+        var released = false
+        defer { if !released { try? locker.inDatabase { db in try db.execute(sql: "ROLLBACK") } } }
+
+        try host.send([Self.send(2), Self.send(3), H.request(4, "feed.list", #"{"limit":1}"#)])
+        #expect(try host.response(to: 4).response["result"] != nil)
+        try host.send(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":3}}"#)
+        let (cancelled, before) = try host.response(to: 3, within: 120_000)
+        #expect(H.errorCode(cancelled) == -32800, "\(cancelled)")
+        #expect(!before.contains { $0["id"] == 2 }, "the write ahead was answered first: the cancelled one waited for it")
+
+        try locker.inDatabase { db in try db.execute(sql: "ROLLBACK") }
+        released = true
+        #expect(try host.response(to: 2, within: 120_000).response["result"]?["message"] != nil, "the write ahead is stored once the lock goes")
+        try host.send(H.request(5, "mail.search", #"{"query":"fault"}"#))
+        let subjects = try host.response(to: 5).response["result"]?["items"]?.arrayValue?.compactMap { $0["subject"]?.stringValue } ?? []
+        #expect(subjects.contains("fault 2") && !subjects.contains("fault 3"), "\(subjects)")
+        host.closeInput()
+        #expect(try host.waitForExit() == .exited(0))
+    }
+
     @Test("a full disk (RLIMIT_FSIZE): writes that cannot grow the files answer -32050, earlier writes stay readable, the database stays intact")
     func fullDisk() throws {
         let folder = try H.temporaryFolder("full")

@@ -46,7 +46,7 @@ public final class ConfinedFile: Sendable {
 
     /// The whole file, or ``FileAccessError/unreadable(_:)`` when it holds more than `limit` bytes.
     public func readAll(limit: Int) throws(FileAccessError) -> [UInt8] {
-        let tooLarge = FileAccessError.unreadable("larger than \(Self.describe(limit))")
+        let tooLarge = FileAccessError.unreadable("too large: over \(Self.describe(limit)), the most a request reads; split it")
         guard size <= limit else { throw tooLarge }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(size)
