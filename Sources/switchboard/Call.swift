@@ -55,6 +55,10 @@ struct Call: ParsableCommand {
     /// started for the call and stopped after it.
     static func call(_ method: String, params: JSONValue?, store: StoreConfiguration, readRoots: ReadRoots,
                      plugins launch: PluginLaunch = PluginLaunch(), logger: Logger) throws -> Never {
+        // SIGINT, SIGTERM or SIGHUP cancel the call as $/cancelRequest would (an import says what it
+        // stored), its plugin is stopped as at a host's exit, and the process exits 128 + the signal;
+        // a second one exits at once. Before any thread starts, so that each has the signals blocked.
+        let interruption = InProcessCall.Interruption()
         let services = DomainServices(options: store, logger: logger, followsOtherProcesses: false)
         let registry = HostRegistry.make(services: services, readRoots: readRoots)
         let hostMethods = registry.names
@@ -78,11 +82,15 @@ struct Call: ParsableCommand {
             if known || supervisor.router.namespaces.contains(where: { method.hasPrefix($0 + ".") }) { plugins = supervisor }
         }
         let dispatcher = try (plugins.map { HostRegistry.make(services: services, readRoots: readRoots, plugins: $0) } ?? registry).freeze()
+
         // A write answered first and done after (chat.send's pending, then chat.messageState) that failed
         // fails the call: the notice says why, on stderr.
         let laterFailure = Atomic<Bool>(false)
         let outcome = InProcessCall.callBlocking(method, params: params, dispatcher: dispatcher, logger: logger,
-                                                 onConnection: { connection in plugins?.attach(client: connection) }) { note in
+                                                 onConnection: { connection in
+                                                     plugins?.attach(client: connection)
+                                                     interruption.watch(connection)
+                                                 }) { note in
             if let method = note["method"]?.stringValue, HostPush.listChanges.contains(method) { return }
             writeLine(note.jsonText(), to: STDERR_FILENO)
             if note["method"]?.stringValue == ChatMessageState.method, note["params"]?["state"]?.stringValue == "failed" {
@@ -108,6 +116,9 @@ struct Call: ParsableCommand {
         // services and the dispatcher are, since tearing them down (closures, connections, their
         // observers) would only cost time, about a tenth of a one-shot call's CPU.
         let succeeded = answered && !laterFailure.load(ordering: .relaxed)
+        if let signal = interruption.received {
+            withExtendedLifetime((services, dispatcher)) { Glibc.exit(128 + signal) }
+        }
         withExtendedLifetime((services, dispatcher)) { Glibc.exit(succeeded ? 0 : 1) }
     }
 }

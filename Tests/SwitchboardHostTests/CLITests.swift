@@ -159,6 +159,18 @@ struct CLITests {
         #expect(try Self.run(["call", "host.echo", #"{"a":"\ud83d\ude00"}"#]).termination == .exited(0), "a pair is taken")
     }
 
+    @Test("`switchboard call` stopped by SIGINT or SIGTERM: the call is cancelled and answers -32800 on stderr, the process exits 128 + the signal", arguments: [SIGINT, SIGTERM])
+    func callInterrupted(signal: Int32) throws {
+        let host = try SpawnedHost(arguments: ["call", "host.sleep", #"{"ms":600000,"steps":600,"_meta":{"progressToken":"p"}}"#], raw: true)
+        try host.waitForStderr(containing: #""method":"$/progress""#)
+        host.signal(signal)
+        try host.readToEndOfOutput(within: H.answerTimeout)
+        #expect(try host.waitForExit() == .exited(128 + signal))
+        #expect(host.stderrText.contains("switchboard: signal \(signal): cancelling the call"), "\(host.stderrText)")
+        #expect(host.stderrText.contains("-32800"), "\(host.stderrText)")
+        #expect(host.stdoutBytes.isEmpty)
+    }
+
     @Test("`switchboard call host.sleep` with a progress token prints progress on stderr and the result on stdout")
     func callWithProgress() throws {
         let run = try Self.run(["call", "host.sleep", #"{"ms":20,"steps":2,"_meta":{"progressToken":"p"}}"#])

@@ -139,6 +139,13 @@ public final class Connection: Sendable {
     /// How many requests run or wait for a slot.
     public var inFlightCount: Int { inFlight.count }
 
+    /// Cancels the running request `id` as `$/cancelRequest` would: it answers when it stops (an import
+    /// says what it stored). One still waiting for a slot is left as it is. Whether `id` was in flight.
+    @discardableResult
+    public func cancelRunning(_ id: RequestID) -> Bool {
+        inFlight.cancel(id).found > 0
+    }
+
     /// Cancels every request in flight (used when draining runs out of time); those still waiting
     /// for a slot are answered `-32800` at once.
     ///

@@ -6,6 +6,9 @@ import Synchronization
 /// Runs one request through a connection in this process, as `switchboard call` does: same framing,
 /// parsing, dispatch and errors as over stdio, with no pipes.
 public enum InProcessCall {
+    /// The id the call's request carries (for ``Connection/cancelRunning(_:)``).
+    public static let requestID = RequestID.integer(1)
+
     public struct Outcome: Sendable {
         /// The response message's text, as the connection wrote it (`switchboard call` prints from it
         /// with no parse: a `JSONValue` of a large answer cost more than answering).
