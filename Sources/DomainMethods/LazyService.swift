@@ -15,9 +15,19 @@ import Synchronization
 /// registry.add(.feedMethods(feed))          // opened on the first feed.* call
 /// ```
 public final class LazyService<Service: Sendable>: Sendable {
+    private struct Waiter {
+        let number: UInt64
+        let continuation: CheckedContinuation<Service, any Error>
+    }
+
+    /// What a caller of ``get()`` does once it is listed (or not).
+    private enum Step {
+        case start, wait, cancelled, opened(Service)
+    }
+
     private enum State {
         case closed
-        case opening([CheckedContinuation<Service, any Error>])
+        case opening([Waiter])
         case opened(Service)
     }
 
@@ -25,6 +35,7 @@ public final class LazyService<Service: Sendable>: Sendable {
     private let open: @Sendable () throws -> Service
     private let events: ServiceOpeningEvents
     private let state: Mutex<State>
+    private let waiters = Atomic<UInt64>(0)
 
     /// A service opened by `open` on first use; `name` says which, in a failed thread start's error.
     public init(named name: String, events: ServiceOpeningEvents = ServiceOpeningEvents(), open: @escaping @Sendable () throws -> Service) {
@@ -42,43 +53,64 @@ public final class LazyService<Service: Sendable>: Sendable {
         state = Mutex(.opened(service))
     }
 
-    /// The service, opening it first if this is the first call (or the last opening failed).
+    /// The service, opening it first if this is the first call (or the last opening failed). A caller
+    /// cancelled while it waits throws `CancellationError` at once; the opening goes on for the others
+    /// and the next call (it may be waiting for another process that sets the database up).
     public func get() async throws -> Service {
         if case .opened(let service) = state.withLock({ $0 }) { return service }
         if let context = DomainRequest.context { events.waiting(context) }
-        return try await withCheckedThrowingContinuation { continuation in
-            let startOpening: Bool = state.withLock { state in
-                switch state {
-                case .closed:
-                    state = .opening([continuation])
-                    return true
-                case .opening(let waiting):
-                    state = .opening(waiting + [continuation])
-                case .opened(let service):
-                    continuation.resume(returning: service)
+        let number = waiters.add(1, ordering: .relaxed).newValue
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                // Under the lock: a cancel either came before (seen here) or finds the waiter listed.
+                let step: Step = state.withLock { state in
+                    switch state {
+                    case .opened(let service):
+                        return .opened(service)
+                    case _ where Task.isCancelled:
+                        return .cancelled
+                    case .closed:
+                        state = .opening([Waiter(number: number, continuation: continuation)])
+                        return .start
+                    case .opening(let waiting):
+                        state = .opening(waiting + [Waiter(number: number, continuation: continuation)])
+                        return .wait
+                    }
                 }
-                return false
+                switch step {
+                case .opened(let service): continuation.resume(returning: service)
+                case .cancelled: continuation.resume(throwing: CancellationError())
+                case .wait: break
+                case .start:
+                    do {
+                        try OSThread.detach(name: "opening the \(name) service") { [self] in finishOpening(Result { try open() }) }
+                    } catch {
+                        finishOpening(.failure(error))
+                    }
+                }
             }
-            guard startOpening else { return }
-            do {
-                try OSThread.detach(name: "opening the \(name) service") { [self] in finishOpening(Result { try open() }) }
-            } catch {
-                finishOpening(.failure(error))
+        } onCancel: {
+            let waiter = state.withLock { state -> Waiter? in
+                guard case .opening(var waiting) = state, let index = waiting.firstIndex(where: { $0.number == number }) else { return nil }
+                let waiter = waiting.remove(at: index)
+                state = .opening(waiting)
+                return waiter
             }
+            waiter?.continuation.resume(throwing: CancellationError())
         }
     }
 
     /// Answers every request that waited for the opening; a failure leaves it to the next call.
     private func finishOpening(_ result: Result<Service, any Error>) {
         if case .failure(let error) = result { events.finished(error) } else { events.finished(nil) }
-        let waiting: [CheckedContinuation<Service, any Error>] = state.withLock { state in
+        let waiting: [Waiter] = state.withLock { state in
             defer {
                 if case .success(let service) = result { state = .opened(service) } else { state = .closed }
             }
             if case .opening(let waiting) = state { return waiting }
             return []
         }
-        waiting.forEach { $0.resume(with: result) }
+        waiting.forEach { $0.continuation.resume(with: result) }
     }
 }
 

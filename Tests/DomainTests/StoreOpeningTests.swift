@@ -32,6 +32,31 @@ struct StoreOpeningTests {
         #expect(opens.load(ordering: .relaxed) == 1)
     }
 
+    @Test("a caller cancelled while the opening runs throws at once; the opening goes on and the next caller gets its service")
+    func cancelledWhileOpening() async throws {
+        let opening = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let opens = Atomic<Int>(0)
+        let service = LazyService<any FeedService>(named: "feed") {
+            opens.add(1, ordering: .relaxed)
+            opening.signal()
+            release.wait()  // as another process setting the database up holds it
+            return InMemoryFeedService(demoCount: 4)
+        }
+        let waiting = Task { try await service.get().count() }
+        // The opening has started (on a thread of its own): the caller waits for it.
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                opening.wait()
+                continuation.resume()
+            }
+        }
+        waiting.cancel()
+        await #expect(throws: CancellationError.self) { try await waiting.value }
+        release.signal()
+        #expect(try await service.get().count() == 4)
+        #expect(opens.load(ordering: .relaxed) == 1, "the opening went on; the next caller did not start another")
+    }
+
     @Test("a failed opening is answered to the caller, and the next call opens again")
     func failedOpeningIsTriedAgain() async throws {
         let opens = Atomic<Int>(0)
