@@ -76,8 +76,8 @@ struct Call: ParsableCommand {
         // The plugins are set up (each starts only when called) for a method of theirs, for the host's
         // methods about them (plugins.list, prompts), and whenever --plugins or --mcp-config names some;
         // else not at all, so a plain call reads no plugin folder.
-        let aboutPlugins = (MethodRegistry.pluginMethods(.none).names + MethodRegistry.promptMethods(.none).names).contains(method)
-        if !known || aboutPlugins || !launch.folders.isEmpty || !launch.mcpConfigs.isEmpty {
+        if !known || !launch.folders.isEmpty || !launch.mcpConfigs.isEmpty
+            || (MethodRegistry.pluginMethods(.none).names + MethodRegistry.promptMethods(.none).names).contains(method) {
             let supervisor = launch.makeSupervisor(limits: ConnectionLimits(), policy: NamespacePolicy(hostMethods: hostMethods), logger: logger)
             if known || supervisor.router.namespaces.contains(where: { method.hasPrefix($0 + ".") }) { plugins = supervisor }
         }
