@@ -127,6 +127,19 @@ struct MailInputHygieneTests {
         _ = try await client.result("mail.search", ["query": .string(word(16, "a") + " " + word(16, "b") + " " + word(16, "a"))])
     }
 
+    @Test("a conversation of 60 senders lists the first 50 as participants, oldest first", arguments: MailBackend.allCases)
+    func participantsAreBounded(backend: MailBackend) async throws {
+        let client = MailRPCClient(try mailDispatcher(try await backend.make(messages: 0)))
+        let records: [JSONValue] = (0..<60).map { index in
+            prototypeRecord(uid: "p\(index)", from: "sender\(index)@example.com", responseToUid: index == 0 ? "" : "p\(index - 1)",
+                            dateTime: "2026-01-01T10:\(index < 10 ? "0" : "")\(index):00Z")
+        }
+        #expect(try await client.result("mail.import", ["records": .array(records)])["imported"] == 60)
+        let row = try #require(try await client.result("inbox.list", ["limit": 1])["items"]?.arrayValue?.first)
+        #expect(row["messageCount"] == 60)
+        #expect(row["participants"]?.arrayValue?.compactMap(\.stringValue) == (0..<50).map { "sender\($0)@example.com" }, "\(row)")
+    }
+
     @Test("an 8 MB cursor is refused with a small reply that quotes a short excerpt", arguments: MailBackend.allCases)
     func hugeCursor(backend: MailBackend) async throws {
         let client = try await Self.client(backend)

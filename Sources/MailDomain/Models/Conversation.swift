@@ -6,12 +6,23 @@ public struct Conversation: Codable, Sendable, Equatable {
     public var threadId: String
     /// The subject of the conversation's oldest message in the folder, without `Re:`/`Fwd:` prefixes.
     public var subject: String
-    /// Every address that wrote or was written to, in order of first appearance, the account's own
-    /// address left out unless it is the only one.
+    /// The addresses that wrote or were written to, in order of first appearance, the account's own
+    /// address left out unless it is the only one: the first ``maximumParticipants``.
     public var participants: [String]
     public var messageCount: Int
     public var unreadCount: Int
     public var latest: LatestMessage
+
+    /// The most participants a conversation lists: a thread of 20,000 senders made a listing row of
+    /// 689 kB, and `inbox.list` answers up to 500 rows.
+    public static let maximumParticipants = 50
+
+    /// The participants as a store keeps them (one a line), the first ``maximumParticipants`` (rows
+    /// an older switchboard stored may hold more).
+    static func participants(stored joined: String) -> [String] {
+        guard !joined.isEmpty else { return [] }
+        return joined.split(separator: "\n", maxSplits: maximumParticipants).prefix(maximumParticipants).map(String.init)
+    }
 
     public init(threadId: String, subject: String, participants: [String], messageCount: Int, unreadCount: Int, latest: LatestMessage) {
         self.threadId = threadId

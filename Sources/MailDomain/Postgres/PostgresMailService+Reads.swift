@@ -78,7 +78,7 @@ extension PostgresMailService {
         let (threadId, subject, participants, messages, unread, uid, from, snippet, latestTime) =
             try row.decode((String, String, String, Int64, Int64, String, String, String, Int64).self)
         let conversation = Conversation(
-            threadId: threadId, subject: subject, participants: addresses(participants), messageCount: Int(messages),
+            threadId: threadId, subject: subject, participants: Conversation.participants(stored: participants), messageCount: Int(messages),
             unreadCount: Int(unread), latest: LatestMessage(uid: uid, from: from, snippet: snippet, date: Timestamp.format(latestTime)))
         return (conversation, latestTime)
     }

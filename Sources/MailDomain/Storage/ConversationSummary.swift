@@ -20,7 +20,7 @@ struct ConversationSummary: Sendable, Equatable {
         let conversation = Conversation(
             threadId: threadId,
             subject: Subject.base(oldest.subject),
-            participants: others.isEmpty ? participants : others,
+            participants: Array((others.isEmpty ? participants : others).prefix(Conversation.maximumParticipants)),
             messageCount: ordered.count,
             unreadCount: ordered.filter { !$0.read }.count,
             latest: LatestMessage(uid: latest.uid, from: latest.from, snippet: Snippet.make(latest.text),

@@ -105,7 +105,7 @@ extension SQLiteMailService {
     static func conversation(_ row: Row) -> (Conversation, latestTime: Int64) {
         let latestTime: Int64 = row[8]
         let conversation = Conversation(
-            threadId: row[0], subject: row[1], participants: addresses(row[2]), messageCount: row[3], unreadCount: row[4],
+            threadId: row[0], subject: row[1], participants: Conversation.participants(stored: row[2]), messageCount: row[3], unreadCount: row[4],
             latest: LatestMessage(uid: row[5], from: row[6], snippet: row[7], date: Timestamp.format(latestTime))
         )
         return (conversation, latestTime)

@@ -58,7 +58,6 @@ final class ProtocolWatchSink: FrameSink {
         return (scan.kept, scan.strays)
     }
 
-
     func enqueue(_ bytes: [UInt8]) async { deliver(bytes) }
     func offer(_ bytes: [UInt8]) -> Bool {
         deliver(bytes)
