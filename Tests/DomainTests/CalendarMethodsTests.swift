@@ -231,6 +231,18 @@ struct CalendarMethodsTests {
         ]) == "patch.timeZone")
     }
 
+    @Test("a recurrenceId without scope (all, the default) is -32602 naming recurrenceId, and the series is untouched", arguments: CalendarBackend.allCases)
+    func recurrenceIdNeedsAScope(backend: CalendarBackend) async throws {
+        let harness = try await CalendarHarness(backend)
+        _ = await harness.result("calendar.create", Self.weekly)
+        #expect(await harness.invalidField("calendar.delete", ["id": "standup", "recurrenceId": "2026-11-25T09:30:00"]) == "recurrenceId")
+        #expect(await harness.invalidField("calendar.update", [
+            "id": "standup", "scope": "all", "recurrenceId": "2026-11-25T09:30:00", "patch": ["title": "Every one"],
+        ]) == "recurrenceId")
+        let event = try #require(await harness.result("calendar.get", ["id": "standup"]))
+        #expect(event["event"]?["title"] == Self.weekly["title"], "\(event)")
+    }
+
     @Test("updating this and following splits the event; changes report both", arguments: CalendarBackend.allCases)
     func updateThisAndFollowing(backend: CalendarBackend) async throws {
         let harness = try await CalendarHarness(backend)

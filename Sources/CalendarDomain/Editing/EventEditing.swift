@@ -55,8 +55,13 @@ enum EventEditing {
     /// occurrence with "thisAndFollowing").
     private static func target(_ event: CalendarEvent, scope: EditScope, recurrenceId: LocalDateTime?) throws(JSONFieldError) -> LocalDateTime? {
         switch (scope, recurrenceId) {
-        case (.all, _):
+        case (.all, nil):
             return nil
+        case (.all, let key?):
+            // A client that meant one occurrence must not change (or delete) the whole series unsaid.
+            throw JSONFieldError(field: "recurrenceId",
+                                 expected: "no recurrenceId with scope \"all\" (the default): give scope \"this\" or \"thisAndFollowing\" to change one occurrence or it and the rest",
+                                 got: JSONFieldError.quote(key.description))
         case (_, nil):
             throw JSONFieldError(field: "recurrenceId", expected: "the start of the occurrence scope \"\(scope.rawValue)\" applies to",
                                  got: JSONFieldError.nothing)
