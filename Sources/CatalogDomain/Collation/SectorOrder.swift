@@ -60,7 +60,9 @@ final class Collator {
                 key = [UInt8](repeating: 0, count: Int(length))
                 length = key.withUnsafeMutableBufferPointer { sb_collator_sort_key(collator, utf8.baseAddress, utf8.count, $0.baseAddress, Int32($0.count)) }
             }
-            return Array(key.prefix(max(0, Int(length))))
+            // Trimmed in place: no second copy of every name's key.
+            key.removeLast(key.count - min(max(0, Int(length)), key.count))
+            return key
         }
     }
 
