@@ -28,19 +28,19 @@ public final class InMemoryChatService: ChatService {
     public func users(except user: String, page: PageRequest) async throws -> Page<ChatUser> {
         let after = try ChatRules.usersAfter(page.cursor)
         return store.withLock { store in
-            let ordered = store.users.values.filter { $0.id != user }.sorted { ($0.login, $0.id) < ($1.login, $1.id) }
+            let ordered = store.users.values.filter { !$0.id.hasSameBytes(as: user) }.sorted { ($0.login, $0.id) < ($1.login, $1.id) }
             let rest = ordered.filter { user in after.map { (user.login, user.id) > ($0.login, $0.id) } ?? true }
             return ChatRules.usersPage(Array(rest.prefix(page.limit + 1)), limit: page.limit)
         }
     }
 
     public func user(id: String) async throws -> ChatUser? {
-        store.withLock { $0.users[id] }
+        store.withLock { $0.users[ExactID(id)] }
     }
 
     public func rooms(user: String) async throws -> [ChatRoom] {
         store.withLock { store in
-            let views = store.rooms.keys.compactMap { store.view($0, user: user) }
+            let views = store.rooms.keys.compactMap { store.view($0.id, user: user) }
             return views.sorted(by: ChatRules.latestFirst)
         }
     }
@@ -51,11 +51,11 @@ public final class InMemoryChatService: ChatService {
 
     public func openDirect(user: String, with other: String) async throws -> Committed<OpenedRoom> {
         let opened = try store.withLock { store throws(ServiceError) in
-            guard store.users[other] != nil else { throw ServiceError.notFound(kind: "user", id: other) }
+            guard store.users[ExactID(other)] != nil else { throw ServiceError.notFound(kind: "user", id: other) }
             let record = ChatRoomRecord.direct(user, other)
-            let created = store.rooms[record.id] == nil
+            let created = store.rooms[ExactID(record.id)] == nil
             if created {
-                store.rooms[record.id] = record
+                store.rooms[ExactID(record.id)] = record
                 store.log.record(itemID: record.id, kind: .created)
             }
             guard let view = store.view(record.id, user: user) else { throw ServiceError.notFound(kind: "room", id: record.id) }
@@ -69,7 +69,7 @@ public final class InMemoryChatService: ChatService {
         let before = try ChatRules.historyBefore(page.cursor, roomId: roomId)
         return try store.withLock { store throws(ServiceError) in
             guard store.view(roomId, user: user) != nil else { throw ServiceError.notFound(kind: "room", id: roomId) }
-            let positions = (store.roomMessages[roomId] ?? []).reversed().lazy.filter { position in before.map { position < $0 } ?? true }
+            let positions = (store.roomMessages[ExactID(roomId)] ?? []).reversed().lazy.filter { position in before.map { position < $0 } ?? true }
             let messages = positions.prefix(page.limit + 1).compactMap(store.message(at:))
             return ChatRules.historyPage(Array(messages), roomId: roomId, limit: page.limit)
         }
@@ -78,7 +78,7 @@ public final class InMemoryChatService: ChatService {
     public func markRead(user: String, roomId: String, upTo messageId: String) async throws -> Committed<ChatRoom> {
         let (committed, changed) = try store.withLock { store throws(ServiceError) in
             guard store.view(roomId, user: user) != nil else { throw ServiceError.notFound(kind: "room", id: roomId) }
-            guard let position = StoredChatMessage.position(of: messageId), store.message(at: position)?.roomId == roomId else {
+            guard let position = StoredChatMessage.position(of: messageId), store.message(at: position)?.roomId.hasSameBytes(as: roomId) == true else {
                 throw ServiceError.notFound(kind: "message", id: messageId)
             }
             let key = InMemoryChatStore.MemberKey(first: roomId, second: user)
@@ -109,12 +109,12 @@ public final class InMemoryChatService: ChatService {
                 duplicate.duplicate = true
                 return (Committed(duplicate, state: store.state), nil as ChatRoomRecord?)
             }
-            guard let room = store.rooms[roomId], room.members.contains(sender) else { throw ServiceError.notFound(kind: "room", id: roomId) }
+            guard let room = store.rooms[ExactID(roomId)], room.hasMember(sender) else { throw ServiceError.notFound(kind: "room", id: roomId) }
             let stored = store.store(roomId: roomId, senderId: sender, text: text, clientMessageId: clientMessageId, sentAt: now)
             return (Committed(stored.message, state: store.state), room)
         }
         // Stored before under this client id, but for another room: this message is not the one stored.
-        if committed.value.duplicate == true, committed.value.roomId != roomId { throw ChatSend.reused(clientMessageId, in: committed.value.roomId) }
+        if committed.value.duplicate == true, !committed.value.roomId.hasSameBytes(as: roomId) { throw ChatSend.reused(clientMessageId, in: committed.value.roomId) }
         guard let room = reply else { return committed }
         signal.post()
         if peerReplies, let peer = SimulatedPeer.peer(in: room, answering: sender) { answer(in: room.id, as: peer) }
@@ -135,7 +135,7 @@ public final class InMemoryChatService: ChatService {
     public func messages(roomId: String, after sinceState: String, limit: Int) async throws -> ChatMessageBatch {
         try store.withLock { store throws(ServiceError) in
             let since = try ChatRules.sequence(of: sinceState, latest: store.log.latest)
-            let positions = (store.roomMessages[roomId] ?? [])
+            let positions = (store.roomMessages[ExactID(roomId)] ?? [])
             // Positions and log sequences grow together: find the first message after `since` by bisection.
             var low = 0
             var high = positions.count

@@ -78,7 +78,7 @@ public struct SQLiteChatService: ChatService {
     public func markRead(user: String, roomId: String, upTo messageId: String) async throws -> Committed<ChatRoom> {
         let (committed, changed) = try await write { db in
             guard try Self.view(db, roomId: roomId, user: user) != nil else { throw ServiceError.notFound(kind: "room", id: roomId) }
-            guard let position = StoredChatMessage.position(of: messageId), try Self.fetchMessage(db, position: position)?.roomId == roomId else {
+            guard let position = StoredChatMessage.position(of: messageId), try Self.fetchMessage(db, position: position)?.roomId.hasSameBytes(as: roomId) == true else {
                 throw ServiceError.notFound(kind: "message", id: messageId)
             }
             try db.execute(sql: "UPDATE chat_member SET read_up_to = ? WHERE room_id = ? AND user_id = ? AND read_up_to < ?",

@@ -169,6 +169,22 @@ struct ChatServiceTests {
         }
     }
 
+    @Test("client message ids that differ only in Unicode normalisation are two sends on every backend, compared by their bytes",
+          arguments: Backend.available)
+    func clientIdsComparedByBytes(backend: Backend) async throws {
+        try await Self.withChat(backend) { chat in
+            let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
+            let first = try await chat.send(sender: Self.me, roomId: "dm-u0-u1", text: "composed", clientMessageId: composed).value
+            let second = try await chat.send(sender: Self.me, roomId: "dm-u0-u1", text: "decomposed", clientMessageId: decomposed).value
+            #expect(!first.duplicate && !second.duplicate && first.id != second.id)
+            // Swift's `==` would take the two ids as one: compare the texts' bytes.
+            let stored = try await chat.sentMessage(sender: Self.me, clientMessageId: decomposed)
+            #expect(stored.map { Array($0.text.utf8) } == Array("decomposed".utf8))
+            let history = try await chat.history(user: Self.me, roomId: "dm-u0-u1", page: PageRequest(limit: 2)).items
+            #expect(history.map { Array($0.text.utf8) } == [Array("decomposed".utf8), Array("composed".utf8)])
+        }
+    }
+
     @Test("one client id for two rooms in one batch (both queued before either was stored): the second fails alone, nothing is lost",
           arguments: Backend.available)
     func clientIdReusedInOneBatch(backend: Backend) async throws {

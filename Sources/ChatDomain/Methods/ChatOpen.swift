@@ -21,7 +21,7 @@ public enum ChatOpen: RPCMethod {
 
     static func run(_ params: Params, chat: any ChatService, user: String) async throws -> Result {
         try ChatLimits.check(params.userId, field: "userId", maximum: ChatLimits.id)
-        guard params.userId != user else {
+        guard !params.userId.hasSameBytes(as: user) else {
             throw JSONFieldError(field: "userId", expected: "another user's id (a direct room has two members)", got: JSONFieldError.quote(params.userId))
         }
         do {

@@ -73,7 +73,7 @@ public enum ChatSend: RPCMethod {
         let check = try await chat.sendCheck(sender: user, roomId: params.roomId, clientMessageId: params.clientMessageId)
         if var stored = check.stored {
             // A transaction id names one message: reused for another room it is a client's mistake.
-            guard stored.roomId == params.roomId else { throw reused(params.clientMessageId, in: stored.roomId) }
+            guard stored.roomId.hasSameBytes(as: params.roomId) else { throw reused(params.clientMessageId, in: stored.roomId) }
             stored.duplicate = true
             return Result(message: stored, state: check.state)
         }
@@ -88,7 +88,7 @@ public enum ChatSend: RPCMethod {
             // Sent again while the first is pending: its answer, as for one stored already. The first's
             // chat.messageState goes to the connection that sent it (before or after this answer);
             // nothing more is queued.
-            guard first.message.roomId == params.roomId else { throw reused(params.clientMessageId, in: first.message.roomId) }
+            guard first.message.roomId.hasSameBytes(as: params.roomId) else { throw reused(params.clientMessageId, in: first.message.roomId) }
             var message = first.message
             message.duplicate = true
             return Result(message: message, state: check.state)

@@ -89,7 +89,7 @@ extension PostgresChatService {
         }
         let outcomes = zip(batch, checks).map { request, check -> ChatSendOutcome in
             let state = ChangeTracking.state(domain: chatDomain, sequence: check.latest)
-            guard let stored = check.stored, stored.roomId == request.roomId else { return .failed(error) }
+            guard let stored = check.stored, stored.roomId.hasSameBytes(as: request.roomId) else { return .failed(error) }
             return stored.sentAt == sentAt ? .stored(stored, state: state) : .duplicate(of: stored, for: request, state: state)
         }
         logger.notice("chat.send: the session ended during a batch's COMMIT; looked up by client id: \(outcomes.filter(\.stored).count) of \(batch.count) stored")

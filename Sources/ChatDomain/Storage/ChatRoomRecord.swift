@@ -1,3 +1,5 @@
+import SwitchboardCore
+
 /// A room as stored, before the reader's view (last message, unread count) is added.
 struct ChatRoomRecord: Sendable, Equatable {
     var id: String
@@ -16,6 +18,11 @@ struct ChatRoomRecord: Sendable, Equatable {
     /// The direct room of two users (see ``ChatRules/directRoomID(_:_:)``).
     static func direct(_ first: String, _ second: String) -> ChatRoomRecord {
         ChatRoomRecord(id: ChatRules.directRoomID(first, second), kind: .direct, name: nil, members: [first, second])
+    }
+
+    /// Whether `user` is a member, by the id's bytes (``ExactID``).
+    func hasMember(_ user: String) -> Bool {
+        members.contains { $0.hasSameBytes(as: user) }
     }
 
     /// The room as `reader` sees it.

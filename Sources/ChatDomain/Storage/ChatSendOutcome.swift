@@ -17,7 +17,7 @@ struct ChatSendOutcome: Sendable {
     /// that message marked ``ChatMessage/duplicate``; a failure when that message is in another room
     /// (two sends with one client id for two rooms, both queued before either was stored).
     static func duplicate(of existing: StoredChatMessage, for request: ChatSendRequest, state: String) -> ChatSendOutcome {
-        guard existing.roomId == request.roomId else { return .failed(ChatSend.reused(request.clientMessageId, in: existing.roomId)) }
+        guard existing.roomId.hasSameBytes(as: request.roomId) else { return .failed(ChatSend.reused(request.clientMessageId, in: existing.roomId)) }
         var message = existing.message
         message.duplicate = true
         return ChatSendOutcome(result: .success(Committed(message, state: state)), stored: false)

@@ -1,14 +1,15 @@
 import SwitchboardCore
 
 /// What ``InMemoryChatService`` holds, behind its lock: users, rooms, messages in storage order,
-/// read marks, and the change log.
+/// read marks, and the change log. Ids are keyed by their bytes (``ExactID``), as SQLite and
+/// PostgreSQL compare them: NFC `café` and NFD `cafe\u{301}` are two client message ids there.
 struct InMemoryChatStore: Sendable {
-    var users: [String: ChatUser] = [:]
-    var rooms: [String: ChatRoomRecord] = [:]
+    var users: [ExactID: ChatUser] = [:]
+    var rooms: [ExactID: ChatRoomRecord] = [:]
     /// Position `p` is at index `p - 1`.
     var messages: [StoredChatMessage] = []
     /// Positions of each room's messages, in order.
-    var roomMessages: [String: [Int64]] = [:]
+    var roomMessages: [ExactID: [Int64]] = [:]
     /// How far each member has read each room (a position; 0 for nothing).
     var readUpTo: [MemberKey: Int64] = [:]
     /// Messages by sender and client message id.
@@ -17,14 +18,19 @@ struct InMemoryChatStore: Sendable {
 
     /// A (room or sender, user or client message id) pair.
     struct MemberKey: Hashable, Sendable {
-        var first: String
-        var second: String
+        var first: ExactID
+        var second: ExactID
+
+        init(first: String, second: String) {
+            self.first = ExactID(first)
+            self.second = ExactID(second)
+        }
     }
 
     init(now: Int64, log: InMemoryChangeLog) {
         self.log = log
-        for user in DemoChat.users { users[user.id] = user }
-        for room in DemoChat.rooms { rooms[room.id] = room }
+        for user in DemoChat.users { users[ExactID(user.id)] = user }
+        for room in DemoChat.rooms { rooms[ExactID(room.id)] = room }
         let demo = DemoChat.messages(now: now)
         for message in demo.messages { append(message) }
         for (room, position) in demo.readUpTo { readUpTo[MemberKey(first: room, second: DemoChat.me.id)] = position }
@@ -38,10 +44,10 @@ struct InMemoryChatStore: Sendable {
 
     /// The room as `user` sees it; `nil` when `user` is not a member.
     func view(_ roomId: String, user: String) -> ChatRoom? {
-        guard let room = rooms[roomId], room.members.contains(user) else { return nil }
-        let positions = roomMessages[roomId] ?? []
+        guard let room = rooms[ExactID(roomId)], room.hasMember(user) else { return nil }
+        let positions = roomMessages[ExactID(roomId)] ?? []
         let read = readUpTo[MemberKey(first: roomId, second: user)] ?? 0
-        let unread = positions.reversed().prefix { $0 > read }.filter { message(at: $0)?.senderId != user }.count
+        let unread = positions.reversed().prefix { $0 > read }.filter { message(at: $0)?.senderId.hasSameBytes(as: user) == false }.count
         return room.view(lastMessage: positions.last.flatMap(message(at:)), unreadCount: unread)
     }
 
@@ -58,7 +64,7 @@ struct InMemoryChatStore: Sendable {
 
     private mutating func append(_ message: StoredChatMessage) {
         messages.append(message)
-        roomMessages[message.roomId, default: []].append(message.position)
+        roomMessages[ExactID(message.roomId), default: []].append(message.position)
         if let id = message.clientMessageId { sent[MemberKey(first: message.senderId, second: id)] = message.position }
     }
 }
