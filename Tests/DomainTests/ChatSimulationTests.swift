@@ -52,4 +52,30 @@ struct ChatSimulationTests {
         #expect(stored.value.state == .sent && stored.value.clientMessageId == "s")
         #expect(try await chat.sentMessage(sender: "u0", clientMessageId: "s") == stored.value)
     }
+
+    @Test("slow: one chat request after a burst releases every send of it, also those the writer has not reached yet",
+          .timeLimit(.minutes(1)))
+    func slowBurst() async throws {
+        let base = InMemoryChatService(clock: ChatServiceTests.clock, peerReplies: false)
+        // Held for an hour unless released: a send the request did not release holds the test up.
+        let chat = SimulatedChatService(base, mode: .slow, clock: ChatServiceTests.clock, hold: .seconds(3_600))
+        let burst = (1...3).map { ChatSendRequest(sender: "u0", roomId: "grp-team", text: "m\($0)", clientMessageId: "b\($0)") }
+        for send in burst {
+            _ = try await chat.sendCheck(sender: send.sender, roomId: send.roomId, clientMessageId: send.clientMessageId)
+        }
+        // The writer stores them one after another, as the group commit does.
+        let writer = Task { await chat.send(burst) }
+        await chat.untilSendHeld()
+        _ = try await chat.rooms(user: "u0")
+        let stored = await writer.value
+        #expect(try stored.map { try $0.get().value.text } == ["m1", "m2", "m3"])
+
+        // A send checked after that request is held until the next one.
+        _ = try await chat.sendCheck(sender: "u0", roomId: "grp-team", clientMessageId: "b4")
+        let later = Task { try await chat.send(sender: "u0", roomId: "grp-team", text: "m4", clientMessageId: "b4") }
+        await chat.untilSendHeld()
+        #expect(try await base.sentMessage(sender: "u0", clientMessageId: "b4") == nil, "held, not stored")
+        _ = try await chat.users(except: "u0", page: PageRequest())
+        #expect(try await later.value.value.text == "m4")
+    }
 }

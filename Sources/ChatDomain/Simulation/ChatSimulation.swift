@@ -7,7 +7,7 @@ public enum ChatSimulation: String, Sendable, CaseIterable {
     /// Every chat request answers the service-failure error (`-32060`) with a fresh `debugId`,
     /// which the host's log line for the failure names too.
     case serverError = "server-error"
-    /// Each `chat.send` stays pending until the next chat request (from any client of this process)
+    /// Each `chat.send` stays pending until the next chat request after its answer (from any client of this process)
     /// or ``SimulatedChatService/slowHold`` passes, whichever comes first. A held send keeps its
     /// in-flight slot, so at most `--max-in-flight` wait at once.
     case slow

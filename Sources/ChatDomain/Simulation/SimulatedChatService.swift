@@ -18,16 +18,20 @@ public final class SimulatedChatService: ChatService {
     private let failures = Atomic<UInt64>(0)
     private let held = HeldSends()
 
-    public init(_ base: any ChatService, mode: ChatSimulation, clock: any WallClock) {
+    private let hold: Duration
+
+    /// - Parameter hold: how long a send is held at most in `slow` mode (``slowHold``; tests lengthen it).
+    public init(_ base: any ChatService, mode: ChatSimulation, clock: any WallClock, hold: Duration = slowHold) {
         self.base = base
         self.mode = mode
         self.clock = clock
+        self.hold = hold
     }
 
     public var signal: ChangeSignal { base.signal }
 
-    /// Throws the simulated error, or releases held sends (`slow`).
-    private func enter() throws(ServiceError) {
+    /// Throws the simulated error, or releases held sends (`slow`): a client's request, not the writer's store.
+    private func enter(releasing: Bool = true) throws(ServiceError) {
         switch mode {
         case .rateLimit:
             throw ServiceError.rateLimited(resetAt: clock.now() + Self.rateLimitWindowMs, retryAfterMs: Self.rateLimitWindowMs)
@@ -36,7 +40,7 @@ public final class SimulatedChatService: ChatService {
             var generator = SplitMix64(seed: number)
             throw ServiceError.serviceFailure(debugId: DebugID.make(using: &generator), cause: "simulated server error (--simulate server-error), failure \(number)")
         case .slow:
-            held.releaseAll()
+            if releasing { held.releaseAll() }
         }
     }
 
@@ -80,10 +84,20 @@ public final class SimulatedChatService: ChatService {
         return try await base.sentMessage(sender: sender, clientMessageId: clientMessageId)
     }
 
+    /// Each request's sends are held from their check: the writer reaches a send only after the sends
+    /// queued before it, so a hold timed from there held ten sends of one burst 2 s each, one after another.
     public func send(sender: String, roomId: String, text: String, clientMessageId: String) async throws -> Committed<ChatMessage> {
-        try enter()
-        if mode == .slow { await held.hold(atMost: Self.slowHold) }
+        try enter(releasing: false)
+        if mode == .slow { await held.hold(HeldSends.Key(sender: sender, clientMessageId: clientMessageId), atMost: hold) }
         return try await base.send(sender: sender, roomId: roomId, text: text, clientMessageId: clientMessageId)
+    }
+
+    /// `chat.send`'s check, before it answers `pending`: in `slow` mode the send's hold starts here.
+    public func sendCheck(sender: String, roomId: String, clientMessageId: String) async throws -> ChatSendCheck {
+        try enter()
+        let check = try await base.sendCheck(sender: sender, roomId: roomId, clientMessageId: clientMessageId)
+        if mode == .slow, check.stored == nil { held.checked(HeldSends.Key(sender: sender, clientMessageId: clientMessageId)) }
+        return check
     }
 
     /// Returns once a send is held (`slow`): for code that must release it by its next request, not
@@ -104,35 +118,73 @@ public final class SimulatedChatService: ChatService {
     }
 }
 
-/// Sends waiting in `slow` mode, each released by the next request or by its own time limit.
+/// Sends waiting in `slow` mode. A send is held from its check until a chat request made after that
+/// check (``releaseAll()``), or until its time limit from the check has passed, whichever is first.
 final class HeldSends: Sendable {
+    struct Key: Hashable {
+        var sender: ExactID
+        var clientMessageId: ExactID
+
+        init(sender: String, clientMessageId: String) {
+            self.sender = ExactID(sender)
+            self.clientMessageId = ExactID(clientMessageId)
+        }
+    }
+
+    private struct Check {
+        /// ``Waiting/releases`` at the check.
+        var releases: UInt64
+        var at: ContinuousClock.Instant
+    }
+
     private struct Waiting {
+        /// How many times ``releaseAll()`` ran: a send checked before the latest is not held.
+        var releases: UInt64 = 0
+        /// Sends checked and not reached by the writer yet. One whose answer never went out is
+        /// forgotten after ``forgetAfter``.
+        var checks: [Key: Check] = [:]
         var nextID: UInt64 = 0
         var continuations: [UInt64: CheckedContinuation<Void, Never>] = [:]
         /// Waiting for a send to be held.
         var watchers: [CheckedContinuation<Void, Never>] = []
     }
 
+    private static let forgetAfter: Duration = .seconds(60)
     private let waiting = Mutex(Waiting())
 
-    /// Suspends until ``releaseAll()`` or until `limit` has passed.
-    func hold(atMost limit: Duration) async {
-        let id = waiting.withLock { waiting in
-            waiting.nextID += 1
-            return waiting.nextID
+    /// Starts the hold of the send `key`: its `chat.send` is about to answer `pending`.
+    func checked(_ key: Key) {
+        let now = ContinuousClock.now
+        waiting.withLock { waiting in
+            if waiting.checks.count >= 1_024 { waiting.checks = waiting.checks.filter { now - $0.value.at < Self.forgetAfter } }
+            waiting.checks[key] = Check(releases: waiting.releases, at: now)
         }
+    }
+
+    /// Suspends until ``releaseAll()`` runs after the send's check, or until `limit` after the check
+    /// (after now for a send not checked: a direct call of the service).
+    func hold(_ key: Key, atMost limit: Duration) async {
+        let now = ContinuousClock.now
         var timer: Task<Void, Never>?
-        await withCheckedContinuation { continuation in
-            let watchers = waiting.withLock { waiting in
-                waiting.continuations[id] = continuation
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let held = waiting.withLock { waiting -> (id: UInt64, remaining: Duration, watchers: [CheckedContinuation<Void, Never>])? in
+                let check = waiting.checks.removeValue(forKey: key) ?? Check(releases: waiting.releases, at: now)
+                let remaining = check.at + limit - now
+                guard check.releases == waiting.releases, remaining > .zero else { return nil }
+                waiting.nextID += 1
+                waiting.continuations[waiting.nextID] = continuation
                 defer { waiting.watchers = [] }
-                return waiting.watchers
+                return (waiting.nextID, remaining, waiting.watchers)
             }
-            watchers.forEach { $0.resume() }
+            guard let held else {
+                continuation.resume()
+                return
+            }
+            held.watchers.forEach { $0.resume() }
             // Started once the continuation is in place, so its release always finds it.
             timer = Task { [self] in
-                try? await Task.sleep(for: limit)
-                release(id)
+                try? await Task.sleep(for: held.remaining)
+                release(held.id)
             }
         }
         timer?.cancel()
@@ -149,8 +201,10 @@ final class HeldSends: Sendable {
         }
     }
 
+    /// Releases every send held, and every send checked so far.
     func releaseAll() {
         let all = waiting.withLock { waiting in
+            waiting.releases &+= 1
             defer { waiting.continuations = [:] }
             return Array(waiting.continuations.values)
         }
