@@ -53,7 +53,7 @@ struct BinarySignalTests {
 
     @Test("SIGTERM while as many requests as cores ignore their cancel: a request waiting for a slot is answered -32800 before exit")
     func waitingRequestAnsweredWhileThePoolIsBusy() throws {
-        // As many busy requests as the task pool has threads (libdispatch may add more when they stay busy).
+        // As many busy requests as slots (host.sleep runs on the long-work threads, off the task pool).
         let cores = Self.usableCores()
         let host = try SpawnedHost(arguments: ["--drain-timeout", "200", "--max-in-flight", String(cores)])
         for id in 1...cores {

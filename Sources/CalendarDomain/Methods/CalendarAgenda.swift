@@ -10,6 +10,7 @@ import SwitchboardCore
 public enum CalendarAgenda: RPCMethod {
     public static let name = "calendar.agenda"
     public static let summary = "Lists every day of a date range in a time zone, each with its events."
+    public static let runsLong = true
 
     public struct Params: Decodable, Sendable {
         public var from: CalendarDate

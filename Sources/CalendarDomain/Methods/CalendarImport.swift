@@ -10,6 +10,7 @@ import SwitchboardCore
 public enum CalendarImport: RPCMethod {
     public static let name = "calendar.import"
     public static let summary = "Imports iCalendar (.ics) events from a file or inline, updating by UID."
+    public static let runsLong = true
 
     /// The largest iCalendar text an import reads.
     public static let maxBytes = 32 << 20
@@ -92,6 +93,7 @@ public struct ICalendarProblem: Sendable, Equatable, Encodable {
 public enum CalendarExport: RPCMethod {
     public static let name = "calendar.export"
     public static let summary = "Exports events as iCalendar (.ics) text."
+    public static let runsLong = true
 
     public struct Params: Decodable, Sendable {
         public var from: CalendarDate?

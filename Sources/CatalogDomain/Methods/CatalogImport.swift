@@ -16,6 +16,7 @@ import SwitchboardCore
 public enum CatalogImport: RPCMethod {
     public static let name = "catalog.import"
     public static let summary = "Imports a catalog in the shopping app's backend format, from a file or inline."
+    public static let runsLong = true
 
     /// Entries (sectors and brochures) per batch, and between progress reports.
     public static let batchSize = 500

@@ -8,6 +8,7 @@ import SwitchboardCore
 public enum CatalogSearch: RPCMethod {
     public static let name = "catalog.search"
     public static let summary = "Searches brochure titles and retailer names, ignoring accents and case."
+    public static let runsLong = true
 
     public typealias Params = SearchRequest
 

@@ -9,6 +9,7 @@ import SwitchboardCore
 public enum CatalogSectors: RPCMethod {
     public static let name = "catalog.sectors"
     public static let summary = "Lists the sectors in the alphabetical order of a locale, each with its brochure count."
+    public static let runsLong = true
 
     public struct Params: Decodable, Sendable {
         public var locale: String?

@@ -16,14 +16,21 @@ public struct MethodRegistry: Sendable {
 
     public init() {}
 
-    /// Registers a method whose handler runs as a task of its own, so it may take its time.
+    /// Registers a method whose handler runs as a task of its own, so it may take its time: on
+    /// ``LongWorkExecutor`` when the method ``RPCMethod/runsLong``, wherever it is called from (a
+    /// request, an MCP `tools/call`, `switchboard call`).
     public mutating func register<M: RPCMethod>(
         _ method: M.Type,
         _ handler: @escaping @Sendable (_ params: M.Params, _ context: RequestContext) async throws -> M.Result
     ) {
         add(MethodEntry(name: M.name, summary: M.summary, kind: .request, body: .task { params in
             let decoded = try ParamsDecoding.decode(M.Params.self, from: params, open: M.paramsAreOpen)
-            return { context in try M.encode(result: try await handler(decoded, context)) }
+            guard M.runsLong else { return { context in try M.encode(result: try await handler(decoded, context)) } }
+            return { context in
+                try await withTaskExecutorPreference(LongWorkExecutor.shared) {
+                    try M.encode(result: try await handler(decoded, context))
+                }
+            }
         }))
     }
 

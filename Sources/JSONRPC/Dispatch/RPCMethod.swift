@@ -24,11 +24,17 @@ public protocol RPCMethod: SendableMetatype {
     static func encode(result: Result) throws -> JanssonValue
     /// True when `Params` is ``OpenParams`` (decided the same way).
     static var paramsAreOpen: Bool { get }
+    /// True for a method whose work can grow with the data rather than with a page (a search that
+    /// scans, a sort of everything, an import, an expansion): it runs on ``LongWorkExecutor``'s
+    /// threads, so as many of them at once as cores do not hold every thread of Swift's task pool
+    /// while other requests wait. False by default.
+    static var runsLong: Bool { get }
 }
 
 extension RPCMethod {
     public static func encode(result: Result) throws -> JanssonValue { try ResultEncoding.encodePlain(result) }
     public static var paramsAreOpen: Bool { false }
+    public static var runsLong: Bool { false }
 }
 
 extension RPCMethod where Result: JSONTextEncodable {

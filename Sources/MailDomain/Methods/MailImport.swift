@@ -16,6 +16,7 @@ import SwitchboardCore
 public enum MailImport: RPCMethod {
     public static let name = "mail.import"
     public static let summary = "Imports messages in the prototype backend's inbox format, from a file or inline."
+    public static let runsLong = true
 
     /// Records per batch, and between progress reports.
     public static let batchSize = 500

@@ -7,6 +7,7 @@ import SwitchboardCore
 public enum MailSearch: RPCMethod {
     public static let name = "mail.search"
     public static let summary = "Searches sender, subject and text of every folder, best match first."
+    public static let runsLong = true
 
     public typealias Params = SearchRequest
 

@@ -7,6 +7,7 @@ import SwitchboardCore
 public enum MailThread: RPCMethod {
     public static let name = "mail.thread"
     public static let summary = "Reads a whole conversation, oldest message first, with full text."
+    public static let runsLong = true
 
     public struct Params: Decodable, Sendable {
         public var threadId: String

@@ -11,6 +11,7 @@ import Jansson
 public enum HostSleep: RPCMethod {
     public static let name = "host.sleep"
     public static let summary = "Sleeps for ms milliseconds in steps, reporting progress; for tests (cancellable unless busy)."
+    public static let runsLong = true
 
     public struct Params: Decodable, Sendable {
         public var ms: Int
