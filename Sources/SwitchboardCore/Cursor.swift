@@ -31,7 +31,8 @@ public struct Cursor: Sendable, Equatable {
     }
 
     /// Reads `text` as a cursor of `list`; throws the `-32602` error a client should see otherwise.
-    public static func decode(_ text: String, list: String) throws(JSONFieldError) -> Cursor {
+    /// `maximumLength` is for a list whose cursors carry a name of any length (a plugin's tool).
+    public static func decode(_ text: String, list: String, maximumLength: Int = maximumLength) throws(JSONFieldError) -> Cursor {
         guard text.utf8.count <= maximumLength, let bytes = Base64URL.decode(text), !bytes.contains(0) else { throw invalid(text) }
         let parts = String(decoding: bytes, as: UTF8.self).split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 4, checksum(parts[0...2].joined(separator: "\u{1F}")) == parts[3] else { throw invalid(text) }

@@ -66,7 +66,7 @@ struct MCPToolPagingTests {
         let router = GrowingTools([])
         router.add((0..<5).map { "p.t\($0)" })
         let catalog = try Self.catalog(router, pageLimit: 2)
-        let restarted = try catalog.page(after: "after:0:p.t4")
+        let restarted = try catalog.page(after: MCPCursor(after: "p.t4", seen: 0).text)
         #expect(Self.names(restarted.tools) == ["p.t0", "p.t1"], "\(restarted)")
         var names = Self.names(restarted.tools)
         var cursor = restarted.nextCursor
@@ -79,8 +79,35 @@ struct MCPToolPagingTests {
         #expect(names == (0..<5).map { "p.t\($0)" })
     }
 
-    @Test("cursors that are not ours are refused naming cursor", arguments: ["elsewhere", "after:", "after:7", "after:x:p.b", "after:1:", ""])
+    @Test("cursors that are not ours, edited or cut short are refused naming cursor",
+          arguments: ["elsewhere", "after:", "after:7", "after:x:p.b", "after:1:", "after:1:zzz", "after:99:p.a", "",
+                      String(MCPCursor(after: "p.a", seen: 0).text.dropLast()), MCPCursor(after: "p.a", seen: 0).text + "A"])
     func foreignCursors(cursor: String) throws {
-        #expect(throws: ResponseError.self) { try Self.catalog(GrowingTools(["p.a"])).page(after: cursor) }
+        #expect(throws: JSONFieldError.self) { try Self.catalog(GrowingTools(["p.a"])).page(after: cursor) }
+    }
+
+    @Test("tools with long names (600 bytes) page to the end: every cursor handed out is taken back")
+    func longNames() throws {
+        let names = (0..<7).map { "p." + String(repeating: "x", count: 600) + "\($0)" }
+        let catalog = try Self.catalog(GrowingTools(names), pageLimit: 2)
+        var listed: [String] = []
+        var cursor: String?
+        repeat {
+            let page = try catalog.page(after: cursor)
+            listed += Self.names(page.tools)
+            cursor = page.nextCursor
+        } while cursor != nil
+        #expect(listed == names)
+    }
+
+    @Test("prompts/list: a cursor handed out for a long name is taken back; an edited one is refused")
+    func promptCursors() throws {
+        let prompts = (0..<1_005).map { JSONValue.object(["name": .string("p." + String(1_000 + $0) + String(repeating: "y", count: 600))]) }
+        let first = try MCPPromptsList.page(prompts, after: nil)
+        let cursor = try #require(first["nextCursor"]?.stringValue)
+        let second = try MCPPromptsList.page(prompts, after: cursor)
+        #expect(second["prompts"]?.arrayValue?.count == 5 && second["nextCursor"] == nil)
+        #expect(throws: JSONFieldError.self) { try MCPPromptsList.page(prompts, after: "after:x") }
+        #expect(throws: JSONFieldError.self) { try MCPPromptsList.page(prompts, after: String(cursor.dropLast(2))) }
     }
 }

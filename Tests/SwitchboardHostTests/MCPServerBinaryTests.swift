@@ -1,4 +1,5 @@
 import Jansson
+import SwitchboardCore
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -102,7 +103,7 @@ struct MCPServerBinaryTests {
             #expect(refused["error"]?["data"]?["field"] == "cursor", "cursor \(cursor.prefix(20))")
         }
         // Past the last tool: an empty last page.
-        let end = try Self.call(host, 200, "tools/list", #"{"cursor":"after:0:~"}"#)["result"]
+        let end = try Self.call(host, 200, "tools/list", #"{"cursor":"\#(Cursor(list: "tools/list", sortKey: "0", id: "~").encoded)"}"#)["result"]
         #expect(end?["tools"] == [] && end?["nextCursor"] == nil)
     }
 

@@ -1,5 +1,6 @@
 import Jansson
 import JSONRPC
+import SwitchboardCore
 
 /// MCP `prompts/list {cursor?}` → `{prompts, nextCursor?}`: every prompt of the plugins on one page.
 public enum MCPPromptsList: RPCMethod {
@@ -15,18 +16,19 @@ public enum MCPPromptsList: RPCMethod {
     static func page(_ prompts: [JSONValue], after cursor: String?) throws -> JSONValue {
         var rest = prompts[...]
         if let cursor {
-            guard cursor.hasPrefix("after:"), cursor.count > "after:".count, cursor.utf8.count <= 512 else {
-                throw ResponseError.invalidParams(JSONFieldError(field: "cursor", expected: "a nextCursor from prompts/list",
-                                                                 got: JSONFieldError.excerpt(cursor)))
-            }
-            let after = cursor.dropFirst("after:".count)
+            // A ``Cursor`` naming the last prompt of the page before: edited or cut, it is refused.
+            let after = try Cursor.decode(cursor, list: list, maximumLength: .max).id
             rest = prompts.drop { ($0["name"]?.stringValue ?? "") <= after }
         }
         let items = rest.prefix(pageSize).map(MCPOwner.underMeta)
         var answer: JSONObject = ["prompts": .array(items)]
-        if rest.count > pageSize, let last = items.last?["name"]?.stringValue { answer["nextCursor"] = .string("after:" + last) }
+        if rest.count > pageSize, let last = items.last?["name"]?.stringValue {
+            answer["nextCursor"] = .string(Cursor(list: list, sortKey: "", id: last).encoded)
+        }
         return .object(answer)
     }
+
+    private static let list = "prompts/list"
 }
 
 /// MCP `prompts/get {name, arguments?}` → `{description?, messages}`.

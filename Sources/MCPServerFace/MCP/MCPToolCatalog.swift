@@ -1,5 +1,6 @@
 import Jansson
 import JSONRPC
+import SwitchboardCore
 import SwitchboardHost
 
 /// The methods an MCP client sees as tools, each under its own name (`inbox.list`: MCP 2025-11-25
@@ -41,10 +42,7 @@ struct MCPToolCatalog {
         var rest = entries[...]
         var after: String?
         if let cursor {
-            guard let position = MCPCursor(cursor) else {
-                throw ResponseError.invalidParams(JSONFieldError(field: "cursor", expected: "a nextCursor from tools/list",
-                                                                 got: JSONFieldError.excerpt(cursor)))
-            }
+            let position = try MCPCursor(cursor)
             after = position.after
             late = entries.filter { $0.name <= position.after && (router?.arrival(of: $0.name) ?? 0) > position.seen }
             rest = entries[(entries.firstIndex { $0.name > position.after } ?? entries.count)...]
@@ -94,10 +92,11 @@ struct MCPToolCatalog {
 }
 
 /// A `tools/list` cursor: the name of the last tool of the page, so a page is stable while plugins add
-/// and remove tools, and the latest tool arrival it had seen (``MethodRouter/latestArrival``); opaque to
-/// clients, which only hand it back (`after:7:mail.send`).
+/// and remove tools, and the latest tool arrival it had seen (``MethodRouter/latestArrival``). Opaque
+/// to clients, which only hand it back: a ``Cursor`` of list `tools/list`, so an edited or cut one is
+/// refused, and one of any length the host gave out (a plugin's tool names are not bounded) is taken.
 struct MCPCursor {
-    private static let prefix = "after:"
+    private static let list = "tools/list"
 
     var after: String
     var seen: UInt64
@@ -107,14 +106,11 @@ struct MCPCursor {
         self.seen = seen
     }
 
-    init?(_ text: String) {
-        guard text.hasPrefix(Self.prefix), text.utf8.count <= 512 else { return nil }
-        let body = text.dropFirst(Self.prefix.count)
-        guard let colon = body.firstIndex(of: ":"), let seen = UInt64(body[..<colon]) else { return nil }
-        let after = body[body.index(after: colon)...]
-        guard !after.isEmpty else { return nil }
-        self.init(after: String(after), seen: seen)
+    init(_ text: String) throws(JSONFieldError) {
+        let cursor = try Cursor.decode(text, list: Self.list, maximumLength: .max)
+        guard let seen = UInt64(cursor.sortKey), !cursor.id.isEmpty else { throw Cursor.invalid(text) }
+        self.init(after: cursor.id, seen: seen)
     }
 
-    var text: String { "\(Self.prefix)\(seen):\(after)" }
+    var text: String { Cursor(list: Self.list, sortKey: String(seen), id: after).encoded }
 }
