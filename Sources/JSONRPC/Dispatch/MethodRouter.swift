@@ -25,6 +25,9 @@ public protocol MethodRouter: Sendable {
     var latestArrival: UInt64 { get }
     /// What an MCP client calling method `name` as a tool gets back (``ToolOutput``).
     func toolOutput(named name: String) -> ToolOutput
+    /// The members of another MCP server's own tool entry that `tools/list` passes on as they came
+    /// (`title`, `annotations`, `icons`); empty for a method of this host.
+    func toolPresentation(named name: String) -> JSONObject
 }
 
 /// What `tools/call` answers for a method, and so the `outputSchema` `tools/list` may promise.
@@ -43,4 +46,5 @@ extension MethodRouter {
     public func arrival(of name: String) -> UInt64 { 0 }
     public var latestArrival: UInt64 { 0 }
     public func toolOutput(named name: String) -> ToolOutput { .methodResult }
+    public func toolPresentation(named name: String) -> JSONObject { [:] }
 }

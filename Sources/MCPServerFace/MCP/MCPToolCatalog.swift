@@ -68,13 +68,20 @@ struct MCPToolCatalog {
         return (tools, nil)
     }
 
-    /// `{name, description, inputSchema, outputSchema?}` for `entry`.
+    /// `{name, description, inputSchema, outputSchema?}` for `entry`, and a plugin tool's own `title`,
+    /// `annotations` and `icons`.
     func tool(_ entry: MethodEntry) -> JSONValue {
         let method = description(of: entry)
         let schemas = MCPToolSchema(components: catalog.components)
         var text = method["summary"]?.stringValue ?? entry.summary
-        if let more = method["description"]?.stringValue, !more.isEmpty { text += "\n\n" + more }
-        var tool: JSONObject = ["name": .string(entry.name), "description": .string(text), "inputSchema": schemas.input(of: method)]
+        if let more = method["description"]?.stringValue, !more.isEmpty {
+            // A plugin's summary is its description's first line: the description alone, not the line twice.
+            text = more.hasPrefix(text) ? more : text + "\n\n" + more
+        }
+        var tool = dispatcher.router?.toolPresentation(named: entry.name) ?? [:]
+        tool["name"] = .string(entry.name)
+        tool["description"] = .string(text)
+        tool["inputSchema"] = schemas.input(of: method)
         switch dispatcher.router?.toolOutput(named: entry.name) ?? .methodResult {
         case .methodResult:
             if let output = schemas.output(of: method) { tool["outputSchema"] = output }

@@ -14,6 +14,9 @@ final class PluginTool: Sendable {
     let description: String
     let inputSchema: JSONValue
     let outputSchema: JSONValue?
+    /// `title` (a string), `annotations` (an object) and `icons` (an array) of the tool's entry, as the
+    /// server sent them: `tools/list` passes them on to MCP clients.
+    let presentation: JSONObject
     /// The first line of the description, for `host.methods` (made once: the router asks on every call).
     let summary: String
     /// False when the input schema accepts every object (`{"type": "object"}`), so arguments that are an
@@ -40,6 +43,11 @@ final class PluginTool: Sendable {
         self.inputSchema = inputSchema
         let outputSchema = value["outputSchema"]?.objectValue.map(JSONValue.object)
         self.outputSchema = outputSchema
+        var presentation: JSONObject = [:]
+        if let title = value["title"], title.stringValue != nil { presentation["title"] = title }
+        if let annotations = value["annotations"], annotations.objectValue != nil { presentation["annotations"] = annotations }
+        if let icons = value["icons"], icons.arrayValue != nil { presentation["icons"] = icons }
+        self.presentation = presentation
         let line = description.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
         summary = line.isEmpty ? "Tool \(name) of a plugin." : line
         let annotations: Set<String> = ["$schema", "$comment", "title", "description", "default", "examples"]

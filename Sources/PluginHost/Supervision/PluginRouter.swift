@@ -79,6 +79,11 @@ public struct PluginRouter: MethodRouter {
         return .passedThrough(outputSchema: tool.outputSchema)
     }
 
+    public func toolPresentation(named name: String) -> JSONObject {
+        guard let (plugin, toolName) = supervisor.plugin(owning: name), let tool = plugin.runningSession?.tools[toolName] else { return [:] }
+        return tool.presentation
+    }
+
     public var latestArrival: UInt64 { supervisor.toolArrivals.latest }
 
     /// A plugin's tool called from the MCP face: the plugin's `CallToolResult` passes through as it came
