@@ -193,6 +193,19 @@ struct MCPServerBinaryTests {
         #expect(try host.response(to: 2).response["error"]?["code"] == -32800)
     }
 
+    @Test("a cancelled call of a plugin's tool is a JSON-RPC -32800 naming the plugin, as a built-in tool's is, not an isError result")
+    func pluginToolCancelled() throws {
+        let host = try SpawnedHost(arguments: ["serve", "--plugins", PluginBinaryTests.fixtures, "--plugin-grace", "500"] + Self.memory)
+        _ = try Self.call(host, 1, "initialize", #"{"protocolVersion":"2025-11-25",\#(Self.clientInfo)}"#)
+        try host.send(H.request(2, "tools/call", #"{"name":"probe.hang","arguments":{},"_meta":{"progressToken":"h"}}"#))
+        // The plugin says it has the call.
+        _ = try Self.notification("notifications/progress", from: host)
+        try host.send(H.notification("notifications/cancelled", #"{"requestId":2,"reason":"test"}"#))
+        let answer = try host.response(to: 2).response
+        #expect(answer["result"] == nil, "\(answer)")
+        #expect(answer["error"]?["code"] == -32800 && answer["error"]?["data"]?["plugin"] == "probe", "\(answer)")
+    }
+
     @Test("resources/subscribe then a write through tools/call sends notifications/resources/updated {uri}; reads and lists in MCP's shapes")
     func resourceUpdates() throws {
         let host = try SpawnedHost(arguments: Self.memory)

@@ -9,7 +9,8 @@ import PluginHost
 /// text block MCP asks for; a plugin's tool answers its own `CallToolResult`, passed through as the
 /// plugin sent it (``PluginRouter/callTool(named:arguments:within:)``). An error the method answers (bad arguments, a domain error, a plugin's)
 /// is a result with `isError: true` whose text is the JSON-RPC error object, so the model can read
-/// and correct it; an unknown tool is a JSON-RPC `-32602`, a cancelled call `-32800`.
+/// and correct it; an unknown tool is a JSON-RPC `-32602`, a cancelled call `-32800` (its `data` saying
+/// what was stored, or that a plugin was told to stop and what it did is unknown).
 enum MCPToolCall {
     static func run(_ params: ToolsCall.Params, tools: MCPToolCatalog, plugins: PluginSupervisor?, context: RequestContext) async throws -> JSONValue {
         // MCP's arguments are an object; null is taken as none.
@@ -32,7 +33,8 @@ enum MCPToolCall {
             return .object(answer)
         } catch {
             let failure = ResponseError(error)
-            if !failure.reportsWrites, failure.code == .requestCancelled || Task.isCancelled { throw error }
+            // A cancelled call is a JSON-RPC -32800 (with what it wrote, when it says), a plugin's tool as a method.
+            if failure.code == .requestCancelled || Task.isCancelled { throw error }
             var object: JSONObject = ["code": .integer(Int64(failure.code.rawValue)), "message": .string(failure.message)]
             if let data = failure.data { object["data"] = data }
             return ["content": [["type": "text", "text": .string(JSONValue.object(object).jsonText())]], "isError": true]
