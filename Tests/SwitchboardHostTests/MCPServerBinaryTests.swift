@@ -193,6 +193,13 @@ struct MCPServerBinaryTests {
         #expect(try host.response(to: 2).response["error"]?["code"] == -32800)
     }
 
+    @Test("ping and server/discover ignore params members a later revision may add, as MCP's base params are open")
+    func openParams() throws {
+        let host = try SpawnedHost(arguments: Self.memory)
+        #expect(try Self.call(host, 1, "ping", #"{"futureMember":1,"_meta":{}}"#)["result"] == [:])
+        #expect(try Self.call(host, 2, "server/discover", #"{"futureMember":1}"#)["result"]?["supportedVersions"] != nil)
+    }
+
     @Test("a cancelled call of a plugin's tool is a JSON-RPC -32800 naming the plugin, as a built-in tool's is, not an isError result")
     func pluginToolCancelled() throws {
         let host = try SpawnedHost(arguments: ["serve", "--plugins", PluginBinaryTests.fixtures, "--plugin-grace", "500"] + Self.memory)
@@ -218,6 +225,9 @@ struct MCPServerBinaryTests {
         // An item that is not there is a resource not found too, MCP's one code, naming the URI.
         let missing = try Self.call(host, 40, "resources/read", #"{"uri":"feed://item/99999999"}"#)["error"]
         #expect(missing?["code"] == -32002 && missing?["data"] == ["uri": "feed://item/99999999"], "\(missing ?? .null)")
+        // A long URI is named by an excerpt, as every error names what it got.
+        let long = try Self.call(host, 41, "resources/read", #"{"uri":"x://\#(String(repeating: "y", count: 100_000))"}"#)["error"]
+        #expect(long?["code"] == -32002 && (long?["data"]?["uri"]?.stringValue?.utf8.count ?? .max) < 1_000)
 
         #expect(try Self.call(host, 5, "resources/subscribe", #"{"uri":"mail://inbox"}"#)["result"] == [:])
         #expect(try Self.call(host, 6, "resources/subscribe", #"{"uri":"mail://inbox"}"#)["result"] == [:])
@@ -259,6 +269,9 @@ struct MCPServerBinaryTests {
             let refused = try Self.call(host, id, "subscriptions/listen", #"{"notifications":\#(notifications)}"#)
             #expect(refused["error"]?["code"] == -32602 && refused["error"]?["data"]?["field"] == .string(field), "\(refused)")
         }
+        // Without notifications: named as an object it needs, as its wrong type is.
+        let missing = try Self.call(host, 43, "subscriptions/listen", #"{"futureMember":1}"#)["error"]
+        #expect(missing?["data"]?["field"] == "notifications" && missing?["message"]?.stringValue?.contains("an object") == true, "\(missing ?? .null)")
         try host.send(#"{"jsonrpc":"2.0","id":"listen-1","method":"subscriptions/listen","params":{"notifications":{"resourceSubscriptions":["mail://inbox","nowhere://x","mail://inbox"]}}}"#)
         let ack = try Self.notification("notifications/subscriptions/acknowledged", from: host)
         #expect(ack["params"]?["notifications"] == ["resourceSubscriptions": ["mail://inbox"]])

@@ -7,6 +7,7 @@ import SwitchboardHost
 public enum ServerDiscover: RPCMethod {
     public static let name = "server/discover"
     public static let summary = "MCP 2026-07-28: the protocol versions, capabilities and instructions, without a handshake."
+    public typealias Params = MCPOpenParams
     public typealias Result = JSONValue
 
     static func result(on connection: Connection) -> JSONValue {

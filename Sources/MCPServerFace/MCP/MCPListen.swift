@@ -14,9 +14,11 @@ public enum SubscriptionsListen: RPCMethod {
     public static let name = "subscriptions/listen"
     public static let summary = "MCP 2026-07-28: a stream of resource updates, open until cancelled."
 
-    public struct Params: Decodable, Sendable {
-        /// Open: extensions add their own members, which are not honored.
-        public var notifications: JSONValue
+    /// Open, as MCP's requests are read everywhere: members a later revision adds are ignored.
+    public struct Params: Decodable, Sendable, OpenParams {
+        /// Open: extensions add their own members, which are not honored. Required: checked by
+        /// ``resourceURIs(_:)``, so its absence is named as its wrong type is.
+        public var notifications: JSONValue?
     }
 
     public typealias Result = JSONValue
@@ -60,9 +62,11 @@ public enum SubscriptionsListen: RPCMethod {
     /// The URIs of `notifications.resourceSubscriptions`, each once (a URI named twice would send each
     /// update twice and use up the subscription limit); `-32602` naming the member that is not an
     /// object, an array or a string.
-    static func resourceURIs(_ notifications: JSONValue) throws(JSONFieldError) -> [String] {
+    static func resourceURIs(_ notifications: JSONValue?) throws(JSONFieldError) -> [String] {
+        let expected = "an object {resourceSubscriptions?} (required)"
+        guard let notifications else { throw JSONFieldError(field: "notifications", expected: expected, got: "nothing") }
         guard notifications.objectValue != nil else {
-            throw JSONFieldError.outOfRange(field: "notifications", expected: "an object", got: notifications)
+            throw JSONFieldError.outOfRange(field: "notifications", expected: expected, got: notifications)
         }
         guard let given = notifications["resourceSubscriptions"], given != .null else { return [] }
         guard let array = given.arrayValue else {

@@ -17,7 +17,8 @@ enum MCPResources {
     }
 
     static func read(_ uri: String, from source: HostResources?, context: RequestContext) async throws -> JSONValue {
-        let notFound = ResponseError(code: resourceNotFound, message: "Resource not found: \(JSONFieldError.excerpt(uri))", data: ["uri": .string(uri)])
+        let notFound = ResponseError(code: resourceNotFound, message: "Resource not found: \(JSONFieldError.excerpt(uri))",
+                                     data: ["uri": .string(JSONFieldError.excerpt(uri))])
         guard let source else { throw notFound }
         do {
             return try await source.read(uri, within: context)

@@ -5,7 +5,15 @@ import JSONRPC
 public enum MCPPing: RPCMethod {
     public static let name = "ping"
     public static let summary = "MCP liveness check: answers {}."
+    public typealias Params = MCPOpenParams
     public typealias Result = JSONValue
+}
+
+/// The params of an MCP request that reads none: open, as MCP's base request params are
+/// (`[key: string]: unknown`), so members a later revision adds are ignored, not refused.
+public struct MCPOpenParams: Decodable, Sendable, OpenParams {
+    public init() {}
+    public init(from decoder: any Decoder) throws {}
 }
 
 /// MCP `tools/list {cursor?}` → `{tools, nextCursor?}`: every method as a tool with its schemas.
