@@ -32,13 +32,24 @@ final class WriteGate: Sendable {
         guard let number else { return }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                // Under the lock: a cancel either came before (seen here) or finds the waiter listed.
-                let cancelled = state.withLock { state in
-                    if Task.isCancelled { return true }
+                // Under the lock: a cancel either came before (seen here) or finds the waiter listed; and
+                // a `leave()` since the number was taken, which found no waiter and opened the gate, is
+                // seen here too (the gate is taken now), so no write waits at an open gate.
+                enum Next { case wait, go, cancelled }
+                let next = state.withLock { state -> Next in
+                    if Task.isCancelled { return .cancelled }
+                    guard state.taken else {
+                        state.taken = true
+                        return .go
+                    }
                     state.waiters.append(Waiter(number: number, continuation: continuation))
-                    return false
+                    return .wait
                 }
-                if cancelled { continuation.resume(throwing: CancellationError()) }
+                switch next {
+                case .wait: break
+                case .go: continuation.resume()
+                case .cancelled: continuation.resume(throwing: CancellationError())
+                }
             }
         } onCancel: {
             let waiter = state.withLock { state -> Waiter? in

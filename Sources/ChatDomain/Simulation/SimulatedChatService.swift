@@ -96,7 +96,7 @@ public final class SimulatedChatService: ChatService {
     public func sendCheck(sender: String, roomId: String, clientMessageId: String) async throws -> ChatSendCheck {
         try enter()
         let check = try await base.sendCheck(sender: sender, roomId: roomId, clientMessageId: clientMessageId)
-        if mode == .slow, check.stored == nil { held.checked(HeldSends.Key(sender: sender, clientMessageId: clientMessageId)) }
+        if mode == .slow, check.stored == nil, check.isMember { held.checked(HeldSends.Key(sender: sender, clientMessageId: clientMessageId)) }
         return check
     }
 

@@ -52,6 +52,8 @@ public final class LongWorkExecutor: TaskExecutor, @unchecked Sendable {
         } catch {
             let stranded = lock.withLock {
                 state.threads -= 1
+                // A thread waiting for work takes it; else one finishing its job does.
+                lock.broadcast()
                 guard state.threads == 0 else { return [UnownedJob]() }
                 defer { state.jobs = [] }
                 return state.jobs
