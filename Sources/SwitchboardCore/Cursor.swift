@@ -7,7 +7,8 @@ import Jansson
 /// inserted between two page requests are never served twice and never push others out of view.
 /// The text is `base64url(list \u{1F} sortKey \u{1F} id \u{1F} checksum)`: a cursor from another list,
 /// or one that was edited, is refused with `-32602` naming `cursor`, as is any text longer than
-/// ``maximumLength`` (no list gives out such a cursor) or whose parts hold `U+0000`.
+/// ``maximumLength`` (no list gives out such a cursor) or holding `U+0000`. A part holding the
+/// separator is escaped, so every cursor handed out reads back.
 public struct Cursor: Sendable, Equatable {
     /// The longest cursor text accepted, in characters: a search cursor carries its query's terms.
     public static let maximumLength = 32_768
@@ -26,26 +27,67 @@ public struct Cursor: Sendable, Equatable {
     }
 
     public var encoded: String {
-        let body = [list, sortKey, id].joined(separator: "\u{1F}")
+        let body = [list, sortKey, id].map(Self.escaped).joined(separator: "\u{1F}")
         return Base64URL.encode(Array((body + "\u{1F}" + Self.checksum(body)).utf8))
     }
 
     /// Reads `text` as a cursor of `list`; throws the `-32602` error a client should see otherwise.
     /// `maximumLength` is for a list whose cursors carry a name of any length (a plugin's tool).
     public static func decode(_ text: String, list: String, maximumLength: Int = maximumLength) throws(JSONFieldError) -> Cursor {
-        guard text.utf8.count <= maximumLength, let bytes = Base64URL.decode(text), !bytes.contains(0) else { throw invalid(text) }
-        let parts = String(decoding: bytes, as: UTF8.self).split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 4, checksum(parts[0...2].joined(separator: "\u{1F}")) == parts[3] else { throw invalid(text) }
-        guard parts[0] == list else {
-            throw JSONFieldError(field: "cursor", expected: "a cursor of this list, not of \(JSONFieldError.excerpt(parts[0]))", got: JSONFieldError.quote(text))
+        guard text.utf8.count <= maximumLength, let bytes = Base64URL.decode(text), !bytes.contains(0) else {
+            throw invalid(text, maximumLength: maximumLength)
         }
-        return Cursor(list: parts[0], sortKey: parts[1], id: parts[2])
+        let parts = String(decoding: bytes, as: UTF8.self).split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 4, checksum(parts[0...2].joined(separator: "\u{1F}")) == parts[3],
+              let listed = unescaped(parts[0]), let sortKey = unescaped(parts[1]), let id = unescaped(parts[2]) else {
+            throw invalid(text, maximumLength: maximumLength)
+        }
+        guard listed == list else {
+            throw JSONFieldError(field: "cursor", expected: "a cursor of this list, not of \(JSONFieldError.excerpt(listed))", got: JSONFieldError.quote(text))
+        }
+        return Cursor(list: listed, sortKey: sortKey, id: id)
     }
 
     /// The `-32602` error for a cursor that is not one this list gave out; it quotes a short excerpt.
-    public static func invalid(_ text: String) -> JSONFieldError {
-        JSONFieldError(field: "cursor", expected: "a nextCursor returned by this list (at most \(maximumLength) characters)",
-                       got: JSONFieldError.quote(text))
+    public static func invalid(_ text: String, maximumLength: Int = maximumLength) -> JSONFieldError {
+        let limit = maximumLength == .max ? "" : " (at most \(maximumLength) characters)"
+        return JSONFieldError(field: "cursor", expected: "a nextCursor returned by this list\(limit)", got: JSONFieldError.quote(text))
+    }
+
+    /// A part with the separator and the escape itself escaped (`ESC 1`, `ESC ESC`), so an id holding
+    /// U+001F (a plugin's tool name may) still makes a cursor that reads back. A part without them is
+    /// unchanged: cursors handed out before stay valid. NUL is not escaped: a cursor holding one is
+    /// refused (SQLite would read a bound id only up to it), and no list's ids hold one.
+    private static func escaped(_ part: String) -> String {
+        guard part.utf8.contains(where: { $0 == 0x1F || $0 == 0x1B }) else { return part }
+        var out = ""
+        for scalar in part.unicodeScalars {
+            switch scalar {
+            case "\u{1B}": out += "\u{1B}\u{1B}"
+            case "\u{1F}": out += "\u{1B}1"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// The part `escaped` made, or nil for an escape it never writes.
+    private static func unescaped(_ part: String) -> String? {
+        guard part.utf8.contains(0x1B) else { return part }
+        var out = ""
+        var iterator = part.unicodeScalars.makeIterator()
+        while let scalar = iterator.next() {
+            guard scalar == "\u{1B}" else {
+                out.unicodeScalars.append(scalar)
+                continue
+            }
+            switch iterator.next() {
+            case "\u{1B}": out += "\u{1B}"
+            case "1": out += "\u{1F}"
+            default: return nil
+            }
+        }
+        return out
     }
 
     /// FNV-1a, 32 bits, as hex: catches edits and truncation, not an adversary.

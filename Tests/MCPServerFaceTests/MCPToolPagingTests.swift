@@ -86,9 +86,9 @@ struct MCPToolPagingTests {
         #expect(throws: JSONFieldError.self) { try Self.catalog(GrowingTools(["p.a"])).page(after: cursor) }
     }
 
-    @Test("tools with long names (600 bytes) page to the end: every cursor handed out is taken back")
+    @Test("tools with long names (600 bytes), or holding U+001F, page to the end: every cursor handed out is taken back")
     func longNames() throws {
-        let names = (0..<7).map { "p." + String(repeating: "x", count: 600) + "\($0)" }
+        let names = (0..<7).map { "p." + String(repeating: "x", count: 600) + "\u{1F}\u{1B}\($0)" }
         let catalog = try Self.catalog(GrowingTools(names), pageLimit: 2)
         var listed: [String] = []
         var cursor: String?

@@ -115,7 +115,7 @@ struct MCPCursor {
 
     init(_ text: String) throws(JSONFieldError) {
         let cursor = try Cursor.decode(text, list: Self.list, maximumLength: .max)
-        guard let seen = UInt64(cursor.sortKey), !cursor.id.isEmpty else { throw Cursor.invalid(text) }
+        guard let seen = UInt64(cursor.sortKey), !cursor.id.isEmpty else { throw Cursor.invalid(text, maximumLength: .max) }
         self.init(after: cursor.id, seen: seen)
     }
 

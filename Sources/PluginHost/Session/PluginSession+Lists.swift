@@ -90,10 +90,13 @@ extension PluginSession {
         }
     }
 
-    /// Reads `prompts/list`, every page; an item without a string `name` is left out. True when they changed.
+    /// Reads `prompts/list`, every page; an item without a string `name`, or with a NUL in it (as a
+    /// tool's), is left out. True when they changed.
     @discardableResult
     func refreshPrompts() async throws -> Bool {
-        let prompts = try await listAll("prompts/list", member: "prompts", key: "name").filter { $0["name"]?.stringValue != nil }
+        let prompts = try await listAll("prompts/list", member: "prompts", key: "name").filter { item in
+            item["name"]?.stringValue.map { !$0.contains("\0") } ?? false
+        }
         return state.withLock {
             guard $0.prompts != prompts else { return false }
             $0.prompts = prompts
