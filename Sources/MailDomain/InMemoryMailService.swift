@@ -73,13 +73,19 @@ public final class InMemoryMailService: MailService {
         }
     }
 
-    public func thread(account: String, threadId: String) async throws -> ThreadDetail? {
-        mailbox.withLock { mailbox in
+    public func thread(account: String, threadId: String, page: PageRequest) async throws -> ThreadDetail? {
+        let paging = try ThreadPage(account: account, threadId: threadId, page: page)
+        return mailbox.withLock { mailbox in
             let records = mailbox.records.filter { $0.account == account && $0.threadId.hasSameBytes(as: threadId) }
                 .sorted(by: MailRecord.chronological)
             guard let first = records.first else { return nil }
             let root = records.first { $0.uid.hasSameBytes(as: threadId) } ?? first
-            return ThreadDetail(threadId: threadId, subject: Subject.base(root.subject), messages: records.map(\.message))
+            var collector = ThreadPage.Collector(paging)
+            for record in records where paging.after.map({ $0.time < record.time || $0.time == record.time && ByteOrder.less($0.uid, record.uid) }) ?? true {
+                guard collector.offer(record) else { break }
+            }
+            return ThreadDetail(threadId: threadId, subject: Subject.base(root.subject), messages: collector.records.map(\.message),
+                                nextCursor: collector.nextCursor)
         }
     }
 

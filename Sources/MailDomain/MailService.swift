@@ -24,8 +24,10 @@ public protocol MailService: Sendable {
     /// The conversations of `folder`, newest activity first, a keyset page at a time (see
     /// ``ConversationOrder``). Throws the `-32602` error naming `cursor` for a cursor of another list.
     func conversations(account: String, folder: Folder, unreadOnly: Bool, page: PageRequest) async throws -> Page<Conversation>
-    /// Every message of a conversation, oldest first; `nil` when there is no such thread.
-    func thread(account: String, threadId: String) async throws -> ThreadDetail?
+    /// A page of a conversation's messages, oldest first (``ThreadPage``: at most `page.limit`
+    /// messages and about 4 MB of text); `nil` when there is no such thread. Throws the `-32602` error
+    /// naming `cursor` for a cursor of another list.
+    func thread(account: String, threadId: String, page: PageRequest) async throws -> ThreadDetail?
     func message(account: String, uid: String) async throws -> Message?
     /// Stores `message` in Sent under a new uid (`s1`, `s2`, …), dated by the clock, threaded with
     /// what it answers. Throws ``ServiceError/notFound(kind:id:)`` with the parent's uid when the

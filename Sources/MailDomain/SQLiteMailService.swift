@@ -49,14 +49,24 @@ public struct SQLiteMailService: MailService {
         }
     }
 
-    public func thread(account: String, threadId: String) async throws -> ThreadDetail? {
-        try database.read { db in
-            let records = try Row.fetchAll(
-                db.cachedStatement(sql: "SELECT \(Self.recordColumns) FROM mail_message WHERE account = ? AND thread_id = ? ORDER BY date_ms, uid"),
-                arguments: [account, threadId]).map(Self.record)
-            guard let first = records.first else { return nil }
-            let root = records.first { $0.uid.hasSameBytes(as: threadId) } ?? first
-            return ThreadDetail(threadId: threadId, subject: Subject.base(root.subject), messages: records.map(\.message))
+    public func thread(account: String, threadId: String, page: PageRequest) async throws -> ThreadDetail? {
+        let paging = try ThreadPage(account: account, threadId: threadId, page: page)
+        return try database.read { db -> ThreadDetail? in
+            // The root: the message whose uid is the thread's, else the first.
+            let rootSubject = try String.fetchOne(db.cachedStatement(
+                sql: "SELECT subject FROM mail_message WHERE account = ? AND thread_id = ? ORDER BY uid <> ?, date_ms, uid LIMIT 1"),
+                arguments: [account, threadId, threadId])
+            guard let rootSubject else { return nil }
+            let after = paging.after
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: """
+                SELECT \(Self.recordColumns) FROM mail_message WHERE account = ? AND thread_id = ? AND (date_ms, uid) > (?, ?)
+                ORDER BY date_ms, uid LIMIT ?
+                """), arguments: [account, threadId, after?.time ?? Int64.min, after?.uid ?? "", paging.limit + 1])
+            // Read row by row: the page stops at its byte budget without loading the rest.
+            var collector = ThreadPage.Collector(paging)
+            while let row = try rows.next(), collector.offer(Self.record(row)) {}
+            return ThreadDetail(threadId: threadId, subject: Subject.base(rootSubject), messages: collector.records.map(\.message),
+                                nextCursor: collector.nextCursor)
         }
     }
 

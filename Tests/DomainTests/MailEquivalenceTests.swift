@@ -24,7 +24,7 @@ struct MailEquivalenceTests {
             } while cursor != nil
         }
         let inbox = try await mail.conversations(account: me, folder: .inbox, unreadOnly: false, page: PageRequest(limit: 500)).items
-        for conversation in inbox.prefix(5) { note("thread", try await mail.thread(account: me, threadId: conversation.threadId) as Any) }
+        for conversation in inbox.prefix(5) { note("thread", try await mail.thread(account: me, threadId: conversation.threadId, page: PageRequest()) as Any) }
         let first = try await mail.conversations(account: me, folder: .inbox, unreadOnly: true, page: PageRequest(limit: 4))
         note("unread page", first.items)
         note("send", try await mail.send(account: me, MailDraft(from: me, to: [inbox[3].latest.from], cc: ["cc@example.org"],

@@ -71,7 +71,7 @@ struct MailServiceTests {
     func threadOrder(backend: MailBackend) async throws {
         let mail = try await backend.make()
         let longest = try #require(try await walk(mail, .inbox).max { $0.messageCount < $1.messageCount })
-        let thread = try #require(try await mail.thread(account: me, threadId: longest.threadId))
+        let thread = try #require(try await mail.thread(account: me, threadId: longest.threadId, page: PageRequest()))
         #expect(thread.messages.first?.uid == longest.threadId)
         #expect(thread.messages.map(\.date) == thread.messages.map(\.date).sorted())
         #expect(thread.messages.count >= longest.messageCount)
@@ -79,7 +79,7 @@ struct MailServiceTests {
         for (parent, reply) in zip(thread.messages, thread.messages.dropFirst()) { #expect(reply.inReplyTo == parent.uid) }
         let latest = try #require(try await mail.message(account: me, uid: longest.latest.uid))
         #expect(latest.text.count >= longest.latest.snippet.count - 1)
-        #expect(try await mail.thread(account: me, threadId: "nope") == nil)
+        #expect(try await mail.thread(account: me, threadId: "nope", page: PageRequest()) == nil)
         #expect(try await mail.message(account: me, uid: "nope") == nil)
     }
 
@@ -97,8 +97,8 @@ struct MailServiceTests {
         #expect(conversations.map(\.threadId) == ["c0"])
         #expect(conversations.first?.messageCount == 3)
         #expect(conversations.first?.subject == "Plans")
-        #expect(try await mail.thread(account: me, threadId: "c0")?.messages.map(\.uid) == ["c0", "c1", "c2"])
-        #expect(try await mail.thread(account: me, threadId: "c1") == nil)
+        #expect(try await mail.thread(account: me, threadId: "c0", page: PageRequest())?.messages.map(\.uid) == ["c0", "c1", "c2"])
+        #expect(try await mail.thread(account: me, threadId: "c1", page: PageRequest()) == nil)
         let changes = try await mail.changes(account: me, since: before, limit: 50)
         #expect(changes.created == ["c0"])
         #expect(changes.updated == ["c1", "c2"])
@@ -151,7 +151,7 @@ struct MailServiceTests {
         #expect(sent.uid == "s1" && sent.folder == .sent && sent.read && sent.threadId == conversation.threadId)
         #expect(sent.date == "2026-01-01T09:00:00Z")
         #expect(try await mail.folders(account: me)[1].total == sentBefore + 1)
-        #expect(try await mail.thread(account: me, threadId: conversation.threadId)?.messages.last == sent)
+        #expect(try await mail.thread(account: me, threadId: conversation.threadId, page: PageRequest())?.messages.last == sent)
         #expect(try await walk(mail, .sent).first?.threadId == conversation.threadId)
         #expect(try await walk(mail).first == conversation)
         let fresh = try await mail.send(account: me, MailDraft(from: me, to: ["x@example.org"], subject: "Hi", text: "New.")).value
@@ -278,7 +278,7 @@ struct MailServiceTests {
         let second = try await mail.importMessages(account: me, records)
         #expect(second.imported == [] && second.skipped == ["i1", "i2", "i1"])
         #expect(try await mail.state() == state)
-        #expect(try await mail.thread(account: me, threadId: "i1")?.messages.count == 2)
+        #expect(try await mail.thread(account: me, threadId: "i1", page: PageRequest())?.messages.count == 2)
     }
 
     @Test("login creates an account once and keeps the demo account's name", arguments: MailBackend.allCases)

@@ -14,7 +14,9 @@ extension MailServiceWrapper {
     func conversations(account: String, folder: Folder, unreadOnly: Bool, page: PageRequest) async throws -> Page<Conversation> {
         try await base.conversations(account: account, folder: folder, unreadOnly: unreadOnly, page: page)
     }
-    func thread(account: String, threadId: String) async throws -> ThreadDetail? { try await base.thread(account: account, threadId: threadId) }
+    func thread(account: String, threadId: String, page: PageRequest) async throws -> ThreadDetail? {
+        try await base.thread(account: account, threadId: threadId, page: page)
+    }
     func message(account: String, uid: String) async throws -> Message? { try await base.message(account: account, uid: uid) }
     func send(account: String, _ message: MailDraft) async throws -> Committed<Message> { try await base.send(account: account, message) }
     func markRead(account: String, uids: [String], read: Bool) async throws -> Committed<[String]> {

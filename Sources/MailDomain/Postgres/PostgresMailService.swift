@@ -58,15 +58,30 @@ public final class PostgresMailService: MailService {
         }
     }
 
-    public func thread(account: String, threadId: String) async throws -> ThreadDetail? {
-        let records = try await store.read { [self] connection in
-            try await Self.records(connection,
-                "SELECT \(unescaped: Self.recordColumns) FROM mail_message WHERE account = \(account) AND thread_id = \(threadId) ORDER BY date_ms, uid",
-                logger: logger)
+    public func thread(account: String, threadId: String, page: PageRequest) async throws -> ThreadDetail? {
+        let paging = try ThreadPage(account: account, threadId: threadId, page: page)
+        let after = paging.after
+        return try await store.read { [logger] connection -> ThreadDetail? in
+            // The root: the message whose uid is the thread's, else the first.
+            let roots = try await connection.query("""
+                SELECT subject FROM mail_message WHERE account = \(account) AND thread_id = \(threadId)
+                ORDER BY uid <> \(threadId), date_ms, uid LIMIT 1
+                """, logger: logger)
+            var rootSubject: String?
+            for try await row in roots { rootSubject = try row.decode(String.self) }
+            guard let rootSubject else { return nil }
+            let rows = try await connection.query("""
+                SELECT \(unescaped: Self.recordColumns) FROM mail_message
+                WHERE account = \(account) AND thread_id = \(threadId) AND (date_ms, uid) > (\(after?.time ?? Int64.min), \(after?.uid ?? ""))
+                ORDER BY date_ms, uid LIMIT \(paging.limit + 1)
+                """, logger: logger)
+            var collector = ThreadPage.Collector(paging)
+            for try await row in rows {
+                guard collector.offer(try Self.record(row)) else { break }
+            }
+            return ThreadDetail(threadId: threadId, subject: Subject.base(rootSubject), messages: collector.records.map(\.message),
+                                nextCursor: collector.nextCursor)
         }
-        guard let first = records.first else { return nil }
-        let root = records.first { $0.uid.hasSameBytes(as: threadId) } ?? first
-        return ThreadDetail(threadId: threadId, subject: Subject.base(root.subject), messages: records.map(\.message))
     }
 
     public func message(account: String, uid: String) async throws -> Message? {
