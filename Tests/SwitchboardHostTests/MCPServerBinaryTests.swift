@@ -200,6 +200,21 @@ struct MCPServerBinaryTests {
         #expect(try Self.call(host, 2, "server/discover", #"{"futureMember":1}"#)["result"]?["supportedVersions"] != nil)
     }
 
+    @Test("a plugin's structuredContent that breaks the outputSchema it declared is an error naming the member, on both faces; one that matches passes")
+    func pluginOutputSchemaHeld() throws {
+        let host = try SpawnedHost(arguments: ["serve", "--plugins", PluginBinaryTests.fixtures, "--plugin-grace", "500"] + Self.memory)
+        let good = try #require(try Self.call(host, 1, "tools/call", #"{"name":"probe.counted","arguments":{"n":5}}"#)["result"])
+        #expect(good["structuredContent"] == ["n": 5] && good["isError"] == nil)
+        let bad = try #require(try Self.call(host, 2, "tools/call", #"{"name":"probe.counted","arguments":{"n":"five"}}"#)["result"])
+        #expect(bad["isError"] == true && bad["structuredContent"] == nil, "\(bad)")
+        let error = try JSONValue(parsing: try #require(bad["content"]?.arrayValue?.first?["text"]?.stringValue))
+        #expect(error["code"] == -32070 && error["message"]?.stringValue?.contains("structuredContent.n") == true, "\(error)")
+        // The plain face: the same error, as a JSON-RPC error.
+        let plain = try Self.call(host, 3, "probe.counted", #"{"n":"five"}"#)["error"]
+        #expect(plain?["code"] == -32070, "\(plain ?? .null)")
+        #expect(try Self.call(host, 4, "probe.counted", #"{"n":7}"#)["result"] == ["n": 7])
+    }
+
     @Test("a cancelled call of a plugin's tool is a JSON-RPC -32800 naming the plugin, as a built-in tool's is, not an isError result")
     func pluginToolCancelled() throws {
         let host = try SpawnedHost(arguments: ["serve", "--plugins", PluginBinaryTests.fixtures, "--plugin-grace", "500"] + Self.memory)

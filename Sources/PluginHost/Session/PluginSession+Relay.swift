@@ -27,7 +27,7 @@ extension PluginSession {
                 if let meta { members.append(("_meta", meta.view)) }
                 return self.connection.startRequest(method: "tools/call", members: members, deadline: deadline) { [self] outcome in
                     if let token { _ = state.withLock { $0.progress.removeValue(forKey: token) } }
-                    finish(outcome, tool: tool.name, answer: answer, asToolResult: asToolResult)
+                    finish(outcome, tool: tool, answer: answer, asToolResult: asToolResult)
                 }
             }
         }
@@ -79,14 +79,20 @@ extension PluginSession {
 
     /// Turns the plugin's answer into the client's: `structuredContent` when present, else `{content}`;
     /// `isError: true` is a tool error. `asToolResult` keeps the result as the plugin sent it. A result
-    /// that is no `CallToolResult` fails the call (``malformed(_:_:)``).
-    private func finish(_ outcome: Result<JSONView, ResponseError>, tool: String, answer: DeferredAnswer, asToolResult: Bool) {
+    /// that is no `CallToolResult`, or whose `structuredContent` breaks the tool's own `outputSchema`,
+    /// fails the call (``malformed(_:_:)``).
+    private func finish(_ outcome: Result<JSONView, ResponseError>, tool: PluginTool, answer: DeferredAnswer, asToolResult: Bool) {
         switch outcome {
         case .failure(let error):
             // The plugin's own error answers were made its own as they arrived (``PluginError/fromPlugin(_:_:)``).
             answer.fail(error)
         case .success(let result):
             if let problem = AnswerShape.toolResultProblem(result) { return answer.fail(malformed("tools/call", problem)) }
+            if result["isError"]?.bool != true, let structured = AnswerShape.present(result, "structuredContent"),
+               let problem = tool.outputProblem(structured) {
+                return answer.fail(malformed("tools/call", "its structuredContent does not match its outputSchema: \(JSONFieldError.excerpt(problem))"))
+            }
+            let tool = tool.name
             if asToolResult { return answer.succeed(AnswerShape.withoutNullOptionals(result)) }
             let blocks = AnswerShape.present(result, "content")
             if result["isError"]?.bool == true {

@@ -28,6 +28,8 @@ final class PluginTool: Sendable {
     let checksInTask: Bool
     /// The input schema's validator, made once: it keeps the patterns it compiled.
     private let validator: SchemaValidator
+    /// The output schema's, when the tool declared one.
+    private let outputValidator: SchemaValidator?
     /// The OpenRPC params and result schema, made once: `inputSchema`'s properties and `outputSchema` with
     /// their references into the tool's `$defs` inlined, since in the document `#` is the document.
     private let describedParams: [JSONValue]
@@ -55,6 +57,7 @@ final class PluginTool: Sendable {
         checksMembers = keywords != ["type"] || inputSchema["type"] != "object"
         checksInTask = ["pattern", "$ref", "anyOf", "oneOf", "allOf"].contains { Self.hasKeyword($0, in: inputSchema) }
         validator = SchemaValidator.standalone(inputSchema)
+        outputValidator = outputSchema.map(SchemaValidator.standalone)
         let properties = inputSchema["properties"]?.objectValue ?? [:]
         let required = Set(inputSchema["required"]?.arrayValue?.compactMap(\.stringValue) ?? [])
         var input = LocalReferences(root: inputSchema)
@@ -75,6 +78,13 @@ final class PluginTool: Sendable {
         if Task.isCancelled { throw ResponseError.cancelled }
         guard let first = problems.first else { return }
         throw ResponseError.invalidParams(Self.fieldError(from: first))
+    }
+
+    /// What is wrong with `structuredContent` against the `outputSchema` the tool declared (and the
+    /// host advertises in `tools/list`, where MCP holds a server to it), or nil: no schema, or it matches.
+    func outputProblem(_ structuredContent: JSONView) -> String? {
+        guard let outputValidator, let outputSchema else { return nil }
+        return outputValidator.problems(of: JSONValue(structuredContent), against: outputSchema, at: "structuredContent").first
     }
 
     /// Whether `keyword` is a member of `schema` or of an object or array within it (at most 64 deep).

@@ -43,6 +43,8 @@ TOOLS = [
     tool("ignoreUnsubscribe"),
     # A pattern that backtracks exponentially on "aaa…a!": the host's check must stay bounded.
     tool("match", {"text": {"type": "string", "pattern": "(a+)+$"}}, ["text"]),
+    # Declares an integer n and answers {"n": arguments.n}: a string breaks its own outputSchema.
+    dict(tool("counted", {"n": {}}), outputSchema={"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}),
 ]
 PROMPTS = [{"name": "greet", "description": "Greets someone.",
             "arguments": [{"name": "who", "required": True}, {"name": "tone", "required": False}]}]
@@ -208,6 +210,8 @@ def run(name, arguments, meta):
                             {"type": "audio", "data": "UklGRg==", "mimeType": "audio/wav"},
                             {"type": "resource_link", "uri": "probe://counter", "name": "counter"},
                             {"type": "resource", "resource": {"uri": "probe://item/01", "mimeType": "text/plain", "text": "one"}}]}
+    if name == "counted":
+        return {"content": [{"type": "text", "text": json.dumps({"n": arguments.get("n")})}], "structuredContent": {"n": arguments.get("n")}}
     if name == "fail":
         return {"content": [{"type": "text", "text": "probe failed on purpose"}], "isError": True}
     raise KeyError(name)
