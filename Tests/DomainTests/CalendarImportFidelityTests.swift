@@ -1,0 +1,56 @@
+import CalendarDomain
+import Foundation
+import Jansson
+import SwitchboardCore
+import SwitchboardHost
+import Testing
+
+/// What an import takes otherwise than the file says is said, and what RFC 5545 allows is taken: a fold
+/// inside a character, a cancelled occurrence, RANGE and EXRULE, an occurrence changed twice, a
+/// RECURRENCE-ID of another value type, a VEVENT nested where none belongs, unknown escapes, an
+/// export's own all-day end, a VTIMEZONE that is no tz database zone (probe of calendar import).
+@Suite("Calendar iCalendar import fidelity", .postgresStores)
+struct CalendarImportFidelityTests {
+    typealias Problems = CalendarImportProblemsTests
+
+    /// A VEVENT's lines with the given ones in order (no defaults).
+    static func lines(_ lines: String...) -> String {
+        lines.map { $0 + "\r\n" }.joined()
+    }
+
+    /// `harness`'s answer to importing `ics`.
+    static func importing(_ ics: String, into harness: CalendarHarness, sourceLocation: SourceLocation = #_sourceLocation) async throws -> JSONValue {
+        try #require(await harness.result("calendar.import", ["ics": .string(ics)], sourceLocation: sourceLocation), sourceLocation: sourceLocation)
+    }
+
+    /// The reasons of an import's errors, by VEVENT index.
+    static func reasons(_ imported: JSONValue) -> [Int64: String] {
+        var result: [Int64: String] = [:]
+        for error in imported["errors"]?.arrayValue ?? [] {
+            if case .integer(let index)? = error["index"] { result[index] = error["reason"]?.stringValue ?? "" }
+        }
+        return result
+    }
+
+    @Test("a fold inside a UTF-8 character (RFC 5545 §3.1 allows one anywhere) imports from a file; bytes that are no UTF-8 after unfolding are still refused")
+    func foldInsideCharacter() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("calendar-fold-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let harness = try await CalendarHarness(.memory, readRoots: ReadRoots(resolving: [folder.path]))
+        let head = Array("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:f2\r\nDTSTART:20261201T090000Z\r\nSUMMARY:caf".utf8)
+        // é split once, 😀 (F0 9F 98 80) split twice, the second fold with LF alone and a tab.
+        let folded: [UInt8] = [0xC3, 0x0D, 0x0A, 0x20, 0xA9, 0x20, 0xF0, 0x9F, 0x0D, 0x0A, 0x20, 0x98, 0x0A, 0x09, 0x80]
+        let tail = Array("\r\nEND:VEVENT\r\nBEGIN:VEVENT\r\nUID:late\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8)
+        let file = folder.appendingPathComponent("fold.ics")
+        try Data(head + folded + tail).write(to: file)
+        let imported = try #require(await harness.result("calendar.import", ["path": .string(file.path)]))
+        #expect(imported["created"] == 1, "\(imported)")
+        // Lines are counted as the file has them: the second VEVENT (no DTSTART) begins on line 11.
+        #expect(imported["errors"]?.arrayValue?.map { $0["line"] } == [11], "\(imported)")
+        #expect(await harness.result("calendar.get", ["id": "f2"])?["event"]?["title"] == "café 😀")
+
+        try Data(head + [0xC3, 0x0D, 0x0A, 0x20, 0x41] + tail).write(to: file)
+        #expect(await harness.invalidField("calendar.import", ["path": .string(file.path)]) == "path")
+    }
+}
