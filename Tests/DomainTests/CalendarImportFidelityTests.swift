@@ -53,4 +53,22 @@ struct CalendarImportFidelityTests {
         try Data(head + [0xC3, 0x0D, 0x0A, 0x20, 0x41] + tail).write(to: file)
         #expect(await harness.invalidField("calendar.import", ["path": .string(file.path)]) == "path")
     }
+
+    @Test("RANGE=THISANDFUTURE is taken for its occurrence only, and the import says so", arguments: CalendarBackend.allCases)
+    func thisAndFuture(backend: CalendarBackend) async throws {
+        let harness = try await CalendarHarness(backend)
+        let ics = Problems.calendar([
+            Self.lines("UID:tf", "DTSTART;TZID=Europe/Berlin:20261201T090000", "SUMMARY:base", "RRULE:FREQ=DAILY;COUNT=5"),
+            Self.lines("UID:tf", "RECURRENCE-ID;RANGE=THISANDFUTURE;TZID=Europe/Berlin:20261203T090000",
+                       "DTSTART;TZID=Europe/Berlin:20261203T150000", "SUMMARY:moved"),
+        ])
+        let imported = try await Self.importing(ics, into: harness)
+        #expect(imported["created"] == 1)
+        #expect(Self.reasons(imported) == [1: "its RECURRENCE-ID has RANGE=THISANDFUTURE, which is taken for this occurrence only; the later ones are not changed"],
+                "\(imported)")
+        let overrides = await harness.result("calendar.get", ["id": "tf"])?["event"]?["recurrenceOverrides"]
+        #expect(overrides?.objectValue?.count == 1, "\(overrides ?? .null)")
+        #expect(overrides?["2026-12-03T09:00:00"]?["title"] == "moved" && overrides?["2026-12-03T09:00:00"]?["start"] == "2026-12-03T15:00:00",
+                "\(overrides ?? .null)")
+    }
 }

@@ -98,7 +98,9 @@ enum ICalendarReader {
                 continue
             }
             do {
-                try applyException(exception.component, to: &masters[position])
+                var notes: [String] = []
+                try applyException(exception.component, to: &masters[position], notes: &notes)
+                notes.forEach(report)
             } catch {
                 report(reason(error) + "; the occurrence is not changed")
             }
@@ -213,8 +215,9 @@ enum ICalendarReader {
         return event
     }
 
-    /// A VEVENT with RECURRENCE-ID: the override of one occurrence of `master`.
-    private static func applyException(_ component: OpaquePointer, to master: inout CalendarEvent) throws {
+    /// A VEVENT with RECURRENCE-ID: the override of one occurrence of `master`. What is taken
+    /// otherwise than the file says goes in `notes`.
+    private static func applyException(_ component: OpaquePointer, to master: inout CalendarEvent, notes: inout [String]) throws {
         guard let idProperty = icalcomponent_get_first_property(component, ICAL_RECURRENCEID_PROPERTY),
               let startProperty = icalcomponent_get_first_property(component, ICAL_DTSTART_PROPERTY) else {
             throw Refusal(reason: "an occurrence without DTSTART")
@@ -222,6 +225,9 @@ enum ICalendarReader {
         let masterStart = ZonedTime(wall: master.start, zone: master.timeZone.flatMap(ZoneRules.named), isDate: master.showWithoutTime)
         let key = try ZonedTime(idProperty, icalproperty_get_recurrenceid(idProperty)).wall(in: masterStart)
         try EventValidation.stored(key, field: "RECURRENCE-ID")
+        if let range = icalproperty_get_first_parameter(idProperty, ICAL_RANGE_PARAMETER), icalparameter_get_range(range) == ICAL_RANGE_THISANDFUTURE {
+            notes.append("its RECURRENCE-ID has RANGE=THISANDFUTURE, which is taken for this occurrence only; the later ones are not changed")
+        }
         let start = try ZonedTime(startProperty, icalproperty_get_dtstart(startProperty))
         var patch = EventOverride()
         let title = text(component, ICAL_SUMMARY_PROPERTY) ?? ""
