@@ -71,4 +71,27 @@ struct CalendarImportFidelityTests {
         #expect(overrides?["2026-12-03T09:00:00"]?["title"] == "moved" && overrides?["2026-12-03T09:00:00"]?["start"] == "2026-12-03T15:00:00",
                 "\(overrides ?? .null)")
     }
+
+    @Test("STATUS:CANCELLED on an occurrence excludes it; on an event, the event and its occurrences are not imported and the import says so",
+          arguments: CalendarBackend.allCases)
+    func cancelled(backend: CalendarBackend) async throws {
+        let harness = try await CalendarHarness(backend)
+        let ics = Problems.calendar([
+            Self.lines("UID:series", "DTSTART;TZID=Europe/Berlin:20261201T110000", "DURATION:PT1H", "SUMMARY:s", "RRULE:FREQ=DAILY;COUNT=5"),
+            // As Exchange and CalDAV servers write a cancelled instance: the same start, STATUS:CANCELLED.
+            Self.lines("UID:series", "RECURRENCE-ID;TZID=Europe/Berlin:20261203T110000", "DTSTART;TZID=Europe/Berlin:20261203T110000",
+                       "DURATION:PT1H", "SUMMARY:s", "STATUS:CANCELLED"),
+            Self.lines("UID:called-off", "DTSTART:20261201T090000Z", "SUMMARY:c", "STATUS:CANCELLED", "RRULE:FREQ=DAILY;COUNT=3"),
+            Self.lines("UID:called-off", "RECURRENCE-ID:20261202T090000Z", "DTSTART:20261202T100000Z", "SUMMARY:c"),
+            Self.lines("UID:on", "DTSTART:20261201T090000Z", "SUMMARY:on", "STATUS:CONFIRMED"),
+        ])
+        let imported = try await Self.importing(ics, into: harness)
+        #expect(imported["created"] == 2, "\(imported)")
+        #expect(Self.reasons(imported) == [2: "the event is cancelled (STATUS:CANCELLED); it is not imported",
+                                           3: "its recurring event is cancelled (STATUS:CANCELLED); the occurrence is not imported"], "\(imported)")
+        #expect(await harness.result("calendar.get", ["id": "series"])?["event"]?["recurrenceOverrides"] == ["2026-12-03T11:00:00": ["excluded": true]])
+        #expect(await harness.call("calendar.get", ["id": "called-off"]).error?["code"] == -32004)
+        let day = await harness.result("calendar.day", ["date": "2026-12-03", "timeZone": "Europe/Berlin"])
+        #expect(day?["events"] == [], "\(day ?? .null)")
+    }
 }

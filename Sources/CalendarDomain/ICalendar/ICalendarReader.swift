@@ -54,6 +54,8 @@ enum ICalendarReader {
             ? outline.events.map { Optional($0) } : components.indices.map { _ in nil as ICalendarOutline.Place? }
         // UIDs compared by their bytes, as the stores compare event ids.
         var masters: [CalendarEvent] = [], order: [ExactID: Int] = [:], positions: [Int] = []
+        // The UIDs of cancelled events (STATUS:CANCELLED), which are not imported.
+        var cancelled = Set<ExactID>()
         var exceptions: [(place: (index: Int, line: Int?), uid: String, component: OpaquePointer)] = []
         for (position, component) in components.enumerated() {
             if Task.isCancelled { break }  // the caller answers -32800
@@ -76,6 +78,12 @@ enum ICalendarReader {
                 exceptions.append((place, uid, component))
                 continue
             }
+            if icalcomponent_get_status(component) == ICAL_STATUS_CANCELLED {
+                // A cancelled meeting is not one to show; one imported before under the UID is left as it is.
+                report("the event is cancelled (STATUS:CANCELLED); it is not imported")
+                cancelled.insert(ExactID(uid))
+                continue
+            }
             do {
                 let event = try event(component, uid: uid)
                 try EventValidation.check(event, prefix: "")
@@ -94,7 +102,9 @@ enum ICalendarReader {
         for exception in exceptions {
             func report(_ reason: String) { problems.append(Problem(index: exception.place.index, line: exception.place.line, reason: reason)) }
             guard let position = order[ExactID(exception.uid)] else {
-                report("RECURRENCE-ID without its recurring event; the occurrence is not imported")
+                report(cancelled.contains(ExactID(exception.uid))
+                       ? "its recurring event is cancelled (STATUS:CANCELLED); the occurrence is not imported"
+                       : "RECURRENCE-ID without its recurring event; the occurrence is not imported")
                 continue
             }
             do {
@@ -215,8 +225,8 @@ enum ICalendarReader {
         return event
     }
 
-    /// A VEVENT with RECURRENCE-ID: the override of one occurrence of `master`. What is taken
-    /// otherwise than the file says goes in `notes`.
+    /// A VEVENT with RECURRENCE-ID: the override of one occurrence of `master` (an exclusion when it
+    /// is cancelled). What is taken otherwise than the file says goes in `notes`.
     private static func applyException(_ component: OpaquePointer, to master: inout CalendarEvent, notes: inout [String]) throws {
         guard let idProperty = icalcomponent_get_first_property(component, ICAL_RECURRENCEID_PROPERTY),
               let startProperty = icalcomponent_get_first_property(component, ICAL_DTSTART_PROPERTY) else {
@@ -227,6 +237,10 @@ enum ICalendarReader {
         try EventValidation.stored(key, field: "RECURRENCE-ID")
         if let range = icalproperty_get_first_parameter(idProperty, ICAL_RANGE_PARAMETER), icalparameter_get_range(range) == ICAL_RANGE_THISANDFUTURE {
             notes.append("its RECURRENCE-ID has RANGE=THISANDFUTURE, which is taken for this occurrence only; the later ones are not changed")
+        }
+        if icalcomponent_get_status(component) == ICAL_STATUS_CANCELLED {
+            // How Exchange and CalDAV servers write a cancelled occurrence: as EXDATE would.
+            return try setOverride(.exclusion, at: key, of: &master)
         }
         let start = try ZonedTime(startProperty, icalproperty_get_dtstart(startProperty))
         var patch = EventOverride()
@@ -247,6 +261,11 @@ enum ICalendarReader {
             patch.participants = participants
         }
         try EventValidation.check(patch, key: key.description, allDay: master.showWithoutTime, prefix: "")
+        try setOverride(patch, at: key, of: &master)
+    }
+
+    /// `master` with `patch` as the override of the occurrence `key`.
+    private static func setOverride(_ patch: EventOverride, at key: LocalDateTime, of master: inout CalendarEvent) throws {
         var overrides = master.recurrenceOverrides ?? [:]
         guard overrides[key.description] != nil || overrides.count < EventValidation.maximumOverrides else {
             throw Refusal(reason: "more than \(EventValidation.maximumOverrides) changed, added or excluded occurrences")
