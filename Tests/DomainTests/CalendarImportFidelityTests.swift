@@ -94,4 +94,14 @@ struct CalendarImportFidelityTests {
         let day = await harness.result("calendar.day", ["date": "2026-12-03", "timeZone": "Europe/Berlin"])
         #expect(day?["events"] == [], "\(day ?? .null)")
     }
+
+    @Test("an EXRULE is not taken, and the import says so; the event is imported", arguments: CalendarBackend.allCases)
+    func exceptionRule(backend: CalendarBackend) async throws {
+        let harness = try await CalendarHarness(backend)
+        let ics = Problems.calendar([Problems.event("ex", "RRULE:FREQ=DAILY;COUNT=5\r\nEXRULE:FREQ=DAILY;INTERVAL=2;COUNT=3\r\n")])
+        let imported = try await Self.importing(ics, into: harness)
+        #expect(imported["created"] == 1)
+        #expect(Self.reasons(imported) == [0: "left out its EXRULE, which switchboard does not take (it excludes occurrences by EXDATE); the rest is imported"],
+                "\(imported)")
+    }
 }

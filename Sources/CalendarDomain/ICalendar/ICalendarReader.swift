@@ -85,8 +85,10 @@ enum ICalendarReader {
                 continue
             }
             do {
-                let event = try event(component, uid: uid)
+                var notes: [String] = []
+                let event = try event(component, uid: uid, notes: &notes)
                 try EventValidation.check(event, prefix: "")
+                notes.forEach(report)
                 if let known = order[ExactID(uid)] {
                     masters[known] = event
                     report("the UID of VEVENT \(positions[known]) again: this one replaces it")
@@ -190,7 +192,7 @@ enum ICalendarReader {
     }
 
     /// A VEVENT without RECURRENCE-ID as an event.
-    private static func event(_ component: OpaquePointer, uid: String) throws -> CalendarEvent {
+    private static func event(_ component: OpaquePointer, uid: String, notes: inout [String]) throws -> CalendarEvent {
         guard let startProperty = icalcomponent_get_first_property(component, ICAL_DTSTART_PROPERTY) else {
             throw Refusal(reason: "no DTSTART")
         }
@@ -219,6 +221,10 @@ enum ICalendarReader {
             guard icaltime_is_null_time(value.time) == 0 else { throw Refusal(reason: "an RDATE with a PERIOD (switchboard adds occurrences by their start)") }
             let added = try ZonedTime(property, value.time).wall(in: start)
             overrides[added.description] = EventOverride()
+        }
+        if icalcomponent_get_first_property(component, ICAL_EXRULE_PROPERTY) != nil {
+            // RFC 5545 deprecated EXRULE; JSCalendar's excludedRecurrenceRules are not taken either.
+            notes.append("left out its EXRULE, which switchboard does not take (it excludes occurrences by EXDATE); the rest is imported")
         }
         event.recurrenceRules = rules.isEmpty ? nil : rules
         event.recurrenceOverrides = overrides.isEmpty ? nil : overrides
