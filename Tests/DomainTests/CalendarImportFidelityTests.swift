@@ -104,4 +104,23 @@ struct CalendarImportFidelityTests {
         #expect(Self.reasons(imported) == [0: "left out its EXRULE, which switchboard does not take (it excludes occurrences by EXDATE); the rest is imported"],
                 "\(imported)")
     }
+
+    @Test("a second RECURRENCE-ID for one occurrence replaces the first, and the import says so as for a UID given twice",
+          arguments: CalendarBackend.allCases)
+    func occurrenceChangedTwice(backend: CalendarBackend) async throws {
+        let harness = try await CalendarHarness(backend)
+        let ics = Problems.calendar([
+            Self.lines("UID:twice", "DTSTART;TZID=Europe/Berlin:20261201T090000", "DURATION:PT1H", "SUMMARY:base", "RRULE:FREQ=DAILY;COUNT=5"),
+            Self.lines("UID:twice", "RECURRENCE-ID;TZID=Europe/Berlin:20261203T090000", "DTSTART;TZID=Europe/Berlin:20261203T090000",
+                       "DURATION:PT1H", "SUMMARY:A"),
+            Self.lines("UID:twice", "RECURRENCE-ID;TZID=Europe/Berlin:20261204T090000", "DTSTART;TZID=Europe/Berlin:20261204T090000",
+                       "DURATION:PT1H", "SUMMARY:other"),
+            // The same occurrence named in UTC.
+            Self.lines("UID:twice", "RECURRENCE-ID:20261203T080000Z", "DTSTART;TZID=Europe/Berlin:20261203T090000", "DURATION:PT1H", "SUMMARY:B"),
+        ])
+        let imported = try await Self.importing(ics, into: harness)
+        #expect(Self.reasons(imported) == [3: "the RECURRENCE-ID of VEVENT 1 again: this one replaces it"], "\(imported)")
+        let overrides = await harness.result("calendar.get", ["id": "twice"])?["event"]?["recurrenceOverrides"]
+        #expect(overrides?["2026-12-03T09:00:00"] == ["title": "B"] && overrides?["2026-12-04T09:00:00"] == ["title": "other"], "\(overrides ?? .null)")
+    }
 }

@@ -101,6 +101,8 @@ enum ICalendarReader {
                 report(reason(error) + refusal)
             }
         }
+        // Where each changed occurrence came from: the event's position and the occurrence's original start.
+        var changed: [String: Int] = [:]
         for exception in exceptions {
             func report(_ reason: String) { problems.append(Problem(index: exception.place.index, line: exception.place.line, reason: reason)) }
             guard let position = order[ExactID(exception.uid)] else {
@@ -111,7 +113,10 @@ enum ICalendarReader {
             }
             do {
                 var notes: [String] = []
-                try applyException(exception.component, to: &masters[position], notes: &notes)
+                let key = try applyException(exception.component, to: &masters[position], notes: &notes)
+                let slot = "\(position) \(key)"
+                if let earlier = changed[slot] { report("the RECURRENCE-ID of VEVENT \(earlier) again: this one replaces it") }
+                changed[slot] = exception.place.index
                 notes.forEach(report)
             } catch {
                 report(reason(error) + "; the occurrence is not changed")
@@ -232,8 +237,9 @@ enum ICalendarReader {
     }
 
     /// A VEVENT with RECURRENCE-ID: the override of one occurrence of `master` (an exclusion when it
-    /// is cancelled). What is taken otherwise than the file says goes in `notes`.
-    private static func applyException(_ component: OpaquePointer, to master: inout CalendarEvent, notes: inout [String]) throws {
+    /// is cancelled), whose original start is returned. What is taken otherwise than the file says
+    /// goes in `notes`.
+    private static func applyException(_ component: OpaquePointer, to master: inout CalendarEvent, notes: inout [String]) throws -> LocalDateTime {
         guard let idProperty = icalcomponent_get_first_property(component, ICAL_RECURRENCEID_PROPERTY),
               let startProperty = icalcomponent_get_first_property(component, ICAL_DTSTART_PROPERTY) else {
             throw Refusal(reason: "an occurrence without DTSTART")
@@ -246,7 +252,8 @@ enum ICalendarReader {
         }
         if icalcomponent_get_status(component) == ICAL_STATUS_CANCELLED {
             // How Exchange and CalDAV servers write a cancelled occurrence: as EXDATE would.
-            return try setOverride(.exclusion, at: key, of: &master)
+            try setOverride(.exclusion, at: key, of: &master)
+            return key
         }
         let start = try ZonedTime(startProperty, icalproperty_get_dtstart(startProperty))
         var patch = EventOverride()
@@ -268,6 +275,7 @@ enum ICalendarReader {
         }
         try EventValidation.check(patch, key: key.description, allDay: master.showWithoutTime, prefix: "")
         try setOverride(patch, at: key, of: &master)
+        return key
     }
 
     /// `master` with `patch` as the override of the occurrence `key`.
