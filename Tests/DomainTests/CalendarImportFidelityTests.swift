@@ -123,4 +123,27 @@ struct CalendarImportFidelityTests {
         let overrides = await harness.result("calendar.get", ["id": "twice"])?["event"]?["recurrenceOverrides"]
         #expect(overrides?["2026-12-03T09:00:00"] == ["title": "B"] && overrides?["2026-12-04T09:00:00"] == ["title": "other"], "\(overrides ?? .null)")
     }
+
+    @Test("a RECURRENCE-ID that is a date, for an event with a time, names the occurrence on that date; with none or several there, the import says so",
+          arguments: CalendarBackend.allCases)
+    func dateRecurrenceID(backend: CalendarBackend) async throws {
+        let harness = try await CalendarHarness(backend)
+        let ics = Problems.calendar([
+            Self.lines("UID:daily", "DTSTART;TZID=Europe/Berlin:20261201T090000", "DURATION:PT1H", "SUMMARY:base", "RRULE:FREQ=DAILY;COUNT=5"),
+            Self.lines("UID:daily", "RECURRENCE-ID;VALUE=DATE:20261203", "DTSTART;TZID=Europe/Berlin:20261203T100000", "DURATION:PT1H", "SUMMARY:moved"),
+            Self.lines("UID:daily", "RECURRENCE-ID;VALUE=DATE:20261210", "DTSTART;TZID=Europe/Berlin:20261210T100000", "DURATION:PT1H", "SUMMARY:none"),
+            Self.lines("UID:twice-a-day", "DTSTART:20261201T090000Z", "DURATION:PT1H", "SUMMARY:base", "RRULE:FREQ=DAILY;BYHOUR=9,15;COUNT=6"),
+            Self.lines("UID:twice-a-day", "RECURRENCE-ID;VALUE=DATE:20261202", "DTSTART:20261202T100000Z", "DURATION:PT1H", "SUMMARY:which"),
+        ])
+        let imported = try await Self.importing(ics, into: harness)
+        #expect(Self.reasons(imported) == [
+            2: "its RECURRENCE-ID is a date, and the event has no occurrence on it; the occurrence is not changed",
+            4: "its RECURRENCE-ID is a date, and the event has more than one occurrence on it; the occurrence is not changed",
+        ], "\(imported)")
+        let overrides = await harness.result("calendar.get", ["id": "daily"])?["event"]?["recurrenceOverrides"]
+        #expect(overrides?.objectValue?.count == 1, "\(overrides ?? .null)")
+        #expect(overrides?["2026-12-03T09:00:00"]?["title"] == "moved" && overrides?["2026-12-03T09:00:00"]?["start"] == "2026-12-03T10:00:00",
+                "\(overrides ?? .null)")
+        #expect(await harness.result("calendar.get", ["id": "twice-a-day"])?["event"]?["recurrenceOverrides"] == nil)
+    }
 }

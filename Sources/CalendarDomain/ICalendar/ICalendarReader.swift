@@ -245,7 +245,8 @@ enum ICalendarReader {
             throw Refusal(reason: "an occurrence without DTSTART")
         }
         let masterStart = ZonedTime(wall: master.start, zone: master.timeZone.flatMap(ZoneRules.named), isDate: master.showWithoutTime)
-        let key = try ZonedTime(idProperty, icalproperty_get_recurrenceid(idProperty)).wall(in: masterStart)
+        let id = try ZonedTime(idProperty, icalproperty_get_recurrenceid(idProperty))
+        let key = id.isDate && !masterStart.isDate ? try occurrence(of: master, on: id.wall.date) : id.wall(in: masterStart)
         try EventValidation.stored(key, field: "RECURRENCE-ID")
         if let range = icalproperty_get_first_parameter(idProperty, ICAL_RANGE_PARAMETER), icalparameter_get_range(range) == ICAL_RANGE_THISANDFUTURE {
             notes.append("its RECURRENCE-ID has RANGE=THISANDFUTURE, which is taken for this occurrence only; the later ones are not changed")
@@ -286,6 +287,27 @@ enum ICalendarReader {
         }
         overrides[key.description] = patch
         master.recurrenceOverrides = overrides
+    }
+
+    /// The original start of `master`'s one occurrence on `date`, which a RECURRENCE-ID with a DATE
+    /// names for an event with a time (RFC 5545 asks for the value type of DTSTART; calendars write a
+    /// date all the same).
+    private static func occurrence(of master: CalendarEvent, on date: CalendarDate) throws -> LocalDateTime {
+        let day = date.midnight...date.midnight.adding(seconds: 86_399)
+        var starts: Set<LocalDateTime> = day.contains(master.start) ? [master.start] : []
+        for name in (master.recurrenceOverrides ?? [:]).keys {
+            if let start = LocalDateTime(name), day.contains(start) { starts.insert(start) }
+        }
+        for rule in master.recurrenceRules ?? [] where starts.count < 2 {
+            RecurrenceExpansion.starts(of: rule, from: master.start, in: day) { start in
+                starts.insert(start)
+                return starts.count < 2
+            }
+        }
+        guard starts.count == 1, let start = starts.first else {
+            throw Refusal(reason: "its RECURRENCE-ID is a date, and the event has \(starts.isEmpty ? "no occurrence" : "more than one occurrence") on it")
+        }
+        return start
     }
 
     /// DURATION, else DTEND minus DTSTART (days for dates, exact seconds for times), else none (a day when all-day).
