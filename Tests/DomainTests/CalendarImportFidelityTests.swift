@@ -146,4 +146,29 @@ struct CalendarImportFidelityTests {
                 "\(overrides ?? .null)")
         #expect(await harness.result("calendar.get", ["id": "twice-a-day"])?["event"]?["recurrenceOverrides"] == nil)
     }
+
+    @Test("a VEVENT nested in a VALARM is left out and reported with a true reason; the VEVENT around it and the ones after are imported",
+          arguments: CalendarBackend.allCases)
+    func nestedEvent(backend: CalendarBackend) async throws {
+        let harness = try await CalendarHarness(backend)
+        let ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\n" + Problems.event("outer")
+            + "BEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:-PT15M\r\nBEGIN:VEVENT\r\n" + Problems.event("inner")
+            + "BEGIN:X-DEEP\r\nEND:X-DEEP\r\nEND:VEVENT\r\nEND:VALARM\r\nEND:VEVENT\r\n"
+            // A nested one without its END: the END of the VALARM around it ends it.
+            + "BEGIN:VEVENT\r\n" + Problems.event("outer2") + "BEGIN:VALARM\r\nBEGIN:VEVENT\r\n" + Problems.event("inner2")
+            + "END:VALARM\r\nEND:VEVENT\r\n"
+            + "BEGIN:VEVENT\r\n" + Problems.event("after") + "END:VEVENT\r\nEND:VCALENDAR\r\n"
+        let imported = try await Self.importing(ics, into: harness)
+        #expect(imported["created"] == 3, "\(imported)")
+        let begins = CalendarICalendarTests.lines(of: ics, holding: "BEGIN:VEVENT")
+        let reason = "inside a VALARM of the VEVENT around it, where no VEVENT belongs; the event is not imported"
+        #expect(imported["errors"] == [["index": 1, "line": .integer(Int64(begins[1])), "reason": .string(reason)],
+                                       ["index": 3, "line": .integer(Int64(begins[3])), "reason": .string(reason)]], "\(imported)")
+        for id in ["outer", "outer2", "after"] {
+            #expect(await harness.result("calendar.get", ["id": .string(id)])?["event"]?["title"] == .string(id))
+        }
+        for id in ["inner", "inner2"] {
+            #expect(await harness.call("calendar.get", ["id": .string(id)]).error?["code"] == -32004)
+        }
+    }
 }

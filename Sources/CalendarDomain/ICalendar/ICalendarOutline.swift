@@ -45,6 +45,10 @@ struct ICalendarOutline {
     private var count = 0
     /// How many BEGIN lines deeper than ``maximumDepth`` are open: their lines are left out.
     private var overflow = 0
+    /// The components open in a VEVENT nested inside a component of another (a VALARM), from that
+    /// VEVENT in: their lines are left out. At most ``maximumDepth`` names; `nestedOverflow` counts the rest.
+    private var nested: [String] = []
+    private var nestedOverflow = 0
 
     /// The deepest nesting of components libical gets (RFC 5545 needs 3: VCALENDAR, VEVENT, VALARM).
     static let maximumDepth = 16
@@ -88,6 +92,7 @@ struct ICalendarOutline {
         // libical gets BEGIN and END lines as the outline read them (it drops a component begun
         // `BEGIN;X-A=1:VEVENT` and reads a folded one apart).
         let line = keyword.map { Array($0.line.utf8)[...] } ?? line
+        if !nested.isEmpty, skipNested(keyword) { return }
         // A VEVENT closes what is open inside its VCALENDAR (and the VEVENT before), an END:VEVENT what
         // is open inside its VEVENT: either ends what was too deep.
         let depth = open.count + (current?.inner.count ?? 0)
@@ -113,6 +118,15 @@ struct ICalendarOutline {
         }
         if var event = current {
             switch keyword {
+            case .begin("VEVENT")? where !event.inner.isEmpty:
+                // RFC 5545 nests no VEVENT in a VALARM or another component of a VEVENT: that one is
+                // left out, the VEVENT around it kept (libical had read the two as one left open).
+                let around = event.inner.last == "VALARM" ? "a VALARM" : "another component"
+                broken.append(Broken(place: Place(index: count, line: number),
+                                     reason: "inside \(around) of the VEVENT around it, where no VEVENT belongs; the event is not imported"))
+                count += 1
+                nested = ["VEVENT"]
+                return
             case .begin("VEVENT")?:
                 drop(event.place, event.offset, "no END:VEVENT before the next BEGIN:VEVENT")
             case .begin(let name)?:
@@ -164,6 +178,27 @@ struct ICalendarOutline {
         case nil:
             emitSplitting(line)
         }
+    }
+
+    /// Leaves out a line of a nested VEVENT (``nested``) and returns true, or returns false for the line
+    /// after it: an END of a component open around it, when the nested one lacks its END.
+    private mutating func skipNested(_ keyword: Keyword?) -> Bool {
+        switch keyword {
+        case .begin(let name)?:
+            if nested.count < Self.maximumDepth { nested.append(name) } else { nestedOverflow += 1 }
+        case .end(let name)?:
+            if nestedOverflow > 0 {
+                nestedOverflow -= 1
+            } else if let position = nested.lastIndex(of: name) {
+                nested.removeSubrange(position...)
+            } else {
+                nested = []
+                return false
+            }
+        case nil:
+            break
+        }
+        return true
     }
 
     /// Leaves out the VEVENT begun at `offset`.
