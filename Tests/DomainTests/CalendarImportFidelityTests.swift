@@ -171,4 +171,18 @@ struct CalendarImportFidelityTests {
             #expect(await harness.call("calendar.get", ["id": .string(id)]).error?["code"] == -32004)
         }
     }
+
+    @Test("a backslash before a character RFC 5545 does not escape keeps the character (libical had made it a space); known escapes still read")
+    func unknownEscapes() async throws {
+        let harness = try await CalendarHarness(.memory)
+        let ics = Problems.calendar([
+            Problems.event("esc", "SUMMARY:Call 10\\:30 re: a\\xb\r\nDESCRIPTION:one\\ntwo\\, three\\; four\\\\five\\\r\n :six\r\nLOCATION:Room\\ 4\\é\r\n"),
+        ])
+        let imported = try await Self.importing(ics, into: harness)
+        #expect(imported["errors"] == [], "\(imported)")
+        let event = await harness.result("calendar.get", ["id": "esc"])?["event"]
+        #expect(event?["title"] == "Call 10:30 re: axb")
+        #expect(event?["description"] == "one\ntwo, three; four\\five:six")
+        #expect(event?["locations"]?["l1"]?["name"] == "Room 4é")
+    }
 }

@@ -246,6 +246,9 @@ struct ICalendarOutline {
     /// TZOFFSETFROM or TZOFFSETTO that is no UTC offset is left out (libical reads `abc` as `+0000`
     /// without a word, and its VTIMEZONE, lacking the offset, is then refused: ``VTimezoneBounds``).
     private mutating func emitSplitting(_ line: ArraySlice<UInt8>) {
+        if line.contains(0x5C), let name = Self.name(line), Self.escapedTexts.contains(name), let kept = Self.keepingEscapedCharacters(line) {
+            return emit(kept[...])
+        }
         if line.count < 64, let name = Self.name(line), name == "TZOFFSETFROM" || name == "TZOFFSETTO", !Self.isOffset(line) { return }
         guard line.count > Self.valuesPerLine * 8, let name = Self.name(line), name == "RDATE" || name == "EXDATE" else { return emit(line) }
         let unfolded = Self.unfolded(line)
@@ -263,6 +266,37 @@ struct ICalendarOutline {
             output.append(contentsOf: [0x0D, 0x0A])
             start += Self.valuesPerLine
         }
+    }
+
+    /// The texts switchboard reads, whose backslash escapes libical reads.
+    private static let escapedTexts: Set<String> = ["SUMMARY", "DESCRIPTION", "LOCATION", ICalendarText.extraLocation]
+
+    /// What libical reads after a backslash in a text: RFC 5545's `\\`, `\;`, `\,`, `\n` and `\N`, and
+    /// its own `\"`, `\t`, `\r`, `\b`, `\f` (and upper case), which its writer uses.
+    private static let knownEscapes = Set("\\;,\"nNtTrRbBfF".utf8)
+
+    /// `line` (a text property) unfolded, with a backslash before any other character left out so the
+    /// character is kept (libical read `10\:30` as `10 30`), or `nil` when it has no such backslash.
+    private static func keepingEscapedCharacters(_ line: ArraySlice<UInt8>) -> [UInt8]? {
+        let unfolded = Self.unfolded(line)
+        guard let colon = valueStart(unfolded[...]) else { return nil }
+        var result = Array(unfolded[...colon]), index = colon + 1, changed = false
+        result.reserveCapacity(unfolded.count)
+        while index < unfolded.count {
+            if unfolded[index] == 0x5C, index + 1 < unfolded.count {
+                if knownEscapes.contains(unfolded[index + 1]) {
+                    result.append(contentsOf: unfolded[index...(index + 1)])
+                } else {
+                    result.append(unfolded[index + 1])
+                    changed = true
+                }
+                index += 2
+            } else {
+                result.append(unfolded[index])
+                index += 1
+            }
+        }
+        return changed ? result : nil
     }
 
     /// The most significant digits a number of an RRULE may have: no rule switchboard repeats needs more
