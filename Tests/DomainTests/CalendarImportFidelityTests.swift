@@ -185,4 +185,17 @@ struct CalendarImportFidelityTests {
         #expect(event?["description"] == "one\ntwo, three; four\\five:six")
         #expect(event?["locations"]?["l1"]?["name"] == "Room 4é")
     }
+
+    @Test("an all-day event that ends past 2199, as create takes it, exports to what import takes back", arguments: CalendarBackend.allCases)
+    func allDayEndPastTheYears(backend: CalendarBackend) async throws {
+        let source = try await CalendarHarness(backend)
+        for (id, start, duration) in [("end2199", "2199-12-31T00:00:00", "P2D"), ("long", "2199-01-01T00:00:00", "P3660D")] {
+            _ = try #require(await source.result("calendar.create", ["id": .string(id), "title": "x", "start": .string(start),
+                                                                     "duration": .string(duration), "showWithoutTime": true]))
+        }
+        try await CalendarRoundTripTests.expectRoundTrip(source, backend: backend)
+        let past = Problems.calendar([Self.lines("UID:far", "DTSTART;VALUE=DATE:21991231", "DTEND;VALUE=DATE:22110101", "SUMMARY:far")])
+        let imported = try await Self.importing(past, into: source)
+        #expect(imported["created"] == 0 && imported["errors"]?.arrayValue?.count == 1, "\(imported)")
+    }
 }

@@ -332,17 +332,19 @@ enum ICalendarReader {
     }
 
     /// The day number of an all-day event's DTEND (a DATE), or `nil` for another value. The end is
-    /// exclusive, the day after the last: an event on 2199-12-31 ends on 2200-01-01, past the years
-    /// any time is taken in, and is read so that its export imports again.
+    /// exclusive, the day after the last, and may pass the years any time is taken in as create lets
+    /// it (an event on 2199-12-31 ends on 2200-01-01; one of `P3660D` from 2199 ends in 2209): read
+    /// so that its export imports again.
     private static func exclusiveEndDay(_ time: icaltimetype) -> Int64? {
-        guard time.is_date != 0 else { return nil }
-        if let date = CalendarDate(year: Int64(time.year), month: Int64(time.month), day: Int64(time.day)) { return date.dayNumber }
-        let last = LocalDateTime.years.upperBound
-        guard Int64(time.year) == last + 1, time.month == 1, time.day == 1, let lastDay = CalendarDate(year: last, month: 12, day: 31) else {
-            return nil
-        }
-        return lastDay.dayNumber + 1
+        let year = Int64(time.year), month = Int64(time.month), day = Int64(time.day)
+        guard time.is_date != 0, (LocalDateTime.years.lowerBound...(LocalDateTime.years.upperBound + longestSpanInYears)).contains(year),
+              (1...12).contains(month), (1...Timestamp.daysIn(month: month, year: year)).contains(day) else { return nil }
+        return Timestamp.days(fromCivil: year, month, day)
     }
+
+    /// How many years past the last year a start may have an end may fall in (a duration is at most
+    /// ``EventDuration/maximumDays``).
+    private static let longestSpanInYears = EventDuration.maximumDays / 365 + 1
 
     /// LOCATION, then each X-SWITCHBOARD-LOCATION (what ``ICalendarWriter`` writes for further locations).
     private static func locationNames(_ component: OpaquePointer) -> [String] {
