@@ -198,4 +198,27 @@ struct CalendarImportFidelityTests {
         let imported = try await Self.importing(past, into: source)
         #expect(imported["created"] == 0 && imported["errors"]?.arrayValue?.count == 1, "\(imported)")
     }
+
+    @Test("an event repeating in a VTIMEZONE with no tz database name and daylight saving is imported at a fixed offset, and the import says so; one-off events and fixed zones need no word",
+          arguments: CalendarBackend.allCases)
+    func zoneKeptAtFixedOffset(backend: CalendarBackend) async throws {
+        let harness = try await CalendarHarness(backend)
+        let zones = Self.lines("BEGIN:VTIMEZONE", "TZID:Custom Standard Time", "BEGIN:STANDARD", "DTSTART:16010101T030000", "TZOFFSETFROM:+0400",
+                               "TZOFFSETTO:+0300", "RRULE:FREQ=YEARLY;BYDAY=1SU;BYMONTH=11", "END:STANDARD", "BEGIN:DAYLIGHT",
+                               "DTSTART:16010101T020000", "TZOFFSETFROM:+0300", "TZOFFSETTO:+0400", "RRULE:FREQ=YEARLY;BYDAY=2SU;BYMONTH=4",
+                               "END:DAYLIGHT", "END:VTIMEZONE",
+                               "BEGIN:VTIMEZONE", "TZID:Fixed", "BEGIN:STANDARD", "DTSTART:19700101T000000", "TZOFFSETFROM:+0300",
+                               "TZOFFSETTO:+0300", "END:STANDARD", "END:VTIMEZONE")
+        let ics = Problems.calendar([
+            Self.lines("UID:cz", "DTSTART;TZID=Custom Standard Time:20270401T090000", "DURATION:PT1H", "RRULE:FREQ=WEEKLY;COUNT=3"),
+            Self.lines("UID:once", "DTSTART;TZID=Custom Standard Time:20270415T090000", "DURATION:PT1H"),
+            Self.lines("UID:fixed", "DTSTART;TZID=Fixed:20270401T090000", "DURATION:PT1H", "RRULE:FREQ=WEEKLY;COUNT=3"),
+        ]).replacingOccurrences(of: "PRODID:-//test//EN\r\n", with: "PRODID:-//test//EN\r\n" + zones)
+        let imported = try await Self.importing(ics, into: harness)
+        #expect(imported["created"] == 3)
+        #expect(Self.reasons(imported) == [0: "its TZID is no tz database name, so its times are kept in UTC: its occurrences do not follow "
+                                               + "the daylight saving changes of the file's VTIMEZONE; the event is imported"], "\(imported)")
+        let once = await harness.result("calendar.get", ["id": "once"])?["event"]
+        #expect(once?["start"] == "2027-04-15T05:00:00" && once?["timeZone"] == "UTC", "\(once ?? .null)")
+    }
 }

@@ -227,6 +227,11 @@ enum ICalendarReader {
             let added = try ZonedTime(property, value.time).wall(in: start)
             overrides[added.description] = EventOverride()
         }
+        if start.fixedFromChangingZone, !rules.isEmpty {
+            // Honouring the VTIMEZONE's rules would need a zone of the file's own beside the tz database's.
+            notes.append("its TZID is no tz database name, so its times are kept in UTC: its occurrences do not follow "
+                         + "the daylight saving changes of the file's VTIMEZONE; the event is imported")
+        }
         if icalcomponent_get_first_property(component, ICAL_EXRULE_PROPERTY) != nil {
             // RFC 5545 deprecated EXRULE; JSCalendar's excludedRecurrenceRules are not taken either.
             notes.append("left out its EXRULE, which switchboard does not take (it excludes occurrences by EXDATE); the rest is imported")
