@@ -17,8 +17,11 @@ import SwitchboardCore
 ///
 /// Nothing is lost unsaid: a VEVENT that cannot be taken whole (one without END, a property it
 /// needs that libical cannot read, a rule switchboard cannot repeat) is reported by its position
-/// and line and the rest kept; one imported without a line or parameter libical could not read is
-/// reported too. A reason names the kind of problem, never the file's text or a UID.
+/// and line and the rest kept; one imported without a line or parameter libical could not read, or
+/// taken otherwise than the file says (an EXRULE left out, RANGE=THISANDFUTURE for its occurrence
+/// alone, a repeating event in a VTIMEZONE kept in UTC), is reported too; a cancelled one
+/// (STATUS:CANCELLED) is not imported, and a cancelled occurrence is excluded. A reason names the
+/// kind of problem, never the file's text or a UID.
 enum ICalendarReader {
     struct Problem: Sendable, Equatable {
         /// The VEVENT's position among the file's VEVENTs, from 0.
