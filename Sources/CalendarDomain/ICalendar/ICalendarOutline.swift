@@ -45,6 +45,10 @@ struct ICalendarOutline {
     private var count = 0
     /// How many BEGIN lines deeper than ``maximumDepth`` are open: their lines are left out.
     private var overflow = 0
+    /// The components open in a VEVENT nested inside a component of another (a VALARM), from that
+    /// VEVENT in: their lines are left out. At most ``maximumDepth`` names; `nestedOverflow` counts the rest.
+    private var nested: [String] = []
+    private var nestedOverflow = 0
 
     /// The deepest nesting of components libical gets (RFC 5545 needs 3: VCALENDAR, VEVENT, VALARM).
     static let maximumDepth = 16
@@ -88,6 +92,7 @@ struct ICalendarOutline {
         // libical gets BEGIN and END lines as the outline read them (it drops a component begun
         // `BEGIN;X-A=1:VEVENT` and reads a folded one apart).
         let line = keyword.map { Array($0.line.utf8)[...] } ?? line
+        if !nested.isEmpty, skipNested(keyword) { return }
         // A VEVENT closes what is open inside its VCALENDAR (and the VEVENT before), an END:VEVENT what
         // is open inside its VEVENT: either ends what was too deep.
         let depth = open.count + (current?.inner.count ?? 0)
@@ -113,6 +118,15 @@ struct ICalendarOutline {
         }
         if var event = current {
             switch keyword {
+            case .begin("VEVENT")? where !event.inner.isEmpty:
+                // RFC 5545 nests no VEVENT in a VALARM or another component of a VEVENT: that one is
+                // left out, the VEVENT around it kept (libical had read the two as one left open).
+                let around = event.inner.last == "VALARM" ? "a VALARM" : "another component"
+                broken.append(Broken(place: Place(index: count, line: number),
+                                     reason: "inside \(around) of the VEVENT around it, where no VEVENT belongs; the event is not imported"))
+                count += 1
+                nested = ["VEVENT"]
+                return
             case .begin("VEVENT")?:
                 drop(event.place, event.offset, "no END:VEVENT before the next BEGIN:VEVENT")
             case .begin(let name)?:
@@ -166,6 +180,27 @@ struct ICalendarOutline {
         }
     }
 
+    /// Leaves out a line of a nested VEVENT (``nested``) and returns true, or returns false for the line
+    /// after it: an END of a component open around it, when the nested one lacks its END.
+    private mutating func skipNested(_ keyword: Keyword?) -> Bool {
+        switch keyword {
+        case .begin(let name)?:
+            if nested.count < Self.maximumDepth { nested.append(name) } else { nestedOverflow += 1 }
+        case .end(let name)?:
+            if nestedOverflow > 0 {
+                nestedOverflow -= 1
+            } else if let position = nested.lastIndex(of: name) {
+                nested.removeSubrange(position...)
+            } else {
+                nested = []
+                return false
+            }
+        case nil:
+            break
+        }
+        return true
+    }
+
     /// Leaves out the VEVENT begun at `offset`.
     private mutating func drop(_ place: Place, _ offset: Int, _ reason: String) {
         output.removeSubrange(offset...)
@@ -211,6 +246,9 @@ struct ICalendarOutline {
     /// TZOFFSETFROM or TZOFFSETTO that is no UTC offset is left out (libical reads `abc` as `+0000`
     /// without a word, and its VTIMEZONE, lacking the offset, is then refused: ``VTimezoneBounds``).
     private mutating func emitSplitting(_ line: ArraySlice<UInt8>) {
+        if line.contains(0x5C), let name = Self.name(line), Self.escapedTexts.contains(name), let kept = Self.keepingEscapedCharacters(line) {
+            return emit(kept[...])
+        }
         if line.count < 64, let name = Self.name(line), name == "TZOFFSETFROM" || name == "TZOFFSETTO", !Self.isOffset(line) { return }
         guard line.count > Self.valuesPerLine * 8, let name = Self.name(line), name == "RDATE" || name == "EXDATE" else { return emit(line) }
         let unfolded = Self.unfolded(line)
@@ -228,6 +266,37 @@ struct ICalendarOutline {
             output.append(contentsOf: [0x0D, 0x0A])
             start += Self.valuesPerLine
         }
+    }
+
+    /// The texts switchboard reads, whose backslash escapes libical reads.
+    private static let escapedTexts: Set<String> = ["SUMMARY", "DESCRIPTION", "LOCATION", ICalendarText.extraLocation]
+
+    /// What libical reads after a backslash in a text: RFC 5545's `\\`, `\;`, `\,`, `\n` and `\N`, and
+    /// its own `\"`, `\t`, `\r`, `\b`, `\f` (and upper case), which its writer uses.
+    private static let knownEscapes = Set("\\;,\"nNtTrRbBfF".utf8)
+
+    /// `line` (a text property) unfolded, with a backslash before any other character left out so the
+    /// character is kept (libical read `10\:30` as `10 30`), or `nil` when it has no such backslash.
+    private static func keepingEscapedCharacters(_ line: ArraySlice<UInt8>) -> [UInt8]? {
+        let unfolded = Self.unfolded(line)
+        guard let colon = valueStart(unfolded[...]) else { return nil }
+        var result = Array(unfolded[...colon]), index = colon + 1, changed = false
+        result.reserveCapacity(unfolded.count)
+        while index < unfolded.count {
+            if unfolded[index] == 0x5C, index + 1 < unfolded.count {
+                if knownEscapes.contains(unfolded[index + 1]) {
+                    result.append(contentsOf: unfolded[index...(index + 1)])
+                } else {
+                    result.append(unfolded[index + 1])
+                    changed = true
+                }
+                index += 2
+            } else {
+                result.append(unfolded[index])
+                index += 1
+            }
+        }
+        return changed ? result : nil
     }
 
     /// The most significant digits a number of an RRULE may have: no rule switchboard repeats needs more

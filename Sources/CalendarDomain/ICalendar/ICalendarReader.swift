@@ -17,8 +17,11 @@ import SwitchboardCore
 ///
 /// Nothing is lost unsaid: a VEVENT that cannot be taken whole (one without END, a property it
 /// needs that libical cannot read, a rule switchboard cannot repeat) is reported by its position
-/// and line and the rest kept; one imported without a line or parameter libical could not read is
-/// reported too. A reason names the kind of problem, never the file's text or a UID.
+/// and line and the rest kept; one imported without a line or parameter libical could not read, or
+/// taken otherwise than the file says (an EXRULE left out, RANGE=THISANDFUTURE for its occurrence
+/// alone, a repeating event in a VTIMEZONE kept in UTC), is reported too; a cancelled one
+/// (STATUS:CANCELLED) is not imported, and a cancelled occurrence is excluded. A reason names the
+/// kind of problem, never the file's text or a UID.
 enum ICalendarReader {
     struct Problem: Sendable, Equatable {
         /// The VEVENT's position among the file's VEVENTs, from 0.
@@ -54,6 +57,8 @@ enum ICalendarReader {
             ? outline.events.map { Optional($0) } : components.indices.map { _ in nil as ICalendarOutline.Place? }
         // UIDs compared by their bytes, as the stores compare event ids.
         var masters: [CalendarEvent] = [], order: [ExactID: Int] = [:], positions: [Int] = []
+        // The UIDs of cancelled events (STATUS:CANCELLED), which are not imported.
+        var cancelled = Set<ExactID>()
         var exceptions: [(place: (index: Int, line: Int?), uid: String, component: OpaquePointer)] = []
         for (position, component) in components.enumerated() {
             if Task.isCancelled { break }  // the caller answers -32800
@@ -76,9 +81,17 @@ enum ICalendarReader {
                 exceptions.append((place, uid, component))
                 continue
             }
+            if icalcomponent_get_status(component) == ICAL_STATUS_CANCELLED {
+                // A cancelled meeting is not one to show; one imported before under the UID is left as it is.
+                report("the event is cancelled (STATUS:CANCELLED); it is not imported")
+                cancelled.insert(ExactID(uid))
+                continue
+            }
             do {
-                let event = try event(component, uid: uid)
+                var notes: [String] = []
+                let event = try event(component, uid: uid, notes: &notes)
                 try EventValidation.check(event, prefix: "")
+                notes.forEach(report)
                 if let known = order[ExactID(uid)] {
                     masters[known] = event
                     report("the UID of VEVENT \(positions[known]) again: this one replaces it")
@@ -91,14 +104,23 @@ enum ICalendarReader {
                 report(reason(error) + refusal)
             }
         }
+        // Where each changed occurrence came from: the event's position and the occurrence's original start.
+        var changed: [String: Int] = [:]
         for exception in exceptions {
             func report(_ reason: String) { problems.append(Problem(index: exception.place.index, line: exception.place.line, reason: reason)) }
             guard let position = order[ExactID(exception.uid)] else {
-                report("RECURRENCE-ID without its recurring event; the occurrence is not imported")
+                report(cancelled.contains(ExactID(exception.uid))
+                       ? "its recurring event is cancelled (STATUS:CANCELLED); the occurrence is not imported"
+                       : "RECURRENCE-ID without its recurring event; the occurrence is not imported")
                 continue
             }
             do {
-                try applyException(exception.component, to: &masters[position])
+                var notes: [String] = []
+                let key = try applyException(exception.component, to: &masters[position], notes: &notes)
+                let slot = "\(position) \(key)"
+                if let earlier = changed[slot] { report("the RECURRENCE-ID of VEVENT \(earlier) again: this one replaces it") }
+                changed[slot] = exception.place.index
+                notes.forEach(report)
             } catch {
                 report(reason(error) + "; the occurrence is not changed")
             }
@@ -178,7 +200,7 @@ enum ICalendarReader {
     }
 
     /// A VEVENT without RECURRENCE-ID as an event.
-    private static func event(_ component: OpaquePointer, uid: String) throws -> CalendarEvent {
+    private static func event(_ component: OpaquePointer, uid: String, notes: inout [String]) throws -> CalendarEvent {
         guard let startProperty = icalcomponent_get_first_property(component, ICAL_DTSTART_PROPERTY) else {
             throw Refusal(reason: "no DTSTART")
         }
@@ -208,20 +230,40 @@ enum ICalendarReader {
             let added = try ZonedTime(property, value.time).wall(in: start)
             overrides[added.description] = EventOverride()
         }
+        if start.fixedFromChangingZone, !rules.isEmpty {
+            // Honouring the VTIMEZONE's rules would need a zone of the file's own beside the tz database's.
+            notes.append("its TZID is no tz database name, so its times are kept in UTC: its occurrences do not follow "
+                         + "the daylight saving changes of the file's VTIMEZONE; the event is imported")
+        }
+        if icalcomponent_get_first_property(component, ICAL_EXRULE_PROPERTY) != nil {
+            // RFC 5545 deprecated EXRULE; JSCalendar's excludedRecurrenceRules are not taken either.
+            notes.append("left out its EXRULE, which switchboard does not take (it excludes occurrences by EXDATE); the rest is imported")
+        }
         event.recurrenceRules = rules.isEmpty ? nil : rules
         event.recurrenceOverrides = overrides.isEmpty ? nil : overrides
         return event
     }
 
-    /// A VEVENT with RECURRENCE-ID: the override of one occurrence of `master`.
-    private static func applyException(_ component: OpaquePointer, to master: inout CalendarEvent) throws {
+    /// A VEVENT with RECURRENCE-ID: the override of one occurrence of `master` (an exclusion when it
+    /// is cancelled), whose original start is returned. What is taken otherwise than the file says
+    /// goes in `notes`.
+    private static func applyException(_ component: OpaquePointer, to master: inout CalendarEvent, notes: inout [String]) throws -> LocalDateTime {
         guard let idProperty = icalcomponent_get_first_property(component, ICAL_RECURRENCEID_PROPERTY),
               let startProperty = icalcomponent_get_first_property(component, ICAL_DTSTART_PROPERTY) else {
             throw Refusal(reason: "an occurrence without DTSTART")
         }
         let masterStart = ZonedTime(wall: master.start, zone: master.timeZone.flatMap(ZoneRules.named), isDate: master.showWithoutTime)
-        let key = try ZonedTime(idProperty, icalproperty_get_recurrenceid(idProperty)).wall(in: masterStart)
+        let id = try ZonedTime(idProperty, icalproperty_get_recurrenceid(idProperty))
+        let key = id.isDate && !masterStart.isDate ? try occurrence(of: master, on: id.wall.date) : id.wall(in: masterStart)
         try EventValidation.stored(key, field: "RECURRENCE-ID")
+        if let range = icalproperty_get_first_parameter(idProperty, ICAL_RANGE_PARAMETER), icalparameter_get_range(range) == ICAL_RANGE_THISANDFUTURE {
+            notes.append("its RECURRENCE-ID has RANGE=THISANDFUTURE, which is taken for this occurrence only; the later ones are not changed")
+        }
+        if icalcomponent_get_status(component) == ICAL_STATUS_CANCELLED {
+            // How Exchange and CalDAV servers write a cancelled occurrence: as EXDATE would.
+            try setOverride(.exclusion, at: key, of: &master)
+            return key
+        }
         let start = try ZonedTime(startProperty, icalproperty_get_dtstart(startProperty))
         var patch = EventOverride()
         let title = text(component, ICAL_SUMMARY_PROPERTY) ?? ""
@@ -241,12 +283,39 @@ enum ICalendarReader {
             patch.participants = participants
         }
         try EventValidation.check(patch, key: key.description, allDay: master.showWithoutTime, prefix: "")
+        try setOverride(patch, at: key, of: &master)
+        return key
+    }
+
+    /// `master` with `patch` as the override of the occurrence `key`.
+    private static func setOverride(_ patch: EventOverride, at key: LocalDateTime, of master: inout CalendarEvent) throws {
         var overrides = master.recurrenceOverrides ?? [:]
         guard overrides[key.description] != nil || overrides.count < EventValidation.maximumOverrides else {
             throw Refusal(reason: "more than \(EventValidation.maximumOverrides) changed, added or excluded occurrences")
         }
         overrides[key.description] = patch
         master.recurrenceOverrides = overrides
+    }
+
+    /// The original start of `master`'s one occurrence on `date`, which a RECURRENCE-ID with a DATE
+    /// names for an event with a time (RFC 5545 asks for the value type of DTSTART; calendars write a
+    /// date all the same).
+    private static func occurrence(of master: CalendarEvent, on date: CalendarDate) throws -> LocalDateTime {
+        let day = date.midnight...date.midnight.adding(seconds: 86_399)
+        var starts: Set<LocalDateTime> = day.contains(master.start) ? [master.start] : []
+        for name in (master.recurrenceOverrides ?? [:]).keys {
+            if let start = LocalDateTime(name), day.contains(start) { starts.insert(start) }
+        }
+        for rule in master.recurrenceRules ?? [] where starts.count < 2 {
+            RecurrenceExpansion.starts(of: rule, from: master.start, in: day) { start in
+                starts.insert(start)
+                return starts.count < 2
+            }
+        }
+        guard starts.count == 1, let start = starts.first else {
+            throw Refusal(reason: "its RECURRENCE-ID is a date, and the event has \(starts.isEmpty ? "no occurrence" : "more than one occurrence") on it")
+        }
+        return start
     }
 
     /// DURATION, else DTEND minus DTSTART (days for dates, exact seconds for times), else none (a day when all-day).
@@ -271,17 +340,19 @@ enum ICalendarReader {
     }
 
     /// The day number of an all-day event's DTEND (a DATE), or `nil` for another value. The end is
-    /// exclusive, the day after the last: an event on 2199-12-31 ends on 2200-01-01, past the years
-    /// any time is taken in, and is read so that its export imports again.
+    /// exclusive, the day after the last, and may pass the years any time is taken in as create lets
+    /// it (an event on 2199-12-31 ends on 2200-01-01; one of `P3660D` from 2199 ends in 2209): read
+    /// so that its export imports again.
     private static func exclusiveEndDay(_ time: icaltimetype) -> Int64? {
-        guard time.is_date != 0 else { return nil }
-        if let date = CalendarDate(year: Int64(time.year), month: Int64(time.month), day: Int64(time.day)) { return date.dayNumber }
-        let last = LocalDateTime.years.upperBound
-        guard Int64(time.year) == last + 1, time.month == 1, time.day == 1, let lastDay = CalendarDate(year: last, month: 12, day: 31) else {
-            return nil
-        }
-        return lastDay.dayNumber + 1
+        let year = Int64(time.year), month = Int64(time.month), day = Int64(time.day)
+        guard time.is_date != 0, (LocalDateTime.years.lowerBound...(LocalDateTime.years.upperBound + longestSpanInYears)).contains(year),
+              (1...12).contains(month), (1...Timestamp.daysIn(month: month, year: year)).contains(day) else { return nil }
+        return Timestamp.days(fromCivil: year, month, day)
     }
+
+    /// How many years past the last year a start may have an end may fall in (a duration is at most
+    /// ``EventDuration/maximumDays``).
+    private static let longestSpanInYears = EventDuration.maximumDays / 365 + 1
 
     /// LOCATION, then each X-SWITCHBOARD-LOCATION (what ``ICalendarWriter`` writes for further locations).
     private static func locationNames(_ component: OpaquePointer) -> [String] {

@@ -72,6 +72,20 @@ enum VTimezoneBounds {
         return observances > 0 ? total : nil
     }
 
+    /// True when the STANDARD and DAYLIGHT parts of `zone` (a VTIMEZONE) give more than one offset:
+    /// the zone has daylight saving time or has changed its offset.
+    static func changesOffset(_ zone: OpaquePointer) -> Bool {
+        var offsets = Set<Int32>()
+        var observance = icalcomponent_get_first_component(zone, ICAL_ANY_COMPONENT)
+        while let current = observance {
+            if let from = icalcomponent_get_first_property(current, ICAL_TZOFFSETFROM_PROPERTY) { offsets.insert(icalproperty_get_tzoffsetfrom(from)) }
+            if let to = icalcomponent_get_first_property(current, ICAL_TZOFFSETTO_PROPERTY) { offsets.insert(icalproperty_get_tzoffsetto(to)) }
+            if offsets.count > 1 { return true }
+            observance = icalcomponent_get_next_component(zone, ICAL_ANY_COMPONENT)
+        }
+        return false
+    }
+
     /// True when `observance` gives TZOFFSETFROM and TZOFFSETTO within ``maximumOffset``, and libical
     /// refused neither (it drops an unreadable one, leaving an X-LIC-ERROR).
     private static func hasOffsets(_ observance: OpaquePointer) -> Bool {

@@ -6,6 +6,10 @@ struct ZonedTime {
     var wall: LocalDateTime
     var zone: ZoneRules?
     var isDate: Bool
+    /// True when the time was read through a VTIMEZONE with no tz database name whose offset changes
+    /// (daylight saving time): it is kept in UTC, a fixed offset, so a rule repeating it does not
+    /// follow the zone's changes.
+    var fixedFromChangingZone = false
 
     init(wall: LocalDateTime, zone: ZoneRules?, isDate: Bool) {
         self.wall = wall
@@ -41,6 +45,7 @@ struct ZonedTime {
         }
         zone = ZoneRules.named("UTC")
         self.wall = LocalDateTime(seconds: Int64(icaltime_as_timet_with_zone(resolved, icalZone)))
+        fixedFromChangingZone = icaltimezone_get_component(icalZone).map(VTimezoneBounds.changesOffset) ?? false
     }
 
     /// The IANA zone a TZID names, also behind a path prefix (`/mozilla.org/20050126_1/Europe/Berlin`,

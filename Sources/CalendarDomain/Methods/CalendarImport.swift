@@ -64,7 +64,9 @@ public enum CalendarImport: RPCMethod {
                 case .unreadable(let reason): throw failure("a readable file (\(reason))")
                 }
             }
-            guard !bytes.contains(0), let text = String(validating: bytes, as: UTF8.self) else {
+            // A fold may fall inside a character (RFC 5545 §3.1): UTF-8 once unfolded is UTF-8.
+            guard !bytes.contains(0),
+                  let text = String(validating: bytes, as: UTF8.self) ?? String(validating: ICalendarFolds.joiningCharacters(bytes), as: UTF8.self) else {
                 throw failure("a UTF-8 iCalendar file without NUL bytes")
             }
             return text
