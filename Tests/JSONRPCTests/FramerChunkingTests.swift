@@ -15,7 +15,7 @@ enum FramerTestEvent: Equatable, CustomStringConvertible {
         case .message(let body): self = .message(String(decoding: body, as: UTF8.self))
         case .oversized(let count, let limit, _): self = .oversized(count, limit: limit)
         case .invalidHeader(let reason): self = .invalidHeader(reason)
-        case .truncated(let expected, let received): self = .truncated(expected: expected, received: received)
+        case .truncated(let expected, let received, _): self = .truncated(expected: expected, received: received)
         }
     }
 

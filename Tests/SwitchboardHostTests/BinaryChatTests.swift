@@ -251,7 +251,10 @@ struct BinaryChatTests {
         let folder = try BinaryStorageTests.folder()
         defer { _ = system("rm -rf '\(folder)'") }
         let store = backend == .memory ? Self.memory : ["--db", folder + "/chat.sqlite"] + BinaryStorageTests.small
-        let host = try SpawnedHost(arguments: store + ["--drain-timeout", "200"])
+        // The drain's 3 s are the send's time to answer (opening a fresh database first) on a loaded
+        // machine: a send still running when the drain ends is cancelled, and nothing is stored (200 ms
+        // failed under a full suite beside two builds).
+        let host = try SpawnedHost(arguments: store + ["--drain-timeout", "3000"])
         // The sleep computes for ten minutes and never looks at its cancel: the drain gives up on it.
         try host.send("[\(Self.send(1, clientID: "beside-busy")),\(H.request(2, "host.sleep", #"{"ms":600000,"steps":10,"busy":true}"#))]")
         host.closeInput()

@@ -31,8 +31,18 @@ struct BinaryImportWriterTests {
         let (response, progress) = try host.response(to: 1, within: 300_000)
         #expect(response["result"]?["imported"] == .integer(Int64(count)), "\(response)")
         #expect(progress.filter { $0["params"]?["value"]?["stage"] == nil }.compactMap { $0["params"]?["value"]?["done"]?.int64Value } == [1_000, 1_500, 2_000])
-        try host.send(BinaryHarness.request(2, "mail.thread", #"{"threadId":"c0"}"#))
-        #expect(try host.response(to: 2, within: 60_000).response["result"]?["messages"]?.arrayValue?.count == count)
+        // The whole chain is one thread, read a page of 500 at a time.
+        var threaded = 0
+        var cursor: JSONValue = .null
+        for id in 2...10 {
+            let after = cursor == .null ? "" : #","cursor":\#(cursor.jsonText())"#
+            try host.send(BinaryHarness.request(id, "mail.thread", #"{"threadId":"c0","limit":500\#(after)}"#))
+            let page = try host.response(to: .integer(Int64(id)), within: 60_000).response["result"]
+            threaded += page?["messages"]?.arrayValue?.count ?? 0
+            cursor = page?["nextCursor"] ?? .null
+            if cursor == .null { break }
+        }
+        #expect(threaded == count)
         host.closeInput()
         #expect(try host.waitForExit(within: 30_000) == .exited(0))
     }

@@ -70,7 +70,7 @@ struct OutputSplitter {
                     frames.append(OutputFrame(text: "<oversized output frame of \(count) bytes>", value: nil))
                 case .invalidHeader(let reason):
                     frames.append(OutputFrame(text: "<invalid output header: \(reason)>", value: nil))
-                case .truncated(let expected, let received):
+                case .truncated(let expected, let received, _):
                     frames.append(OutputFrame(text: "<truncated output frame \(received)/\(expected)>", value: nil))
                 }
             }

@@ -116,13 +116,18 @@ struct MessageSizeLimitTests {
         #expect(before.contains { $0.id == 2 && $0.result == "pong" }, "the message after the lying one was lost: \(before)")
     }
 
-    @Test("a Content-Length longer than what arrives before EOF is -32700 'truncated', not a hang")
+    @Test("a Content-Length longer than what arrives before EOF is -32700 'truncated' under the id that came, not a hang; null when none did")
     func longLyingHeader() async throws {
         let host = try Harness(framing: .lsp)
         try await host.send(raw: "Content-Length: 1000\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"host.ping\"}")
         try await host.finishInput()
-        let error = expectError(try await host.frame(0), id: nil, code: -32700)
+        let error = expectError(try await host.frame(0), id: 1, code: -32700)
         #expect(error["message"]?.stringValue?.contains("truncated") == true)
+
+        let cut = try Harness(framing: .lsp)
+        try await cut.send(raw: "Content-Length: 1000\r\n\r\n{\"jsonrpc\":\"2.0\",\"method\":\"host.ping\",\"i")
+        try await cut.finishInput()
+        _ = expectError(try await cut.frame(0), id: nil, code: -32700)
     }
 }
 

@@ -86,10 +86,11 @@ public final class MessageReader {
             ), ends: ends)
         case .invalidHeader(let reason):
             replyError(.parseError("invalid message header: \(reason)"), id: nil, target: .single)
-        case .truncated(let expected, let received):
-            replyError(.parseError(
+        case .truncated(let expected, let received, let ends):
+            // Under its request's id when its first bytes show one: a client waits for that id.
+            replyRefused(.parseError(
                 "message truncated: Content-Length was \(expected) bytes but only \(received) arrived"
-            ), id: nil, target: .single)
+            ), ends: ends)
         }
     }
 

@@ -199,8 +199,12 @@ public struct Framer {
         case .lspBody(let length):
             let received = buffer.count
             state = .lspHeaders
+            let head = Array(buffer.prefix(MessageEnds.headCapacity))
             releaseBuffer()
-            try handle(.truncated(expected: length, received: received))
+            try head.withUnsafeBytes { head in
+                try handle(.truncated(expected: length, received: received,
+                                      ends: MessageEnds(head: head, tail: UnsafeRawBufferPointer(start: nil, count: 0), isWhole: false)))
+            }
         case .lspSkip(let length, _):
             state = .lspHeaders
             try emitSkipped(byteCount: length, cutShort: true, handle)

@@ -13,6 +13,8 @@ public enum FramerEvent {
     /// An LSP header block that could not be used; the reason is a sentence naming what was wrong.
     /// The framer then discards input until the next "Content-Length:".
     case invalidHeader(String)
-    /// An LSP body that ended (end of input, or abandoned) before its Content-Length bytes arrived.
-    case truncated(expected: Int, received: Int)
+    /// An LSP body that ended (end of input, or abandoned) before its Content-Length bytes arrived;
+    /// `ends` holds its first bytes (no tail: its end never came), valid only during the callback, so
+    /// the request it began can be answered under its id.
+    case truncated(expected: Int, received: Int, ends: MessageEnds)
 }
