@@ -98,6 +98,19 @@ enum EventEditing {
         return found
     }
 
+    /// The occurrences `rule` counts before `key`: the start always (RFC 5545: it counts as the first
+    /// occurrence, made by the rule or not), and those the rule makes after it.
+    private static func occurrences(of rule: RecurrenceRule, from start: LocalDateTime, before key: LocalDateTime) -> Int {
+        guard key > start else { return 0 }
+        var made = 0, startMade = false
+        RecurrenceExpansion.starts(of: rule, from: start, in: start...key.adding(seconds: -1)) { local in
+            made += 1
+            startMade = startMade || local == start
+            return true
+        }
+        return made + (startMade ? 0 : 1)
+    }
+
     /// The event up to `key` (its rules end just before it) and from `key` on (a new event `newID`).
     private static func split(_ event: CalendarEvent, at key: LocalDateTime, newID: String) -> (head: CalendarEvent, tail: CalendarEvent) {
         var head = event, tail = event
@@ -106,9 +119,7 @@ enum EventEditing {
         head.recurrenceRules = event.recurrenceRules?.map { rule in
             var rule = rule
             if rule.count != nil {
-                var before = 0
-                RecurrenceExpansion.starts(of: rule, from: event.start, in: event.start...key.adding(seconds: -1)) { _ in before += 1; return true }
-                rule.count = max(before, 1)
+                rule.count = max(occurrences(of: rule, from: event.start, before: key), 1)
             } else {
                 rule.until = key.adding(seconds: -1)
             }
@@ -117,9 +128,7 @@ enum EventEditing {
         tail.recurrenceRules = event.recurrenceRules?.map { rule in
             var rule = rule
             if let count = rule.count {
-                var before = 0
-                RecurrenceExpansion.starts(of: rule, from: event.start, in: event.start...key.adding(seconds: -1)) { _ in before += 1; return true }
-                rule.count = max(count - before, 1)
+                rule.count = max(count - occurrences(of: rule, from: event.start, before: key), 1)
             }
             return rule
         }

@@ -1,7 +1,7 @@
 import Jansson
 
 /// How an event repeats: JSCalendar's `RecurrenceRule` (RFC 8984 §4.3.3), which is RFC 5545's RRULE
-/// as JSON. Expanded by libical (``RecurrenceExpansion``), never by hand.
+/// as JSON. Expanded by ``RuleExpander`` (``RecurrenceExpansion``); libical reads and writes it as RRULE text.
 ///
 /// The subset: frequencies `yearly`, `monthly`, `weekly`, `daily` (not `hourly` and finer: an agenda
 /// has no use for an event every minute); no `rscale` or `skip` (Gregorian only); `count` at most
