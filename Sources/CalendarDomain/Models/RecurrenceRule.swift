@@ -137,7 +137,9 @@ public struct RecurrenceRule: Sendable, Equatable, Codable {
             throw JSONFieldError(field: "\(field).byMonth[\(index)]", expected: "a month \"1\"...\"12\"", got: JSONFieldError.quote(month))
         }
         try checkPartsForFrequency(field: field)
-        if bySetPosition != nil, [byDay?.isEmpty, byMonthDay?.isEmpty, byMonth?.isEmpty, byYearDay?.isEmpty, byWeekNo?.isEmpty]
+        // RFC 5545: BYSETPOS "MUST only be used in conjunction with another BYxxx rule part"; BYHOUR and BYMINUTE are ones.
+        if bySetPosition != nil, [byDay?.isEmpty, byMonthDay?.isEmpty, byMonth?.isEmpty, byYearDay?.isEmpty, byWeekNo?.isEmpty,
+                                  byHour?.isEmpty, byMinute?.isEmpty]
             .allSatisfy({ $0 ?? true }) {
             throw JSONFieldError(field: "\(field).bySetPosition", expected: "another by* member beside it (RFC 5545)", got: "none")
         }
