@@ -66,7 +66,14 @@ enum EventEditing {
             throw JSONFieldError(field: "recurrenceId", expected: "the start of the occurrence scope \"\(scope.rawValue)\" applies to",
                                  got: JSONFieldError.nothing)
         case (_, let key?):
-            guard event.isRecurring, isOccurrence(key, of: event) else {
+            let found = event.isRecurring ? isOccurrence(key, of: event) : false
+            guard found != nil else {
+                // The bound stopped the look-up before `key`: it may be an occurrence; "not one" would be false.
+                throw JSONFieldError(field: "recurrenceId",
+                                     expected: "an occurrence switchboard can look up: a rule of event \(JSONFieldError.excerpt(event.id)) passes so seldom that finding whether this is one of its occurrences takes too much work",
+                                     got: JSONFieldError.quote(key.description))
+            }
+            guard found == true else {
                 throw JSONFieldError(field: "recurrenceId", expected: "the original start of an occurrence of event \(JSONFieldError.excerpt(event.id))",
                                      got: JSONFieldError.quote(key.description))
             }
@@ -88,14 +95,29 @@ enum EventEditing {
         }
     }
 
-    /// True when `key` is an occurrence's original start: the first, one a rule makes, or one an override adds.
-    static func isOccurrence(_ key: LocalDateTime, of event: CalendarEvent) -> Bool {
+    /// True when `key` is an occurrence's original start: the first, one a rule makes, or one an override adds;
+    /// `nil` when a rule's look-up was stopped by its bound before reaching `key` (a rule that seldom passes).
+    static func isOccurrence(_ key: LocalDateTime, of event: CalendarEvent) -> Bool? {
         if key == event.start || event.recurrenceOverrides?[key.description] != nil { return true }
-        var found = false
+        var found = false, stopped = false
         for rule in event.recurrenceRules ?? [] where !found {
-            RecurrenceExpansion.starts(of: rule, from: event.start, in: key...key) { _ in found = true; return false }
+            let expansion = RecurrenceExpansion.starts(of: rule, from: event.start, in: key...key) { _ in found = true; return false }
+            if expansion != .complete { stopped = true }
         }
-        return found
+        return found ? true : stopped ? nil : false
+    }
+
+    /// The occurrences `rule` counts before `key`: the start always (RFC 5545: it counts as the first
+    /// occurrence, made by the rule or not), and those the rule makes after it.
+    private static func occurrences(of rule: RecurrenceRule, from start: LocalDateTime, before key: LocalDateTime) -> Int {
+        guard key > start else { return 0 }
+        var made = 0, startMade = false
+        RecurrenceExpansion.starts(of: rule, from: start, in: start...key.adding(seconds: -1)) { local in
+            made += 1
+            startMade = startMade || local == start
+            return true
+        }
+        return made + (startMade ? 0 : 1)
     }
 
     /// The event up to `key` (its rules end just before it) and from `key` on (a new event `newID`).
@@ -106,9 +128,7 @@ enum EventEditing {
         head.recurrenceRules = event.recurrenceRules?.map { rule in
             var rule = rule
             if rule.count != nil {
-                var before = 0
-                RecurrenceExpansion.starts(of: rule, from: event.start, in: event.start...key.adding(seconds: -1)) { _ in before += 1; return true }
-                rule.count = max(before, 1)
+                rule.count = max(occurrences(of: rule, from: event.start, before: key), 1)
             } else {
                 rule.until = key.adding(seconds: -1)
             }
@@ -117,9 +137,7 @@ enum EventEditing {
         tail.recurrenceRules = event.recurrenceRules?.map { rule in
             var rule = rule
             if let count = rule.count {
-                var before = 0
-                RecurrenceExpansion.starts(of: rule, from: event.start, in: event.start...key.adding(seconds: -1)) { _ in before += 1; return true }
-                rule.count = max(count - before, 1)
+                rule.count = max(count - occurrences(of: rule, from: event.start, before: key), 1)
             }
             return rule
         }

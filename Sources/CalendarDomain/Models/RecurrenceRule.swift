@@ -1,7 +1,7 @@
 import Jansson
 
 /// How an event repeats: JSCalendar's `RecurrenceRule` (RFC 8984 §4.3.3), which is RFC 5545's RRULE
-/// as JSON. Expanded by libical (``RecurrenceExpansion``), never by hand.
+/// as JSON. Expanded by ``RuleExpander`` (``RecurrenceExpansion``); libical reads and writes it as RRULE text.
 ///
 /// The subset: frequencies `yearly`, `monthly`, `weekly`, `daily` (not `hourly` and finer: an agenda
 /// has no use for an event every minute); no `rscale` or `skip` (Gregorian only); `count` at most
@@ -137,7 +137,9 @@ public struct RecurrenceRule: Sendable, Equatable, Codable {
             throw JSONFieldError(field: "\(field).byMonth[\(index)]", expected: "a month \"1\"...\"12\"", got: JSONFieldError.quote(month))
         }
         try checkPartsForFrequency(field: field)
-        if bySetPosition != nil, [byDay?.isEmpty, byMonthDay?.isEmpty, byMonth?.isEmpty, byYearDay?.isEmpty, byWeekNo?.isEmpty]
+        // RFC 5545: BYSETPOS "MUST only be used in conjunction with another BYxxx rule part"; BYHOUR and BYMINUTE are ones.
+        if bySetPosition != nil, [byDay?.isEmpty, byMonthDay?.isEmpty, byMonth?.isEmpty, byYearDay?.isEmpty, byWeekNo?.isEmpty,
+                                  byHour?.isEmpty, byMinute?.isEmpty]
             .allSatisfy({ $0 ?? true }) {
             throw JSONFieldError(field: "\(field).bySetPosition", expected: "another by* member beside it (RFC 5545)", got: "none")
         }

@@ -2,14 +2,12 @@ import Synchronization
 
 /// The occurrence starts of each rule near the windows asked for, kept for later requests.
 ///
-/// Creating a libical iterator opens an ICU calendar: in a profile of `calendar.agenda` that was half
-/// of all the time (`ucal_open` under `icalrecur_iterator_new`), iterating itself a few percent. So
-/// each (rule, first start) is kept over a span around the windows asked, and windows inside the span
+/// Each (rule, first start) is kept over a span around the windows asked, and windows inside the span
 /// are then found by bisection. The first window of a rule is iterated alone: a process that answers
 /// one agenda (a fresh `switchboard call`) iterates no more than it shows. A later window the span
 /// does not cover is iterated with a year either side (``marginSeconds``) and joined to the span when
-/// they meet, up to ``maximumSpanSeconds``, so a host asked for many windows creates an iterator per
-/// rule rarely. ``RecurrenceExpansion/iterate(_:from:notBefore:through:maximumSteps:_:)`` starts near
+/// they meet, up to ``maximumSpanSeconds``, so a host asked for many windows expands a rule rarely
+/// (a `count` rule is counted from its start each time). ``RecurrenceExpansion/iterate(_:from:notBefore:through:maximumSteps:_:)`` starts near
 /// the span, not at the rule's start. An edited rule or start is a new key.
 ///
 /// - Important: The cache is bounded in bytes (``maximumBytes``): a span with more than

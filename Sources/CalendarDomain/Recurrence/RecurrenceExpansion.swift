@@ -1,8 +1,8 @@
 import CLibical
 
-/// The occurrences of a recurrence rule, by libical's RRULE iterator (RFC 5545 §3.3.10).
+/// The occurrences of a recurrence rule (RFC 5545 §3.3.10), period by period (``RuleExpander``).
 ///
-/// libical iterates *wall times* from a floating start: 09:30 stays 09:30 on every date whatever the
+/// Expansion iterates *wall times* from a floating start: 09:30 stays 09:30 on every date whatever the
 /// zone does between them, and a zone turns each into an instant afterwards (``ZoneRules``). That is
 /// how a weekly meeting keeps its local time across DST.
 ///
@@ -59,20 +59,19 @@ enum RecurrenceExpansion {
 
     /// Calls `visit` with the starts of `rule` (first occurrence `start`) from `lower` through `end`, in order.
     ///
-    /// Starts near `lower`: a rule without `count` by libical's `icalrecur_iterator_set_start`; a
-    /// `count` rule with no `by*` part by arithmetic (its k-th start is `start` plus k periods, so it
-    /// is the same rule from there with k fewer); any other `count` rule from `start`, which its `count`
-    /// (at most ``RecurrenceRule/maximumCount``) bounds. At most `maximumSteps` occurrences at or after
-    /// `lower`, and ``RecurrenceRule/maximumCount`` before it, are looked at.
+    /// Starts near `lower`: a rule without `count` at the period that holds `lower`; a `count` rule
+    /// with no `by*` part by arithmetic (its k-th start is `start` plus k periods, so it is the same
+    /// rule from there with k fewer); any other `count` rule from `start`, which its `count` (at most
+    /// ``RecurrenceRule/maximumCount``) bounds. At most `maximumSteps` occurrences at or after `lower`,
+    /// and ``RecurrenceRule/maximumCount`` before it, are looked at. `start` is always the first
+    /// occurrence (the agenda shows it whether or not the rule makes it) and so counts toward `count`
+    /// (RFC 5545 §3.3.10: "The DTSTART property value always counts as the first occurrence").
     ///
-    /// - Important: libical looks at every candidate the `by*` parts make (one per day and listed
-    ///   hour and minute) until one passes the rule's filters, within one call: a rule whose filters
-    ///   never pass (February 30th, every minute) kept a call busy to the year 2582, past any
-    ///   cancellation. So libical is given the window's end as `UNTIL`, in slices of about
-    ///   ``candidatesPerSlice`` candidates with a check for cancellation between them, and the `count`
-    ///   is counted here (slices start by `set_start`). When ``candidateBudget`` candidates are looked
-    ///   at, or the request's ``requestBudget`` is spent, the iteration stops (`.stopped`), as the step
-    ///   bound stops it.
+    /// - Important: Every candidate the `by*` parts make (one per day of a period, times each listed
+    ///   hour and minute) is charged: a rule whose filters never pass (February 30th, every minute)
+    ///   would otherwise look at days to the window's end. When ``candidateBudget`` candidates are
+    ///   charged, or the request's ``requestBudget`` is spent, or the task is cancelled, the iteration
+    ///   stops (`.stopped`), as the step bound stops it.
     static func iterate(_ rule: RecurrenceRule, from start: LocalDateTime, notBefore lower: LocalDateTime, through end: LocalDateTime,
                         maximumSteps: Int, _ visit: (LocalDateTime) -> Bool) -> Iteration {
         var rule = rule, first = start, skip: LocalDateTime?
@@ -88,85 +87,85 @@ enum RecurrenceExpansion {
             }
         }
         let last = min(end, rule.until ?? end)
-        guard last >= (skip ?? first) else { return rule.until.map { $0 < end } ?? false ? .ended : .reached }
-        LibicalSetup.once()
-        var recurrence = icalrecurrencetype_from_string(rule.rruleText)
-        guard recurrence.freq != ICAL_NO_RECURRENCE else { return .ended }
-        recurrence.count = 0
-        // Candidates a day, about: each listed hour and minute, on every day (on the listed weekdays of a weekly rule).
-        let times = Int64(max(1, rule.byHour?.count ?? 1) * max(1, rule.byMinute?.count ?? 1))
-        let perDay = rule.frequency == .weekly ? max(1, times * Int64(max(1, rule.byDay?.count ?? 1)) / 7) : times
-        let sliceSeconds = max(1, Int64(candidatesPerSlice) / perDay) * 86_400
-        var sliceStart = skip ?? first
-        var counted = 0, before = 0, after = 0, candidates: Int64 = 0
+        let endOutcome: Iteration = rule.until.map { $0 <= end } ?? false ? .ended : .reached
+        let begin = skip ?? first
+        guard last >= begin else { return rule.until.map { $0 < end } ?? false ? .ended : .reached }
         let shared = requestBudget
         if shared?.isSpent == true { return .stopped }
-        while true {
-            if Task.isCancelled { return .stopped }
-            let sliceEnd = sliceStart.seconds > last.seconds - sliceSeconds ? last : sliceStart.adding(seconds: sliceSeconds - 1)
-            recurrence.until = iteratorTime(sliceEnd)
-            guard let iterator = icalrecur_iterator_new(recurrence, iteratorTime(first)) else { return .ended }
-            defer { icalrecur_iterator_free(iterator) }
-            if sliceStart > first { _ = icalrecur_iterator_set_start(iterator, iteratorTime(sliceStart)) }
-            while true {
-                guard after < maximumSteps, before <= RecurrenceRule.maximumCount else { return .stopped }
-                if (before + after) & 1023 == 1023, Task.isCancelled { return .stopped }
-                let next = icalrecur_iterator_next(iterator)
-                guard icaltime_is_null_time(next) == 0, let local = ICalendarText.local(next) else { break }
-                guard local <= sliceEnd else { break }
-                counted += 1
-                if let count = rule.count, counted > count { return .ended }
-                if local < lower {
-                    before += 1
-                    continue
-                }
-                after += 1
-                if !visit(local) { return .reached }
+        let expander = RuleExpander(rule, start: first)
+        let perDay = Int64(expander.times.count)
+        // The start counts as the first occurrence even when the rule does not make it (counted from the start only).
+        var startCounted = rule.count == nil || first != start
+        var counted = 0, before = 0, after = 0, candidates: Int64 = 0, unspent: Int64 = 0
+        func charge(_ count: Int64) -> Bool {
+            candidates += count
+            unspent += count
+            if unspent >= 4096 {
+                defer { unspent = 0 }
+                if let shared, !shared.spend(unspent) { return false }
             }
-            if rule.count.map({ counted >= $0 }) ?? false { return .ended }
-            if sliceEnd >= last { return rule.until.map { $0 <= end } ?? false ? .ended : .reached }
-            let looked = (sliceEnd.seconds - sliceStart.seconds) / 86_400 * perDay + perDay
-            candidates += looked
-            if candidates >= candidateBudget { return .stopped }
-            if let shared, !shared.spend(looked) { return .stopped }
-            sliceStart = sliceEnd.adding(seconds: 1)
+            return candidates < candidateBudget
         }
+        /// nil to go on, else how the iteration ends.
+        func take(_ local: LocalDateTime) -> Iteration? {
+            // Before `begin`: before the start, or (a rule without count) before the window.
+            guard local >= begin else { return nil }
+            if !startCounted {
+                startCounted = true
+                if local != start { counted += 1 }
+            }
+            if local > last { return rule.until.map { local > $0 } ?? false ? .ended : .reached }
+            counted += 1
+            if let count = rule.count, counted > count { return .ended }
+            if local < lower {
+                before += 1
+                return before > RecurrenceRule.maximumCount ? .stopped : nil
+            }
+            guard after < maximumSteps else { return .stopped }
+            after += 1
+            return visit(local) ? nil : .reached
+        }
+        func run() -> Iteration {
+            let beginDay = begin.date.dayNumber, lastDay = last.date.dayNumber
+            var period = expander.firstPeriod(reaching: beginDay)
+            while true {
+                if Task.isCancelled { return .stopped }
+                let ranges = expander.days(ofPeriod: period)
+                period += 1
+                guard let firstDay = ranges.first?.lowerBound else { return .ended }
+                if firstDay > lastDay { return endOutcome }
+                if expander.setPositions != nil {
+                    // The whole period makes the set that positions pick from.
+                    let looked = ranges.reduce(0) { $0 + Int64($1.count) }
+                    if !charge(looked * perDay) { return .stopped }
+                    let days = ranges.flatMap { $0.filter(expander.passes) }
+                    for local in expander.picked(from: days) {
+                        if let outcome = take(local) { return outcome }
+                    }
+                } else {
+                    for range in ranges {
+                        let from = max(range.lowerBound, beginDay)
+                        guard from <= range.upperBound else { continue }
+                        for day in from...range.upperBound {
+                            if !charge(perDay) { return .stopped }
+                            if day & 1023 == 1023, Task.isCancelled { return .stopped }
+                            guard expander.passes(day) else { continue }
+                            for time in expander.times {
+                                if let outcome = take(LocalDateTime(seconds: day * 86_400 + time)) { return outcome }
+                            }
+                        }
+                    }
+                }
+                if rule.count.map({ counted >= $0 }) ?? false { return .ended }
+            }
+        }
+        let outcome = run()
+        if unspent > 0, let shared { _ = shared.spend(unspent) }
+        return outcome
     }
 
-    /// Candidates libical looks at between two checks for cancellation, about.
-    static let candidatesPerSlice = 50_000
-    /// Candidates one iteration looks at, at most, about (libical and ICU take a microsecond or two each).
+    /// Candidates one iteration looks at, at most, about (each day of a period, times its listed hours and minutes).
     static let candidateBudget: Int64 = 250_000
-
-    /// `local` as libical's iterator is given it: a wall time marked UTC. libical opens an ICU calendar
-    /// in the start's zone for every iterator, and a floating start names ICU's unknown zone, whose
-    /// look-up fails and then parses the name as a custom zone: a quarter of a fresh process's first
-    /// agenda went there. UTC is found at once and, like the unknown zone, has no offset changes, so
-    /// the wall times iterated are the same (``ICalendarText/local(_:)`` ignores the zone).
-    static func iteratorTime(_ local: LocalDateTime) -> icaltimetype {
-        var time = ICalendarText.icalTime(local)
-        time.zone = utc ?? icaltimezone_get_utc_timezone()
-        return time
-    }
-
-    /// A zone whose id is `UTC`, made from a VTIMEZONE of that id alone: libical's own UTC zone
-    /// (`icaltimezone_get_utc_timezone`) first loads its list of built-in zones, parsing the tz
-    /// database's `zone.tab`, a twentieth of a fresh process's first agenda. The iterator reads only
-    /// the id, which it gives ICU. Never freed; asked for an offset, libical would cache an empty
-    /// table of changes in it, under its own lock (the zone has no STANDARD or DAYLIGHT part).
-    nonisolated(unsafe) private static let utc: OpaquePointer? = {
-        guard let component = icalparser_parse_string("BEGIN:VTIMEZONE\r\nTZID:UTC\r\nEND:VTIMEZONE\r\n") else { return nil }
-        guard let zone = icaltimezone_new() else {
-            icalcomponent_free(component)
-            return nil
-        }
-        guard icaltimezone_set_component(zone, component) == 1 else {
-            icaltimezone_free(zone, 1)
-            icalcomponent_free(component)
-            return nil
-        }
-        return zone
-    }()
 
     /// The start of the last occurrence of a finite rule, or `nil` for one that goes on without end or
     /// whose end was not found (the candidate budget, or a cancellation, cut the count short).
