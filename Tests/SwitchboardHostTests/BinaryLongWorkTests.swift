@@ -12,15 +12,8 @@ struct BinaryLongWorkTests {
     func shortRequestsAnsweredBesideLongOnes() throws {
         let long = BinarySignalTests.usableCores() + 1
         let host = try SpawnedHost(arguments: ["--backend", "memory", "--now", "2026-01-01T09:00:00Z", "--drain-timeout", "200"])
-        for id in 1...long {
-            try host.send(H.request(id, "host.sleep", #"{"ms":600000,"steps":10000,"busy":true,"_meta":{"progressToken":"t\#(id)"}}"#))
-        }
-        // Each reports progress once it runs: every one holds a thread now.
-        var running: Set<String> = []
-        while running.count < long {
-            let message = try host.nextMessage()
-            if message["method"] == "$/progress", let token = message["params"]?["token"]?.stringValue { running.insert(token) }
-        }
+        // Every one holds a thread once this returns.
+        try BinarySignalTests.startBusySleeps(ids: 1...long, on: host)
         try host.send(H.request(100, "inbox.list", #"{"limit":2}"#))
         #expect(try host.response(to: 100).response["result"]?["items"]?.arrayValue?.count == 2)
         try host.send(H.request(101, "calendar.day", #"{"date":"2026-01-01"}"#))

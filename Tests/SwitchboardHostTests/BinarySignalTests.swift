@@ -56,15 +56,7 @@ struct BinarySignalTests {
         // As many busy requests as slots (host.sleep runs on the long-work threads, off the task pool).
         let cores = Self.usableCores()
         let host = try SpawnedHost(arguments: ["--drain-timeout", "200", "--max-in-flight", String(cores)])
-        for id in 1...cores {
-            try host.send(H.request(id, "host.sleep", #"{"ms":600000,"steps":10000,"busy":true,"_meta":{"progressToken":"t\#(id)"}}"#))
-        }
-        // Each reports progress once it runs.
-        var running: Set<String> = []
-        while running.count < cores {
-            let message = try host.nextMessage()
-            if message["method"] == "$/progress", let token = message["params"]?["token"]?.stringValue { running.insert(token) }
-        }
+        try Self.startBusySleeps(ids: 1...cores, on: host)
         // No slot is free: this one waits for one. The ping behind it is answered by the input thread
         // once the waiting one is queued.
         let waiting = cores + 1
@@ -78,6 +70,19 @@ struct BinarySignalTests {
         #expect(try host.waitForExit() == .exited(0))
         let answered = rest.filter { $0["id"] != nil && H.errorCode($0) == -32800 }.count
         #expect(answered == cores, "each busy request is answered -32800 at exit: \(rest.filter { $0["id"] != nil })")
+    }
+
+    /// Sends a ten-minute busy `host.sleep` for each id (they never look at their cancel) and returns once
+    /// each has reported progress: each holds a thread then.
+    static func startBusySleeps(ids: ClosedRange<Int>, on host: SpawnedHost) throws {
+        for id in ids {
+            try host.send(H.request(id, "host.sleep", #"{"ms":600000,"steps":10000,"busy":true,"_meta":{"progressToken":"t\#(id)"}}"#))
+        }
+        var running: Set<String> = []
+        while running.count < ids.count {
+            let message = try host.nextMessage()
+            if message["method"] == "$/progress", let token = message["params"]?["token"]?.stringValue { running.insert(token) }
+        }
     }
 
     /// The cores this process may run on (its affinity mask, `Cpus_allowed` in /proc/self/status),
