@@ -76,13 +76,14 @@ public final class InMemoryMailService: MailService {
     public func thread(account: String, threadId: String, page: PageRequest) async throws -> ThreadDetail? {
         let paging = try ThreadPage(account: account, threadId: threadId, page: page)
         return mailbox.withLock { mailbox in
-            let records = mailbox.records.filter { $0.account == account && $0.threadId.hasSameBytes(as: threadId) }
-                .sorted(by: MailRecord.chronological)
-            guard let first = records.first else { return nil }
-            let root = records.first { $0.uid.hasSameBytes(as: threadId) } ?? first
+            // A record's position in the mailbox is the order it was stored in.
+            let thread = mailbox.records.enumerated().filter { $0.element.account == account && $0.element.threadId.hasSameBytes(as: threadId) }
+            guard let first = thread.map(\.element).min(by: MailRecord.chronological) else { return nil }
+            let root = thread.first { $0.element.uid.hasSameBytes(as: threadId) }?.element ?? first
+            let ordered = thread.sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
             var collector = ThreadPage.Collector(paging)
-            for record in records where paging.after.map({ $0.time < record.time || $0.time == record.time && ByteOrder.less($0.uid, record.uid) }) ?? true {
-                guard collector.offer(record) else { break }
+            for (position, record) in ordered where paging.after.map({ $0 < (record.time, Int64(position)) }) ?? true {
+                guard collector.offer(record, arrival: Int64(position)) else { break }
             }
             return ThreadDetail(threadId: threadId, subject: Subject.base(root.subject), messages: collector.records.map(\.message),
                                 nextCursor: collector.nextCursor)

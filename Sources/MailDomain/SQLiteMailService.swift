@@ -58,13 +58,14 @@ public struct SQLiteMailService: MailService {
                 arguments: [account, threadId, threadId])
             guard let rootSubject else { return nil }
             let after = paging.after
+            // Ties in time go by row id, the order the messages were stored in (``ThreadPage``).
             let rows = try Row.fetchCursor(db.cachedStatement(sql: """
-                SELECT \(Self.recordColumns) FROM mail_message WHERE account = ? AND thread_id = ? AND (date_ms, uid) > (?, ?)
-                ORDER BY date_ms, uid LIMIT ?
-                """), arguments: [account, threadId, after?.time ?? Int64.min, after?.uid ?? "", paging.limit + 1])
+                SELECT id, \(Self.recordColumns) FROM mail_message WHERE account = ? AND thread_id = ? AND (date_ms, id) > (?, ?)
+                ORDER BY date_ms, id LIMIT ?
+                """), arguments: [account, threadId, after?.time ?? Int64.min, after?.arrival ?? Int64.min, paging.limit + 1])
             // Read row by row: the page stops at its byte budget without loading the rest.
             var collector = ThreadPage.Collector(paging)
-            while let row = try rows.next(), collector.offer(Self.record(row)) {}
+            while let row = try rows.next(), collector.offer(Self.record(row, offset: 1), arrival: row[0]) {}
             return ThreadDetail(threadId: threadId, subject: Subject.base(rootSubject), messages: collector.records.map(\.message),
                                 nextCursor: collector.nextCursor)
         }

@@ -51,4 +51,30 @@ extension MailMethodsTests {
         #expect(refused["code"] == -32602 && refused["data"]?["field"] == "cursor", "\(refused)")
         #expect(try await client.error("mail.thread", ["threadId": threadId, "limit": 0])["data"]?["field"] == "limit")
     }
+
+    @Test("mail.thread: messages of one time come in the order stored, and one stored between two pages comes on a later page (s10 sorts before s2 as text)",
+          arguments: MailBackend.allCases)
+    func threadTiesByArrival(backend: MailBackend) async throws {
+        let client = MailRPCClient(try await Self.dispatcher(backend))
+        // The test clock is fixed: every send has the same time.
+        func send(after parent: String?) async throws -> String {
+            var params: JSONObject = ["to": "ada@example.com", "subject": "Ties", "text": "t"]
+            if let parent { params["inReplyTo"] = .string(parent) }
+            return try #require(try await client.result("mail.send", .object(params))["message"]?["uid"]?.stringValue)
+        }
+        var sent = [try await send(after: nil)]
+        for _ in 0..<8 { sent.append(try await send(after: sent[sent.count - 1])) }
+        let threadId = JSONValue.string(sent[0])
+        let first = try await client.result("mail.thread", ["threadId": threadId, "limit": 5])
+        var paged = (first["messages"]?.arrayValue ?? []).compactMap { $0["uid"]?.stringValue }
+        for _ in 0..<3 { sent.append(try await send(after: sent[sent.count - 1])) }
+        var cursor = first["nextCursor"] ?? .null
+        #expect(cursor != .null, "more were stored since")
+        while cursor != .null, paged.count < 100 {
+            let page = try await client.result("mail.thread", ["threadId": threadId, "limit": 9, "cursor": cursor])
+            paged += (page["messages"]?.arrayValue ?? []).compactMap { $0["uid"]?.stringValue }
+            cursor = page["nextCursor"] ?? .null
+        }
+        #expect(paged == sent, "every message once, in the order sent")
+    }
 }

@@ -70,14 +70,15 @@ public final class PostgresMailService: MailService {
             var rootSubject: String?
             for try await row in roots { rootSubject = try row.decode(String.self) }
             guard let rootSubject else { return nil }
+            // Ties in time go by id, the order the messages were stored in (``ThreadPage``).
             let rows = try await connection.query("""
-                SELECT \(unescaped: Self.recordColumns) FROM mail_message
-                WHERE account = \(account) AND thread_id = \(threadId) AND (date_ms, uid) > (\(after?.time ?? Int64.min), \(after?.uid ?? ""))
-                ORDER BY date_ms, uid LIMIT \(paging.limit + 1)
+                SELECT id, \(unescaped: Self.recordColumns) FROM mail_message
+                WHERE account = \(account) AND thread_id = \(threadId) AND (date_ms, id) > (\(after?.time ?? Int64.min), \(after?.arrival ?? Int64.min))
+                ORDER BY date_ms, id LIMIT \(paging.limit + 1)
                 """, logger: logger)
             var collector = ThreadPage.Collector(paging)
             for try await row in rows {
-                guard collector.offer(try Self.record(row)) else { break }
+                guard collector.offer(try Self.record(row, offset: 1), arrival: try row.decode(Int64.self)) else { break }
             }
             return ThreadDetail(threadId: threadId, subject: Subject.base(rootSubject), messages: collector.records.map(\.message),
                                 nextCursor: collector.nextCursor)
