@@ -208,11 +208,18 @@ struct MCPServerBinaryTests {
         let bad = try #require(try Self.call(host, 2, "tools/call", #"{"name":"probe.counted","arguments":{"n":"five"}}"#)["result"])
         #expect(bad["isError"] == true && bad["structuredContent"] == nil, "\(bad)")
         let error = try JSONValue(parsing: try #require(bad["content"]?.arrayValue?.first?["text"]?.stringValue))
-        #expect(error["code"] == -32070 && error["message"]?.stringValue?.contains("structuredContent.n") == true, "\(error)")
-        // The plain face: the same error, as a JSON-RPC error.
-        let plain = try Self.call(host, 3, "probe.counted", #"{"n":"five"}"#)["error"]
-        #expect(plain?["code"] == -32070, "\(plain ?? .null)")
+        #expect(error["code"] == -32070 && error["message"]?.stringValue?.contains("structuredContent.n: expected integer") == true, "\(error)")
+        // What the plugin answered is not quoted, in the error or the log: a tool's result may hold a file's text.
+        #expect(!error.jsonText().contains("five"), "\(error)")
+        // The plain face: the same error, as a JSON-RPC error; a value the schema refuses is not quoted.
+        let plain = try Self.call(host, 3, "probe.counted", #"{"n":-12345}"#)["error"]
+        #expect(plain?["code"] == -32070 && plain?["message"]?.stringValue?.contains("structuredContent.n") == true, "\(plain ?? .null)")
+        #expect(!(plain ?? .null).jsonText().contains("12345"), "\(plain ?? .null)")
         #expect(try Self.call(host, 4, "probe.counted", #"{"n":7}"#)["result"] == ["n": 7])
+        host.closeInput()
+        _ = try host.readToEndOfOutput()
+        _ = try host.waitForExit()
+        #expect(host.stderrText.contains("outputSchema") && !host.stderrText.contains("12345"), "\(host.stderrText)")
     }
 
     @Test("a cancelled call of a plugin's tool is a JSON-RPC -32800 naming the plugin, as a built-in tool's is, not an isError result")

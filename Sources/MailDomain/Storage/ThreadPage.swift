@@ -6,9 +6,11 @@ import SwitchboardCore
 /// bytes of text a page, but always one message, with cursors of list `mail/thread/ACCOUNT/THREAD`.
 /// A thread of 181 messages of 1 MB was one answer of 180 MB. Ties go by arrival, not uid: a message
 /// stored between two pages with a time already paged comes after them, never before the cursor
-/// (`s10` sorts before `s2` as text, and was never paged).
+/// (`s10` sorts before `s2` as text, and was never paged). One stored meanwhile with an earlier time
+/// (an older reply imported) sorts before the cursor and is not paged, as in any keyset list.
 struct ThreadPage {
-    /// The most bytes of message text a page holds beyond its first message.
+    /// The most bytes of message text a page holds, but for a first message larger than that alone
+    /// (counted as stored: the answer's JSON escapes may make it larger).
     static let byteBudget = 4 << 20
 
     private let list: String

@@ -82,9 +82,18 @@ final class PluginTool: Sendable {
 
     /// What is wrong with `structuredContent` against the `outputSchema` the tool declared (and the
     /// host advertises in `tools/list`, where MCP holds a server to it), or nil: no schema, or it matches.
+    /// It names where and what the schema expects, never the value found: a tool's result may hold a
+    /// file's text, and this goes into the log.
     func outputProblem(_ structuredContent: JSONView) -> String? {
-        guard let outputValidator, let outputSchema else { return nil }
-        return outputValidator.problems(of: JSONValue(structuredContent), against: outputSchema, at: "structuredContent").first
+        guard let outputValidator, let outputSchema,
+              let problem = outputValidator.problems(of: JSONValue(structuredContent), against: outputSchema, at: "structuredContent").first
+        else { return nil }
+        let parts = problem.split(separator: ": ", maxSplits: 1).map(String.init)
+        let place = parts.first ?? "structuredContent"
+        let reason = parts.count > 1 ? parts[1] : ""
+        if let type = reason.firstMatch(of: #/^expected (.*), got /#) { return "\(place): expected \(type.1)" }
+        if reason.hasPrefix("missing required member") { return "\(place): \(reason)" }
+        return "\(place): a value its outputSchema does not allow"
     }
 
     /// Whether `keyword` is a member of `schema` or of an object or array within it (at most 64 deep).

@@ -44,7 +44,7 @@ TOOLS = [
     # A pattern that backtracks exponentially on "aaa…a!": the host's check must stay bounded.
     tool("match", {"text": {"type": "string", "pattern": "(a+)+$"}}, ["text"]),
     # Declares an integer n and answers {"n": arguments.n}: a string breaks its own outputSchema.
-    dict(tool("counted", {"n": {}}), outputSchema={"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}),
+    dict(tool("counted", {"n": {}}), outputSchema={"type": "object", "properties": {"n": {"type": "integer", "minimum": 0}}, "required": ["n"]}),
 ]
 PROMPTS = [{"name": "greet", "description": "Greets someone.",
             "arguments": [{"name": "who", "required": True}, {"name": "tone", "required": False}]}]
