@@ -20,9 +20,14 @@ struct BinaryStorageFaultTests {
         try DatabaseQueue(path: database).read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
     }
 
-    /// A host on `database` that has stored one message (`fault 1`), and another connection holding the
-    /// database's write lock (`BEGIN EXCLUSIVE`) until the caller ends it.
-    static func hostWithLockedDatabase(_ database: String) throws -> (SpawnedHost, DatabaseQueue) {
+    /// Runs `body` with a host, in a fresh folder named after `name`, on a database that has stored one
+    /// message (`fault 1`) while another connection holds its write lock (`BEGIN EXCLUSIVE`). `body`
+    /// ends the lock with `release("COMMIT")` or `release("ROLLBACK")`; one it leaves is rolled back after.
+    static func withLockedDatabase(_ name: String,
+                                   _ body: (_ host: SpawnedHost, _ database: String, _ release: (String) throws -> Void) throws -> Void) throws {
+        let folder = try H.temporaryFolder(name)
+        defer { _ = system("rm -rf '\(folder)'") }
+        let database = folder + "/locked.sqlite"
         let host = try SpawnedHost(arguments: BinaryCrashTests.arguments(database))
         try host.send(Self.send(1))
         #expect(try host.response(to: 1).response["result"] != nil)
@@ -30,86 +35,73 @@ struct BinaryStorageFaultTests {
         configuration.allowsUnsafeTransactions = true
         let locker = try DatabaseQueue(path: database, configuration: configuration)
         try locker.inDatabase { db in try db.execute(sql: "BEGIN EXCLUSIVE") }
-        return (host, locker)
+        var released = false
+        defer { if !released { try? locker.inDatabase { db in try db.execute(sql: "ROLLBACK") } } }
+        try body(host, database) { end in
+            try locker.inDatabase { db in try db.execute(sql: end) }
+            released = true
+        }
     }
 
     @Test("a database another connection keeps locked: a write answers -32050 after the bounded busy wait, reads are served meanwhile, and the write after the release succeeds")
     func lockedDatabase() throws {
-        let folder = try H.temporaryFolder("locked")
-        defer { _ = system("rm -rf '\(folder)'") }
-        let database = folder + "/locked.sqlite"
-        let (host, locker) = try Self.hostWithLockedDatabase(database)
-        var released = false
-        defer { if !released { try? locker.inDatabase { db in try db.execute(sql: "ROLLBACK") } } }
+        try Self.withLockedDatabase("locked") { host, database, release in
+            try host.send([Self.send(2), H.request(3, "host.ping"), H.request(4, "feed.list", #"{"limit":1}"#)])
+            let (read, before) = try host.response(to: 4)
+            #expect(read["result"]?["items"]?.arrayValue?.count == 1, "a read waited for the lock: \(read)")
+            #expect(!before.contains { $0["id"] == 2 }, "the write was answered while the lock was held")
+            let refused = try host.response(to: 2, within: 120_000).response
+            #expect(H.errorCode(refused) == -32050, "\(refused)")
+            #expect(refused["error"]?["data"]?["path"] == .string(database))
+            let cause = refused["error"]?["data"]?["cause"]?.stringValue ?? ""
+            #expect(cause.contains("locked"), "\(refused)")
 
-        try host.send([Self.send(2), H.request(3, "host.ping"), H.request(4, "feed.list", #"{"limit":1}"#)])
-        let (read, before) = try host.response(to: 4)
-        #expect(read["result"]?["items"]?.arrayValue?.count == 1, "a read waited for the lock: \(read)")
-        #expect(!before.contains { $0["id"] == 2 }, "the write was answered while the lock was held")
-        let refused = try host.response(to: 2, within: 120_000).response
-        #expect(H.errorCode(refused) == -32050, "\(refused)")
-        #expect(refused["error"]?["data"]?["path"] == .string(database))
-        let cause = refused["error"]?["data"]?["cause"]?.stringValue ?? ""
-        #expect(cause.contains("locked"), "\(refused)")
-
-        try locker.inDatabase { db in try db.execute(sql: "COMMIT") }
-        released = true
-        try host.send(Self.send(5))
-        #expect(try host.response(to: 5).response["result"]?["message"]?["uid"] != nil)
-        host.closeInput()
-        #expect(try host.waitForExit() == .exited(0))
-        #expect(try Self.integrity(database) == ["ok"])
+            try release("COMMIT")
+            try host.send(Self.send(5))
+            #expect(try host.response(to: 5).response["result"]?["message"]?["uid"] != nil)
+            host.closeInput()
+            #expect(try host.waitForExit() == .exited(0))
+            #expect(try Self.integrity(database) == ["ok"])
+        }
     }
 
     @Test("a write waiting for another connection's lock, cancelled, is answered -32800 while the lock is still held, and nothing is stored")
     func cancelledWhileLocked() throws {
-        let folder = try H.temporaryFolder("locked-cancel")
-        defer { _ = system("rm -rf '\(folder)'") }
-        let database = folder + "/locked.sqlite"
-        let (host, locker) = try Self.hostWithLockedDatabase(database)
-        var released = false
-        defer { if !released { try? locker.inDatabase { db in try db.execute(sql: "ROLLBACK") } } }
+        try Self.withLockedDatabase("locked-cancel") { host, _, release in
+            try host.send([Self.send(2), H.request(3, "feed.list", #"{"limit":1}"#)])
+            #expect(try host.response(to: 3).response["result"] != nil)
+            try host.send(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":2}}"#)
+            let cancelled = try host.response(to: 2, within: 120_000).response
+            #expect(H.errorCode(cancelled) == -32800, "\(cancelled)")
 
-        try host.send([Self.send(2), H.request(3, "feed.list", #"{"limit":1}"#)])
-        #expect(try host.response(to: 3).response["result"] != nil)
-        try host.send(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":2}}"#)
-        let cancelled = try host.response(to: 2, within: 120_000).response
-        #expect(H.errorCode(cancelled) == -32800, "\(cancelled)")
-
-        try locker.inDatabase { db in try db.execute(sql: "ROLLBACK") }
-        released = true
-        try host.send(H.request(4, "mail.search", #"{"query":"fault"}"#))
-        let found = try host.response(to: 4).response
-        let subjects = found["result"]?["items"]?.arrayValue?.compactMap { $0["subject"]?.stringValue } ?? []
-        #expect(subjects.contains("fault 1") && !subjects.contains("fault 2"), "\(found)")
-        host.closeInput()
-        #expect(try host.waitForExit() == .exited(0))
+            try release("ROLLBACK")
+            try host.send(H.request(4, "mail.search", #"{"query":"fault"}"#))
+            let found = try host.response(to: 4).response
+            let subjects = found["result"]?["items"]?.arrayValue?.compactMap { $0["subject"]?.stringValue } ?? []
+            #expect(subjects.contains("fault 1") && !subjects.contains("fault 2"), "\(found)")
+            host.closeInput()
+            #expect(try host.waitForExit() == .exited(0))
+        }
     }
 
     @Test("a write queued behind one that waits for another connection's lock, cancelled, is answered -32800 before the write ahead of it is")
     func cancelledBehindALockedWrite() throws {
-        let folder = try H.temporaryFolder("locked-queue")
-        defer { _ = system("rm -rf '\(folder)'") }
-        let database = folder + "/locked.sqlite"
-        let (host, locker) = try Self.hostWithLockedDatabase(database)
-        var released = false
-        defer { if !released { try? locker.inDatabase { db in try db.execute(sql: "ROLLBACK") } } }
+        try Self.withLockedDatabase("locked-queue") { host, _, release in
+            try host.send([Self.send(2), Self.send(3), H.request(4, "feed.list", #"{"limit":1}"#)])
+            #expect(try host.response(to: 4).response["result"] != nil)
+            try host.send(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":3}}"#)
+            let (cancelled, before) = try host.response(to: 3, within: 120_000)
+            #expect(H.errorCode(cancelled) == -32800, "\(cancelled)")
+            #expect(!before.contains { $0["id"] == 2 }, "the write ahead was answered first: the cancelled one waited for it")
 
-        try host.send([Self.send(2), Self.send(3), H.request(4, "feed.list", #"{"limit":1}"#)])
-        #expect(try host.response(to: 4).response["result"] != nil)
-        try host.send(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":3}}"#)
-        let (cancelled, before) = try host.response(to: 3, within: 120_000)
-        #expect(H.errorCode(cancelled) == -32800, "\(cancelled)")
-        #expect(!before.contains { $0["id"] == 2 }, "the write ahead was answered first: the cancelled one waited for it")
-
-        try locker.inDatabase { db in try db.execute(sql: "ROLLBACK") }
-        released = true
-        #expect(try host.response(to: 2, within: 120_000).response["result"]?["message"] != nil, "the write ahead is stored once the lock goes")
-        try host.send(H.request(5, "mail.search", #"{"query":"fault"}"#))
-        let subjects = try host.response(to: 5).response["result"]?["items"]?.arrayValue?.compactMap { $0["subject"]?.stringValue } ?? []
-        #expect(subjects.contains("fault 2") && !subjects.contains("fault 3"), "\(subjects)")
-        host.closeInput()
-        #expect(try host.waitForExit() == .exited(0))
+            try release("ROLLBACK")
+            #expect(try host.response(to: 2, within: 120_000).response["result"]?["message"] != nil, "the write ahead is stored once the lock goes")
+            try host.send(H.request(5, "mail.search", #"{"query":"fault"}"#))
+            let subjects = try host.response(to: 5).response["result"]?["items"]?.arrayValue?.compactMap { $0["subject"]?.stringValue } ?? []
+            #expect(subjects.contains("fault 2") && !subjects.contains("fault 3"), "\(subjects)")
+            host.closeInput()
+            #expect(try host.waitForExit() == .exited(0))
+        }
     }
 
     @Test("a full disk (RLIMIT_FSIZE): writes that cannot grow the files answer -32050, earlier writes stay readable, the database stays intact")

@@ -82,18 +82,14 @@ final class PluginTool: Sendable {
 
     /// What is wrong with `structuredContent` against the `outputSchema` the tool declared (and the
     /// host advertises in `tools/list`, where MCP holds a server to it), or nil: no schema, or it matches.
-    /// It names where and what the schema expects, never the value found: a tool's result may hold a
-    /// file's text, and this goes into the log.
+    /// It names where and what the schema expects (``fieldError(from:schema:)``), never the value found:
+    /// a tool's result may hold a file's text, and this goes into the log.
     func outputProblem(_ structuredContent: JSONView) -> String? {
         guard let outputValidator, let outputSchema,
-              let problem = outputValidator.problems(of: JSONValue(structuredContent), against: outputSchema, at: "structuredContent").first
+              let problem = outputValidator.problems(of: JSONValue(structuredContent), against: outputSchema).first
         else { return nil }
-        let parts = problem.split(separator: ": ", maxSplits: 1).map(String.init)
-        let place = parts.first ?? "structuredContent"
-        let reason = parts.count > 1 ? parts[1] : ""
-        if let type = reason.firstMatch(of: #/^expected (.*), got /#) { return "\(place): expected \(type.1)" }
-        if reason.hasPrefix("missing required member") { return "\(place): \(reason)" }
-        return "\(place): a value its outputSchema does not allow"
+        let error = Self.fieldError(from: problem, schema: "outputSchema")
+        return "structuredContent\(error.field.isEmpty ? "" : "." + error.field): expected \(error.expected)"
     }
 
     /// Whether `keyword` is a member of `schema` or of an object or array within it (at most 64 deep).
@@ -109,8 +105,9 @@ final class PluginTool: Sendable {
         }
     }
 
-    /// `$.date: expected string, got integer 5` → field `date`; a missing member is named too.
-    static func fieldError(from problem: String) -> JSONFieldError {
+    /// `$.date: expected string, got integer 5` → field `date`; a missing member is named too. Any other
+    /// problem expects "a value matching the tool's `schema`" and quotes the validator's reason as `got`.
+    static func fieldError(from problem: String, schema: String = "inputSchema") -> JSONFieldError {
         let parts = problem.split(separator: ": ", maxSplits: 1).map(String.init)
         var field = parts.first.map { $0 == "$" ? "" : String($0.dropFirst($0.hasPrefix("$.") ? 2 : 1)) } ?? ""
         let reason = parts.count > 1 ? parts[1] : problem
@@ -125,7 +122,7 @@ final class PluginTool: Sendable {
             field = field.isEmpty ? String(extra.1) : field + "." + extra.1
             return JSONFieldError(field: field, expected: "no member of this name", got: "a value")
         }
-        return JSONFieldError(field: field, expected: "a value matching the tool's inputSchema", got: reason)
+        return JSONFieldError(field: field, expected: "a value matching the tool's \(schema)", got: reason)
     }
 
     /// The OpenRPC method object: each `inputSchema` property a by-name param, the result
